@@ -47,6 +47,14 @@ def _none() -> OpDesc:
     return OpDesc.none()
 
 
+# The fixed infrastructure ops a block emits; OpDesc is immutable, so one instance serves all.
+_BARRIER = OpDesc.barrier()
+_SCHED_BARRIER = OpDesc.schedule_barrier()
+_WAIT_LGKM_0 = OpDesc.wait_lgkm(0)
+_PRIO_HIGH = OpDesc.set_prio(1)
+_PRIO_LOW = OpDesc.set_prio(0)
+
+
 @dataclass(frozen=True, kw_only=True)
 class MMABlockSpec:
     """Declarative specification of one MMA block; see the module docstring for the shape.
@@ -174,7 +182,7 @@ class MMABlockSpec:
         """Yield ``(op, is_prefetch)`` in emission order; the single source of both expansions."""
         wrap_entry = self._entry_wrap() > 0
         wrap_sync = self._sync_wrap() > 0
-        sb = OpDesc.schedule_barrier()
+        sb = _SCHED_BARRIER
 
         def present(*ops: tuple[OpDesc, bool]) -> Iterator[tuple[OpDesc, bool]]:
             return ((op, pf) for op, pf in ops if op.is_present())
@@ -184,12 +192,12 @@ class MMABlockSpec:
             entry.append((sb, False))
         entry += present((self.entry_wait, False), (self.entry_wait_lgkm, False))
         if self.entry_wait.is_present():
-            entry.append((OpDesc.barrier(), False))
+            entry.append((_BARRIER, False))
         if wrap_entry:
             entry.append((sb, False))
 
         frags = list(present((self.pre_op_0, False), (self.pre_op_1, False)))
-        drain = [(OpDesc.wait_lgkm(0), False)] if self.drain_lgkm_before_loads else []
+        drain = [(_WAIT_LGKM_0, False)] if self.drain_lgkm_before_loads else []
         globals_ = list(present((self.global_load, self.global_load_prefetch),
                                 (self.global_load_1, self.global_load_1_prefetch)))
         load = (globals_ + drain + frags) if self.global_before_frag else (frags + drain + globals_)
@@ -199,23 +207,23 @@ class MMABlockSpec:
             sync.append((sb, False))
         sync += present((self.pre_sync, False))
         if self.pre_mma_barrier:
-            sync.append((OpDesc.barrier(), False))
+            sync.append((_BARRIER, False))
             if self.post_barrier_sched:
                 sync.append((sb, False))
             if self.post_barrier_lgkm:
-                sync.append((OpDesc.wait_lgkm(0), False))
+                sync.append((_WAIT_LGKM_0, False))
         if wrap_sync:
             sync.append((sb, False))
 
         tail: list[tuple[OpDesc, bool]] = []
         if self.pre_mma_set_prio:
-            tail.append((OpDesc.set_prio(1), False))
+            tail.append((_PRIO_HIGH, False))
         tail.append((self.mma, False))
         tail += present((self.fused_mma, False))
         if self.post_mma_set_prio:
-            tail.append((OpDesc.set_prio(0), False))
+            tail.append((_PRIO_LOW, False))
         if self.post_mma_barrier:
-            tail.append((OpDesc.barrier(), False))
+            tail.append((_BARRIER, False))
             if self.trailing_sched_barrier:
                 tail.append((sb, False))
 

@@ -88,7 +88,8 @@ class PipelineProgram:
                                 f"got {type(block).__name__}")
             explicit = self._explicit(i)
             if explicit:
-                out.extend(ScheduleEntry(op, len(out) + j, phase, False)
+                base = len(out)
+                out.extend(ScheduleEntry(op, base + j, phase, False)
                            for j, op in enumerate(explicit))
             else:
                 block.expand_to_list(out, phase)

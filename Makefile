@@ -1,0 +1,54 @@
+# warpsched: two commands.  `make demo` and `make test` each bootstrap what they need
+# (Debian lld-22/llvm-22 when missing, and .venv with the pinned toolchain) idempotently.
+
+PYTHON3 ?= python3
+VENV    ?= .venv
+PY      := $(VENV)/bin/python
+STAMP   := $(VENV)/.warpsched-installed
+SYSTEM_TOOLS := ld.lld-22 llvm-objdump-22
+OUT     ?= out
+
+.PHONY: setup system-tools demo test lit pytest bench doctor clean
+
+setup: system-tools $(STAMP)
+
+# Debian's lld-22 and llvm-22, installed through apt only when missing; as non-root we say how.
+system-tools:
+	@missing=""; for tool in $(SYSTEM_TOOLS); do command -v $$tool >/dev/null 2>&1 || missing="$$missing $$tool"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" != 0 ]; then \
+	    echo "warpsched: missing$$missing; run: sudo apt-get install -y lld-22 llvm-22"; exit 1; \
+	  fi; \
+	  echo "warpsched: installing lld-22 llvm-22 (missing:$$missing)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq lld-22 llvm-22 >/dev/null; \
+	fi
+
+# The virtual environment, rebuilt only when the lock or the project metadata change.
+$(STAMP): requirements.lock pyproject.toml
+	@test -x $(PY) || $(PYTHON3) -m venv $(VENV)
+	$(PY) -m pip install -q --disable-pip-version-check -r requirements.lock
+	$(PY) -m pip install -q --disable-pip-version-check --no-deps --no-build-isolation -e .
+	@touch $@
+
+doctor: setup
+	$(PY) -m warpsched.doctor
+
+demo: setup
+	$(PY) examples/library_tour.py
+
+lit: setup
+	@if [ -d tests/lit ] && ls tests/lit/lit.cfg.py >/dev/null 2>&1; then $(PY) -m lit -sv tests/lit; fi
+
+pytest: setup
+	$(PY) -m pytest -q -p no:cacheprovider tests
+
+# lit first, pytest last: the run ends with pytest's summary line.
+test: setup
+	$(MAKE) --no-print-directory lit
+	$(MAKE) --no-print-directory pytest
+
+bench: setup
+	$(PY) bench/expand.py
+
+clean:
+	rm -rf $(OUT) build dist *.egg-info tests/lit/**/Output

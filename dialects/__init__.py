@@ -1,0 +1,1 @@
+"""The ``sched`` dialect: IRDL definition, syntax, op views and verifiers (``warpsched.dialects``)."""

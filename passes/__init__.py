@@ -1,0 +1,1 @@
+"""Python passes over the ``sched`` dialect (``warpsched.passes``)."""
