@@ -37,7 +37,7 @@ demo: setup
 	$(PY) examples/library_tour.py
 
 lit: setup
-	@if [ -d tests/lit ] && ls tests/lit/lit.cfg.py >/dev/null 2>&1; then $(PY) -m lit -sv tests/lit; fi
+	@if [ -d tests/lit ] && ls tests/lit/lit.cfg.py >/dev/null 2>&1; then $(VENV)/bin/lit -sv tests/lit; fi
 
 pytest: setup
 	$(PY) -m pytest -q -p no:cacheprovider tests

@@ -1,1 +1,21 @@
-"""Python passes over the ``sched`` dialect (``warpsched.passes``)."""
+"""Python passes over the ``sched`` dialect (``warpsched.passes``).
+
+``PASSES`` maps each pass argument to its module and class, imported only when
+the pass is used, so importing this package stays cheap.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+PASSES: dict[str, tuple[str, str]] = {
+    "sched-expand-blocks": ("sched_expand_blocks", "ExpandBlocks"),
+    "sched-strip-fences": ("sched_strip_fences", "StripFences"),
+    "sched-set-fence-mask": ("sched_set_fence_mask", "SetFenceMask"),
+}
+
+
+def load_pass(argument: str) -> type:
+    """The pass class registered under ``argument``; ``KeyError`` when there is none."""
+    module, cls = PASSES[argument]
+    return getattr(importlib.import_module(f"{__name__}.{module}"), cls)

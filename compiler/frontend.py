@@ -1,0 +1,49 @@
+"""Reading ``.mlir`` text (pretty or generic form) into a verified MLIR module.
+
+``load_module`` is the single entry point of every tool: it picks the parser,
+runs MLIR's verifier (IRDL constraints) and the ``sched`` Python verifiers, and
+raises ``DiagnosticError`` with file:line:col diagnostics on any failure.
+"""
+
+from __future__ import annotations
+
+from warpsched.dialects.syntax import looks_generic, parse_pretty
+from warpsched.dialects.verify import verify_module
+
+from .diagnostics import Diagnostic, DiagnosticCollector, DiagnosticError, Severity, from_mlir
+from .ir import ir
+
+
+def parse_source(text: str, filename: str, context: ir.Context) -> ir.Module:
+    """Parse without the Python verifiers (MLIR still verifies generic input)."""
+    if "\x00" in text:
+        raise DiagnosticError([Diagnostic(Severity.ERROR, "input contains NUL bytes",
+                                          filename, 1, 1)])
+    if not looks_generic(text):
+        return parse_pretty(text, filename, context)
+    with context, DiagnosticCollector(context, filename) as collector:
+        try:
+            return ir.Module.parse(text)
+        except ir.MLIRError as exc:
+            diagnostics = [d for info in exc.error_diagnostics for d in from_mlir(info, filename)]
+            raise DiagnosticError(collector.diagnostics + diagnostics) from None
+
+
+def verify(module: ir.Module, filename: str, context: ir.Context) -> None:
+    """MLIR's verifier, then the Python verifiers; raises ``DiagnosticError`` on any error."""
+    with context, DiagnosticCollector(context, filename) as collector:
+        try:
+            module.operation.verify()
+        except ir.MLIRError as exc:
+            diagnostics = [d for info in exc.error_diagnostics for d in from_mlir(info, filename)]
+            raise DiagnosticError(collector.diagnostics + diagnostics) from None
+    problems = verify_module(module, filename)
+    if problems:
+        raise DiagnosticError(problems)
+
+
+def load_module(text: str, filename: str, context: ir.Context) -> ir.Module:
+    """Parse and verify ``text``; the result is a module the passes may rely on."""
+    module = parse_source(text, filename, context)
+    verify(module, filename, context)
+    return module

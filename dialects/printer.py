@@ -1,0 +1,111 @@
+"""Printer of the ``sched`` pretty syntax; ``parse_pretty(print_pretty(m))`` rebuilds ``m``.
+
+A module that holds anything besides sched schedules, programs and their ops
+(for example LLVM-dialect output of a lowering) is printed by MLIR's own printer.
+"""
+
+from __future__ import annotations
+
+from warpsched.ir import ir
+from warpsched.schedule import FLAGS, OP_SLOTS, MMABlockSpec, OpDesc
+
+from .opdesc_attr import format_op
+from .ops import (
+    PHASE_NAMES,
+    BlockOp,
+    EntryOp,
+    ExplicitBlockOp,
+    ProgramOp,
+    ScheduleOp,
+    body_ops,
+    is_program,
+    is_schedule,
+    top_level_ops,
+)
+
+_DEFAULT_BLOCK = MMABlockSpec(mma=OpDesc.none())
+_INDENT = "  "
+
+
+def format_block(spec: MMABlockSpec) -> str:
+    """``sched.block mma = #sched.op<...>, ... flags [...]`` for ``spec``."""
+    slots = [f"{name} = {format_op(getattr(spec, name))}" for name in OP_SLOTS
+             if name == "mma" or getattr(spec, name).is_present()]
+    flags = [("" if getattr(spec, name) else "!") + name for name in FLAGS
+             if getattr(spec, name) != getattr(_DEFAULT_BLOCK, name)]
+    text = "sched.block " + ", ".join(slots)
+    return text + (f" flags [{', '.join(flags)}]" if flags else "")
+
+
+def _leaf(op: ir.Operation) -> str:
+    if op.name == BlockOp.OPERATION_NAME:
+        return format_block(BlockOp(op).spec)
+    if op.name == ExplicitBlockOp.OPERATION_NAME:
+        return f"sched.explicit_block [{', '.join(map(format_op, ExplicitBlockOp(op).ops))}]"
+    entry = EntryOp(op).entry
+    prefetch = " prefetch" if entry.is_prefetch else ""
+    return (f"sched.entry {PHASE_NAMES[entry.phase]} {entry.time_slot} "
+            f"{format_op(entry.op)}{prefetch}")
+
+
+def _program(op: ir.Operation, depth: int) -> list[str]:
+    view = ProgramOp(op)
+    trailing = " trailing_barrier" if view.trailing_barrier else ""
+    pad = _INDENT * depth
+    lines = [f"{pad}sched.program {PHASE_NAMES[view.phase]}{trailing} {{"]
+    lines += [pad + _INDENT + _leaf(child) for child in view.children()]
+    return lines + [pad + "}"]
+
+
+def _schedule(op: ir.Operation, depth: int) -> list[str]:
+    view = ScheduleOp(op)
+    name = f" @{view.name}" if view.name else ""
+    stagger = f" stagger {view.warp_stagger_index}" if view.warp_stagger_index is not None else ""
+    pad = _INDENT * depth
+    lines = [f"{pad}sched.schedule{name}{stagger} {{"]
+    for child in body_ops(op):
+        lines += _program(child, depth + 1)
+    return lines + [pad + "}"]
+
+
+def _top(op: ir.Operation, depth: int) -> list[str]:
+    return _schedule(op, depth) if is_schedule(op) else _program(op, depth)
+
+
+def is_pretty_printable(module: ir.Module) -> bool:
+    """True when every top-level op is a sched schedule or program of sched ops only."""
+    leaves = {BlockOp.OPERATION_NAME, ExplicitBlockOp.OPERATION_NAME, EntryOp.OPERATION_NAME}
+
+    def program_ok(op: ir.Operation) -> bool:
+        return is_program(op) and not is_schedule(op) and all(
+            child.name in leaves for child in body_ops(op))
+
+    return all(program_ok(op) or (is_schedule(op) and all(map(program_ok, body_ops(op))))
+               for op in top_level_ops(module))
+
+
+def _attr_text(attr: ir.Attribute) -> str:
+    if isinstance(attr, ir.StringAttr):
+        return '"' + attr.value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return str(attr.value)  # type: ignore[attr-defined]
+
+
+def print_pretty(module: ir.Module) -> str:
+    """The module in pretty syntax (MLIR's printer when ``is_pretty_printable`` is False)."""
+    if not is_pretty_printable(module):
+        return str(module)
+    if top_level_ops(module) == [module.operation]:
+        return "".join(line + "\n" for line in _top(module.operation, 0))
+    attrs = {name: attr for name, attr in module.operation.attributes.items()
+             if name != "sym_name"}
+    tops = body_ops(module.operation)
+    if not attrs and "sym_name" not in module.operation.attributes:
+        return "".join(line + "\n" for op in tops for line in _top(op, 0))
+    name = (f" @{module.operation.attributes['sym_name'].value}"
+            if "sym_name" in module.operation.attributes else "")
+    header = f"module{name}"
+    if attrs:
+        header += " attributes {" + ", ".join(f"{k} = {_attr_text(v)}" for k, v in attrs.items()) + "}"
+    lines = [header + " {"] + [line for op in tops for line in _top(op, 1)] + ["}"]
+    return "".join(line + "\n" for line in lines)
+

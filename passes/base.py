@@ -1,0 +1,71 @@
+"""The pass protocol: a frozen options dataclass with ``apply(module)``.
+
+A pass is a ``@dataclass(frozen=True)`` subclass of ``ModulePass`` whose fields
+are its options (``my-pass{some-option=3}`` sets ``some_option``).  ``apply``
+rewrites the module in place and raises ``PassFailure(op, message)`` to fail
+with a diagnostic at ``op``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import ClassVar
+
+from warpsched.ir import ir
+
+
+class PassFailure(Exception):
+    """A pass could not apply; the diagnostic goes at ``op``'s location."""
+
+    def __init__(self, op: ir.Operation, message: str) -> None:
+        super().__init__(message)
+        self.op = op
+        self.message = message
+
+
+class OptionError(ValueError):
+    """A pipeline option was unknown or had the wrong type."""
+
+
+@dataclasses.dataclass(frozen=True)
+class ModulePass:
+    """Base of every warpsched pass; subclasses set ``ARGUMENT`` and ``SUMMARY``."""
+
+    ARGUMENT: ClassVar[str] = ""
+    SUMMARY: ClassVar[str] = ""
+
+    def apply(self, module: ir.Operation) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    @classmethod
+    def from_options(cls, options: dict[str, str]) -> ModulePass:
+        """Build the pass from ``{option-name: text}``; ``OptionError`` names the bad option."""
+        fields = {f.name: f for f in dataclasses.fields(cls)}
+        kwargs: dict[str, object] = {}
+        for key, text in options.items():
+            name = key.replace("-", "_")
+            if name not in fields:
+                known = ", ".join(f.replace("_", "-") for f in fields) or "none"
+                raise OptionError(f"{cls.ARGUMENT}: unknown option '{key}' (options: {known})")
+            kind = fields[name].type
+            try:
+                if kind in ("int", int):
+                    kwargs[name] = int(text, 0)
+                elif kind in ("bool", bool):
+                    if text not in ("true", "false", "1", "0"):
+                        raise ValueError(text)
+                    kwargs[name] = text in ("true", "1")
+                else:
+                    kwargs[name] = text
+            except ValueError:
+                raise OptionError(f"{cls.ARGUMENT}: option '{key}' expects {kind}, got '{text}'") \
+                    from None
+        try:
+            return cls(**kwargs)  # type: ignore[arg-type]
+        except (TypeError, ValueError) as exc:
+            raise OptionError(f"{cls.ARGUMENT}: {exc}") from None
+
+    @classmethod
+    def option_help(cls) -> str:
+        """``name=default`` for each option, for ``--list-passes``."""
+        return " ".join(f"{f.name.replace('_', '-')}={f.default}" for f in dataclasses.fields(cls))

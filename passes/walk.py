@@ -1,0 +1,31 @@
+"""Finding the ``sched`` programs a pass rewrites."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from warpsched.dialects.ops import BlockOp, EntryOp, ExplicitBlockOp, body_ops, is_program
+from warpsched.ir import ir
+
+
+def programs(module: ir.Operation) -> Iterator[ir.Operation]:
+    """Every program container in ``module`` (itself included), at any depth, in IR order."""
+    if is_program(module):
+        yield module
+        return
+    for op in body_ops(module):
+        if is_program(op):
+            yield op
+        elif op.name == "builtin.module":
+            yield from programs(op)
+
+
+def has_blocks(program: ir.Operation) -> bool:
+    """True when the program still holds unexpanded blocks."""
+    return any(op.name in (BlockOp.OPERATION_NAME, ExplicitBlockOp.OPERATION_NAME)
+               for op in body_ops(program))
+
+
+def has_entries(program: ir.Operation) -> bool:
+    """True when the program holds expanded entries."""
+    return any(op.name == EntryOp.OPERATION_NAME for op in body_ops(program))

@@ -1,0 +1,15 @@
+// Golden case G13: minimal_barriers + omit_mma_set_prio interior block
+// Expected entries transcribed from ../shared/reference/golden-expansions.md (executed on
+// modular/modular @ c7fec4f865c8); the block is the case's spec in pretty syntax.
+// RUN: %warpsched-opt %s --sched-expand-blocks | FileCheck %s
+
+sched.program kernel {
+  sched.block mma = #sched.op<mma st 0 sub 1>, pre_op_0 = #sched.op<mma_load_a st 0 sub 1>, global_load = #sched.op<load_b st 0 sub 0 k K0>, entry_wait_lgkm = #sched.op<wait_lgkm 0> flags [!pre_mma_barrier, !pre_mma_set_prio, !post_mma_barrier, !post_mma_set_prio, !post_barrier_lgkm, global_load_prefetch]
+}
+
+// CHECK-LABEL: sched.program kernel {
+// CHECK-NEXT:   sched.entry kernel 0 #sched.op<wait_lgkm 0>
+// CHECK-NEXT:   sched.entry kernel 1 #sched.op<mma_load_a st 0 sub 1>
+// CHECK-NEXT:   sched.entry kernel 2 #sched.op<load_b st 0 sub 0 k K0> prefetch
+// CHECK-NEXT:   sched.entry kernel 3 #sched.op<mma st 0 sub 1>
+// CHECK-NEXT: }

@@ -1,0 +1,27 @@
+// Golden case G16: wrap + barrier_before_pre_ops + entry waits (DRIFT: returns actual-1)
+// Expected entries transcribed from ../shared/reference/golden-expansions.md (executed on
+// modular/modular @ c7fec4f865c8); the block is the case's spec in pretty syntax.
+// RUN: %warpsched-opt %s --sched-expand-blocks | FileCheck %s
+
+sched.program kernel {
+  sched.block mma = #sched.op<mma st 0 sub 0>, pre_op_0 = #sched.op<mma_load_a st 0 sub 0>, global_load = #sched.op<load_a st 0 sub 0 k K0>, entry_wait = #sched.op<wait_vm 14>, entry_wait_lgkm = #sched.op<wait_lgkm 0>, pre_sync = #sched.op<wait_lgkm 0> flags [global_load_prefetch, barrier_before_pre_ops, wrap_waits_with_sched_barrier]
+}
+
+// CHECK-LABEL: sched.program kernel {
+// CHECK-NEXT:   sched.entry kernel 0 #sched.op<sched_barrier>
+// CHECK-NEXT:   sched.entry kernel 1 #sched.op<wait_vm 14>
+// CHECK-NEXT:   sched.entry kernel 2 #sched.op<wait_lgkm 0>
+// CHECK-NEXT:   sched.entry kernel 3 #sched.op<barrier>
+// CHECK-NEXT:   sched.entry kernel 4 #sched.op<sched_barrier>
+// CHECK-NEXT:   sched.entry kernel 5 #sched.op<sched_barrier>
+// CHECK-NEXT:   sched.entry kernel 6 #sched.op<wait_lgkm 0>
+// CHECK-NEXT:   sched.entry kernel 7 #sched.op<barrier>
+// CHECK-NEXT:   sched.entry kernel 8 #sched.op<wait_lgkm 0>
+// CHECK-NEXT:   sched.entry kernel 9 #sched.op<sched_barrier>
+// CHECK-NEXT:   sched.entry kernel 10 #sched.op<mma_load_a st 0 sub 0>
+// CHECK-NEXT:   sched.entry kernel 11 #sched.op<load_a st 0 sub 0 k K0> prefetch
+// CHECK-NEXT:   sched.entry kernel 12 #sched.op<set_prio 1>
+// CHECK-NEXT:   sched.entry kernel 13 #sched.op<mma st 0 sub 0>
+// CHECK-NEXT:   sched.entry kernel 14 #sched.op<set_prio 0>
+// CHECK-NEXT:   sched.entry kernel 15 #sched.op<barrier>
+// CHECK-NEXT: }

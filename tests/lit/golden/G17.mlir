@@ -1,0 +1,20 @@
+// Golden case G17: wrap only (sync group exists because pre_mma_barrier=True) (DRIFT: returns actual+1)
+// Expected entries transcribed from ../shared/reference/golden-expansions.md (executed on
+// modular/modular @ c7fec4f865c8); the block is the case's spec in pretty syntax.
+// RUN: %warpsched-opt %s --sched-expand-blocks | FileCheck %s
+
+sched.program kernel {
+  sched.block mma = #sched.op<mma st 0 sub 0>, pre_op_0 = #sched.op<mma_load_a st 0 sub 0> flags [wrap_waits_with_sched_barrier]
+}
+
+// CHECK-LABEL: sched.program kernel {
+// CHECK-NEXT:   sched.entry kernel 0 #sched.op<mma_load_a st 0 sub 0>
+// CHECK-NEXT:   sched.entry kernel 1 #sched.op<sched_barrier>
+// CHECK-NEXT:   sched.entry kernel 2 #sched.op<barrier>
+// CHECK-NEXT:   sched.entry kernel 3 #sched.op<wait_lgkm 0>
+// CHECK-NEXT:   sched.entry kernel 4 #sched.op<sched_barrier>
+// CHECK-NEXT:   sched.entry kernel 5 #sched.op<set_prio 1>
+// CHECK-NEXT:   sched.entry kernel 6 #sched.op<mma st 0 sub 0>
+// CHECK-NEXT:   sched.entry kernel 7 #sched.op<set_prio 0>
+// CHECK-NEXT:   sched.entry kernel 8 #sched.op<barrier>
+// CHECK-NEXT: }

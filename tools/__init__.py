@@ -1,0 +1,1 @@
+"""Command-line entry points (``warpsched.tools``): warpsched-opt and friends."""
