@@ -19,6 +19,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from warpsched.diagnostics import Diagnostic, DiagnosticError, Severity
 from warpsched.ir import ir
 from warpsched.schedule import FLAGS, OP_SLOTS, MMABlockSpec, OpDesc, ScheduleEntry
+from warpsched.schedule.validate import I64_MAX
 
 from .opdesc_attr import ENUM_FIELDS, FIELD_KEYWORDS, KINDS, kind_default
 from .ops import (
@@ -62,6 +63,13 @@ class _Builder:
             (node.meta.line, node.meta.column)
         return ir.Location.file(self.filename, line, col)
 
+    def i64(self, token: Token, minimum: int = 0) -> int:
+        """The integer ``token`` holds; outside ``[minimum, I64_MAX]`` is an error."""
+        value = int(token, 0)
+        if not minimum <= value <= I64_MAX:
+            raise self.error(token, f"integer {token} is out of range [{minimum}, {I64_MAX}]")
+        return value
+
     # -- containers --------------------------------------------------------
 
     def top(self, tree: Tree, ip: ir.InsertionPoint) -> None:
@@ -79,7 +87,8 @@ class _Builder:
                 if key in attrs:
                     raise self.error(key, f"duplicate module attribute '{key}'")
                 attrs[str(key)] = (ir.StringAttr.get(value[1:-1]) if value.type == "STRING" else
-                                   ir.IntegerAttr.get(ir.IntegerType.get_signless(64), int(value)))
+                                   ir.IntegerAttr.get(ir.IntegerType.get_signless(64),
+                                                      self.i64(value, -I64_MAX - 1)))
         if name is not None:
             attrs["sym_name"] = ir.StringAttr.get(name)
         op = ir.Operation.create("builtin.module", attributes=attrs, regions=1, loc=self.loc(tree),
@@ -95,7 +104,7 @@ class _Builder:
             if isinstance(child, Token):
                 name = child[1:]
             elif child.data == "stagger":
-                stagger = int(child.children[0])
+                stagger = self.i64(child.children[0])
             else:
                 programs.append(child)
         op = ScheduleOp.build(name, stagger, loc=self.loc(tree), ip=ip)
@@ -153,7 +162,7 @@ class _Builder:
             phase = phase_from_name(str(phase_token))
         except ValueError as exc:
             raise self.error(phase_token, str(exc)) from None
-        entry = ScheduleEntry(self.opdesc(desc), int(slot), phase, bool(prefetch))
+        entry = ScheduleEntry(self.opdesc(desc), self.i64(slot), phase, bool(prefetch))
         EntryOp.build(entry, loc=self.loc(tree), ip=ip)
 
     def opdesc(self, tree: Tree) -> OpDesc:

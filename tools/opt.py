@@ -30,8 +30,8 @@ from warpsched.source import SPLIT_MARKER, read_source, split_input
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="warpsched-opt", description="Parse, verify, transform and print sched IR.",
-        epilog="passes:\n" + "\n".join(f"  --{name:<24} {load_pass(name).SUMMARY}"
-                                        for name in PASSES),
+        epilog="passes (each also a flag, --<pass>[=option=value ...], run in order):\n"
+               + "\n".join(f"  --{name:<24} {load_pass(name).SUMMARY}" for name in PASSES),
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("input", nargs="?", default="-", help="input file ('-' or none: stdin)")
     parser.add_argument("-o", dest="output", default="-", help="output file (default stdout)")
@@ -48,20 +48,23 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--mlir-print-debuginfo", action="store_true",
                         help="print locations (generic form only)")
     parser.add_argument("--list-passes", action="store_true", help="list the passes and exit")
-    for name in PASSES:
-        parser.add_argument(f"--{name}", nargs="?", const="", metavar="OPTIONS",
-                            help=load_pass(name).SUMMARY)
     return parser
 
 
-def pass_flags_in_order(argv: list[str]) -> list[str]:
-    """The ``--<pass>[=options]`` flags of ``argv``, in the order given, as pipeline elements."""
-    elements = []
+def split_pass_flags(argv: list[str]) -> tuple[list[str], list[str]]:
+    """Separate the ``--<pass>[=options]`` flags (as pipeline elements, in order) from the rest.
+
+    A pass flag never consumes the next argument: ``--sched-strip-fences=classes=wrap``
+    passes options, ``--sched-strip-fences FILE`` reads FILE.
+    """
+    elements, rest = [], []
     for arg in argv:
         name, _, options = arg[2:].partition("=") if arg.startswith("--") else ("", "", "")
         if name in PASSES:
             elements.append(f"{name}{{{options}}}" if options else name)
-    return elements
+        else:
+            rest.append(arg)
+    return elements, rest
 
 
 def list_passes() -> str:
@@ -104,15 +107,15 @@ class Driver:
 
 
 def run(argv: list[str]) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    pass_elements, rest = split_pass_flags(argv)
+    args = build_parser().parse_args(rest)
     if args.list_passes:
         sys.stdout.write(list_passes())
         return 0
     display = "<stdin>" if args.input == "-" else args.input
     try:
         passes = parse_pipeline(args.pass_pipeline) if args.pass_pipeline else []
-        passes += [parse_element(e) for e in pass_flags_in_order(argv)]
+        passes += [parse_element(e) for e in pass_elements]
         text, filename = read_source(args.input)
     except OptionError as exc:
         print(f"warpsched-opt: error: {exc}", file=sys.stderr)

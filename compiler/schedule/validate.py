@@ -11,9 +11,12 @@ from typing import TypeVar
 
 E = TypeVar("E", bound=IntEnum)
 
+I64_MAX = 2**63 - 1
+"""Every integer field is stored as a signed 64-bit value in the IR and in JSON consumers."""
+
 
 def check_int(owner: str, field: str, value: object, *, minimum: int | None = None,
-              maximum: int | None = None) -> int:
+              maximum: int = I64_MAX) -> int:
     """Return ``value`` if it is an ``int`` (not a ``bool``) within the bounds.
 
     Raises ``TypeError`` for a non-integer and ``ValueError`` for one out of
@@ -23,7 +26,7 @@ def check_int(owner: str, field: str, value: object, *, minimum: int | None = No
         raise TypeError(f"{owner}.{field} must be an int, got {type(value).__name__} {value!r}")
     if minimum is not None and value < minimum:
         raise ValueError(f"{owner}.{field} must be >= {minimum}, got {value}")
-    if maximum is not None and value > maximum:
+    if value > maximum:
         raise ValueError(f"{owner}.{field} must be <= {maximum}, got {value}")
     return int(value)
 

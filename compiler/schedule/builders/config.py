@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, fields
 from enum import IntEnum
 from typing import Any
 
-from ..validate import check_bool, check_enum, check_int
+from ..validate import I64_MAX, check_bool, check_enum, check_int
 
 _OWNER = "ScheduleConfig"
 
@@ -37,14 +37,14 @@ class SchedulingStrategy(IntEnum):
 
 
 _INT_KNOBS: dict[str, tuple[int, int | None]] = {
-    "sched_barrier_mask": (0, None),
-    "drain_lgkm_mask": (0, None),
-    "lds_contention_penalty": (0, None),
+    "sched_barrier_mask": (0, I64_MAX),
+    "drain_lgkm_mask": (0, I64_MAX),
+    "lds_contention_penalty": (0, I64_MAX),
     "wait_lgkm_first": (0, WAIT_DISABLED),
-    "wait_vm_last": (0, None),
-    "lgkm_per_load_a": (0, None),
-    "lgkm_per_load_b": (0, None),
-    "max_vgpr": (0, None),
+    "wait_vm_last": (0, I64_MAX),
+    "lgkm_per_load_a": (0, I64_MAX),
+    "lgkm_per_load_b": (0, I64_MAX),
+    "max_vgpr": (0, I64_MAX),
 }
 """Integer knobs and their inclusive (minimum, maximum) bounds."""
 
