@@ -1,0 +1,93 @@
+"""LLVM IR → AMDGPU ELF object (llvmlite) → ``.hsaco`` code object (``ld.lld -shared``).
+
+The LLVM IR pipeline and instruction selection both run at
+``AMDOptions.opt_level``.  The code object is written atomically
+(``warpsched.atomic.write_atomic``).
+"""
+
+from __future__ import annotations
+
+import functools
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import llvmlite.binding as llvm
+
+from ..atomic import write_atomic
+from ..toolchain import find_tool
+from .targets import AMDOptions
+
+
+class CodegenError(RuntimeError):
+    """LLVM rejected the module or the linker failed; carries the tool and its log."""
+
+    def __init__(self, tool: str, log: str, repro: str = "") -> None:
+        self.tool, self.log, self.repro = tool, log, repro
+        tail = f"\nreproduce with: {repro}" if repro else ""
+        super().__init__(f"{tool} failed:\n{log.strip()}{tail}")
+
+
+@functools.cache
+def _init_llvm() -> None:
+    llvm.initialize_all_targets()
+    llvm.initialize_all_asmprinters()
+
+
+def _target_machine(options: AMDOptions) -> llvm.TargetMachine:
+    _init_llvm()
+    target = llvm.Target.from_triple(options.triple)
+    return target.create_target_machine(cpu=options.arch, opt=options.opt_level, reloc="pic")
+
+
+def _optimized_module(llvm_ir: str, options: AMDOptions) -> tuple[llvm.ModuleRef, llvm.TargetMachine]:
+    """Parse, verify, retarget and run the ``-O<opt_level>`` IR pipeline."""
+    tm = _target_machine(options)
+    try:
+        module = llvm.parse_assembly(llvm_ir)
+        module.triple = options.triple
+        module.data_layout = str(tm.target_data)
+        module.verify()
+    except RuntimeError as err:
+        raise CodegenError("llvmlite (parse/verify)", str(err)) from None
+    if options.opt_level:
+        pto = llvm.create_pipeline_tuning_options(speed_level=options.opt_level)
+        builder = llvm.create_pass_builder(tm, pto)
+        builder.getModulePassManager().run(module, builder)
+    return module, tm
+
+
+@dataclass(frozen=True)
+class MachineCode:
+    """The relocatable ELF object and the assembly text of one optimised module."""
+
+    obj: bytes
+    asm: str
+
+
+def generate(llvm_ir: str, options: AMDOptions) -> MachineCode:
+    """Optimise ``llvm_ir`` once and emit both the ELF object and the assembly (``.amdhsa_kernel`` included)."""
+    module, tm = _optimized_module(llvm_ir, options)
+    return MachineCode(tm.emit_object(module), tm.emit_assembly(module))
+
+
+def link_hsaco(obj: bytes, out: Path) -> Path:
+    """Link an ELF object into a shared ``.hsaco`` code object at ``out`` (atomically)."""
+    out = Path(out)
+    lld = find_tool("ld.lld")
+    with tempfile.TemporaryDirectory(prefix="warpsched-link-") as tmp:
+        obj_path = Path(tmp) / "kernel.o"
+        obj_path.write_bytes(obj)
+        linked = Path(tmp) / "kernel.hsaco"
+        cmd = [str(lld), "-shared", "--no-undefined", str(obj_path), "-o", str(linked)]
+        proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+        if proc.returncode != 0:
+            raise CodegenError(str(lld), proc.stderr, " ".join(cmd))
+        write_atomic(out, linked.read_bytes())
+        return out
+
+
+def compile_to_hsaco(llvm_ir: str, options: AMDOptions, out: Path) -> Path:
+    """LLVM IR text → ``.hsaco`` at ``out``."""
+    return link_hsaco(generate(llvm_ir, options).obj, out)

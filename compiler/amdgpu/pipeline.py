@@ -1,0 +1,57 @@
+"""The whole AMD path in one call: schedule → MLIR → LLVM IR → ``.hsaco`` (+ asm, report, fidelity)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..atomic import write_atomic
+from ..tile_geometry import GemmSpec, TileShape
+from ..translate import mlir_to_llvm_ir
+from .codegen import generate, link_hsaco
+from .elfinfo import disassemble
+from .fidelity import FidelityResult, check_fidelity
+from .lowering import LoweredKernel, lower_schedule
+from .report import KernelReport, kernel_report
+from .schedule_input import ExpandedSchedule
+from .targets import AMDOptions
+
+
+@dataclass(frozen=True)
+class CompiledKernel:
+    """Every artefact of one compilation; files live under the requested output directory."""
+
+    lowered: LoweredKernel
+    llvm_ir: str
+    hsaco: Path
+    asm: Path
+
+    def report(self) -> KernelReport:
+        """Resources read back from the code object."""
+        return kernel_report(self.hsaco, self.lowered.kernel_name)
+
+    def disassembly(self) -> str:
+        """``llvm-objdump -d`` of the code object."""
+        return disassemble(self.hsaco)
+
+    def fidelity(self, schedule: ExpandedSchedule) -> FidelityResult:
+        """Schedule fidelity of the final ISA against ``schedule``."""
+        return check_fidelity(schedule, self.disassembly(), self.lowered.mfma_per_mma)
+
+
+def compile_schedule(schedule: ExpandedSchedule, out_dir: Path, gemm: GemmSpec = GemmSpec(),
+                     tile: TileShape = TileShape(), options: AMDOptions = AMDOptions(),
+                     translate_method: str = "auto") -> CompiledKernel:
+    """Lower and compile ``schedule``; writes ``<kernel>.mlir``, ``.ll``, ``.s`` and ``.hsaco`` atomically."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    stem = f"{options.kernel_name}.{options.arch}"
+    lowered = lower_schedule(schedule, gemm, tile, options)
+    write_atomic(out_dir / f"{stem}.mlir", lowered.mlir)
+    llvm_ir = mlir_to_llvm_ir(lowered.mlir, translate_method)
+    write_atomic(out_dir / f"{stem}.ll", llvm_ir)
+    code = generate(llvm_ir, options)
+    asm = out_dir / f"{stem}.s"
+    write_atomic(asm, code.asm)
+    hsaco = link_hsaco(code.obj, out_dir / f"{stem}.hsaco")
+    return CompiledKernel(lowered, llvm_ir, hsaco, asm)
