@@ -28,7 +28,7 @@ from typing import Any
 from .entries import EntryBuilder, ScheduleEntry
 from .enums import Phase
 from .opdesc import OpDesc
-from .validate import check_bool, check_enum
+from .validate import check_bool, check_dict_keys, check_enum
 
 _OWNER = "MMABlockSpec"
 
@@ -252,14 +252,7 @@ class MMABlockSpec:
     @staticmethod
     def from_dict(data: dict[str, Any]) -> MMABlockSpec:
         """Inverse of ``to_dict``; absent fields take defaults, unknown keys are errors."""
-        if not isinstance(data, dict):
-            raise TypeError(f"MMABlockSpec.from_dict expects a dict, got {type(data).__name__}")
-        known = {f.name for f in fields(MMABlockSpec)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ValueError(f"MMABlockSpec.from_dict: unknown field(s) {', '.join(unknown)}")
-        if "mma" not in data:
-            raise ValueError("MMABlockSpec.from_dict: missing required field 'mma'")
+        check_dict_keys(_OWNER, data, {f.name for f in fields(MMABlockSpec)}, ("mma",))
         kwargs = {name: OpDesc.from_dict(value) if name in OP_SLOTS else value
                   for name, value in data.items()}
         return MMABlockSpec(**kwargs)

@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from .enums import KOffsetKind, OpRole, Ops, ResourceKind
-from .validate import check_enum, check_int
+from .validate import check_dict_keys, check_enum, check_int
 
 _OWNER = "OpDesc"
 _ENUM_FIELDS = {"k_offset": KOffsetKind, "resource": ResourceKind, "role": OpRole}
@@ -141,14 +141,7 @@ class OpDesc:
     @staticmethod
     def from_dict(data: dict[str, Any]) -> OpDesc:
         """Inverse of ``to_dict``; missing fields take their defaults, unknown keys are errors."""
-        if not isinstance(data, dict):
-            raise TypeError(f"OpDesc.from_dict expects a dict, got {type(data).__name__}")
-        known = {f.name for f in fields(OpDesc)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ValueError(f"OpDesc.from_dict: unknown field(s) {', '.join(unknown)}")
-        if "tag" not in data:
-            raise ValueError("OpDesc.from_dict: missing required field 'tag'")
+        check_dict_keys("OpDesc", data, {f.name for f in fields(OpDesc)}, ("tag",))
         return OpDesc(**data)
 
 

@@ -8,7 +8,7 @@ from .block import MMABlockSpec
 from .entries import ScheduleEntry
 from .enums import OpRole, Phase
 from .opdesc import OpDesc
-from .validate import check_bool, check_enum, check_int
+from .validate import check_bool, check_dict_keys, check_enum, check_int
 
 _OWNER = "PipelineProgram"
 
@@ -106,11 +106,7 @@ class PipelineProgram:
     @staticmethod
     def from_dict(data: dict[str, Any]) -> PipelineProgram:
         """Inverse of ``to_dict``; ``explicit_blocks`` may be omitted (all templates)."""
-        if not isinstance(data, dict):
-            raise TypeError(f"PipelineProgram.from_dict expects a dict, got {type(data).__name__}")
-        unknown = sorted(set(data) - {"blocks", "explicit_blocks", "trailing_barrier"})
-        if unknown:
-            raise ValueError(f"PipelineProgram.from_dict: unknown field(s) {', '.join(unknown)}")
+        check_dict_keys(_OWNER, data, {"blocks", "explicit_blocks", "trailing_barrier"}, ())
         blocks = [MMABlockSpec.from_dict(b) for b in data.get("blocks", [])]
         explicit = [[OpDesc.from_dict(op) for op in ops]
                     for ops in data.get("explicit_blocks", [[] for _ in blocks])]

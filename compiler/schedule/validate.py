@@ -61,3 +61,15 @@ def check_enum(owner: str, field: str, value: object, enum: type[E]) -> E:
             names = ", ".join(m.name for m in enum)
             raise ValueError(f"{owner}.{field}: {value!r} is not a {enum.__name__} ({names})") from None
     raise TypeError(f"{owner}.{field} must be a {enum.__name__}, got {type(value).__name__} {value!r}")
+
+
+def check_dict_keys(owner: str, data: object, known: set[str], required: tuple[str, ...]) -> None:
+    """Check a ``from_dict`` input: a dict, no unknown keys, every required key present."""
+    if not isinstance(data, dict):
+        raise TypeError(f"{owner}.from_dict expects a dict, got {type(data).__name__}")
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise ValueError(f"{owner}.from_dict: unknown field(s) {', '.join(unknown)}")
+    for key in required:
+        if key not in data:
+            raise ValueError(f"{owner}.from_dict: missing required field '{key}'")
