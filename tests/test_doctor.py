@@ -1,0 +1,30 @@
+"""warpsched-doctor finds every pinned toolchain component on a `make setup` machine."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from warpsched.doctor import Component, check_all
+
+
+def test_every_component_is_present() -> None:
+    components = check_all()
+    assert [c.name for c in components] == [
+        "MLIR Python bindings", "MLIR translator", "llvmlite (NVPTX, AMDGPU)",
+        "nvJitLink / ptxas", "ld.lld-22", "llvm-objdump-22", "FileCheck"]
+    missing = [c.line() for c in components if not c.ok]
+    assert not missing, missing
+
+
+def test_cli_exit_status_and_table() -> None:
+    result = subprocess.run([sys.executable, "-m", "warpsched.doctor"], capture_output=True,
+                            text=True, check=False)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count(" OK ") == 7
+    assert "22.1.8" in result.stdout
+
+
+def test_missing_component_line() -> None:
+    line = Component("ld.lld-22", None, "ld.lld-22 not on PATH").line()
+    assert "MISSING" in line and "not on PATH" in line
