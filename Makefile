@@ -33,15 +33,17 @@ $(STAMP): requirements.lock pyproject.toml
 doctor: setup
 	$(PY) -m warpsched.doctor
 
-EXAMPLES := examples/pingpong.mlir examples/four_wave.mlir
+EXAMPLES := examples/pingpong.mlir examples/four_wave.mlir examples/pingpong_body.mlir \
+            examples/four_wave_body.mlir
 
-# The library tour, then every shipped schedule expanded by warpsched-opt into $(OUT)/.
+# The library tour, then every shipped schedule built (sched.build ops; a no-op elsewhere) and
+# expanded by warpsched-opt into $(OUT)/.
 demo: setup
 	$(PY) examples/library_tour.py
 	@mkdir -p $(OUT)
 	@for example in $(EXAMPLES); do \
 	  name=$$(basename $$example .mlir); \
-	  $(VENV)/bin/warpsched-opt --sched-expand-blocks $$example -o $(OUT)/$$name.expanded.mlir || exit 1; \
+	  $(VENV)/bin/warpsched-opt --sched-build-program --sched-expand-blocks $$example -o $(OUT)/$$name.expanded.mlir || exit 1; \
 	  echo "expanded $$example -> $(OUT)/$$name.expanded.mlir ($$(grep -c sched.entry $(OUT)/$$name.expanded.mlir) entries)"; \
 	done
 

@@ -3,7 +3,8 @@
 Each view wraps an ``ir.Operation`` and converts to and from the schedule
 library, so the IR and the library are two views of the same values:
 ``BlockOp.spec`` is an ``MMABlockSpec``, ``ProgramOp.to_program()`` a
-``PipelineProgram``, ``EntryOp.entry`` a ``ScheduleEntry``.  Conversions raise
+``PipelineProgram``, ``EntryOp.entry`` a ``ScheduleEntry``, ``BuildOp.schedule()``
+a builders ``Schedule``.  Conversions raise
 ``ValueError``/``TypeError`` naming the bad attribute; ``verify.py`` turns those
 into diagnostics.
 
@@ -13,7 +14,8 @@ Schedules and programs are ``builtin.module`` containers marked with the
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING
 
 from warpsched.ir import ir
 from warpsched.schedule import (
@@ -27,6 +29,9 @@ from warpsched.schedule import (
 )
 
 from .opdesc_attr import from_attr, to_attr
+
+if TYPE_CHECKING:
+    from warpsched.schedule.builders import Schedule
 
 SCHEDULE_ATTR = "sched.schedule"
 STAGGER_ATTR = "sched.warp_stagger_index"
@@ -264,3 +269,78 @@ class ScheduleOp:
         if warp_stagger_index is not None:
             attrs[STAGGER_ATTR] = _i64(warp_stagger_index)
         return ScheduleOp(_create("builtin.module", attrs, regions=1, loc=loc, ip=ip))
+
+
+Knob = bool | int | str
+"""A ``ScheduleConfig`` knob value as ``sched.build`` carries it (enums by member name)."""
+
+
+def _knob_attr(value: Knob) -> ir.Attribute:
+    if isinstance(value, bool):
+        return ir.BoolAttr.get(value)
+    return _i64(value) if isinstance(value, int) else ir.StringAttr.get(value)
+
+
+def _knob_value(name: str, attr: ir.Attribute) -> Knob:
+    if isinstance(attr, (ir.BoolAttr, ir.IntegerAttr, ir.StringAttr)):
+        return attr.value
+    raise TypeError(f"knob '{name}' must be a bool, integer or string attribute, got {attr}")
+
+
+class BuildOp:
+    """``sched.build``: a whole schedule, named by family, ``ScheduleConfig`` knobs and parameters.
+
+    Attributes: ``sym_name`` (the schedule's name), ``family`` (see
+    ``families.FAMILIES``), ``config`` (a dictionary of the knobs that were
+    given, by ``ScheduleConfig`` field name), and one integer attribute per
+    family parameter (``lgkm_a``, ``lgkm_b`` for ``pingpong``).
+    """
+
+    OPERATION_NAME = "sched.build"
+    _CORE = ("sym_name", "family", "config")
+
+    def __init__(self, operation: ir.Operation) -> None:
+        self.operation = operation
+
+    @property
+    def name(self) -> str:
+        return self.operation.attributes["sym_name"].value
+
+    @property
+    def family(self) -> str:
+        return self.operation.attributes["family"].value
+
+    @property
+    def knobs(self) -> dict[str, Knob]:
+        """The given knobs, as Python values (not yet checked against ``ScheduleConfig``)."""
+        return {named.name: _knob_value(named.name, named.attr)
+                for named in self.operation.attributes["config"]}
+
+    @property
+    def params(self) -> dict[str, int]:
+        """The family parameters: every attribute besides the core three; each an integer."""
+        params = {}
+        for name, attr in self.operation.attributes.items():
+            if name in self._CORE:
+                continue
+            if not isinstance(attr, ir.IntegerAttr):
+                raise TypeError(f"parameter '{name}' must be an integer, got {attr}")
+            params[name] = attr.value
+        return params
+
+    def schedule(self) -> Schedule:
+        """The builders' ``Schedule``; ``ValueError``/``TypeError`` name the bad family or knob."""
+        from .families import build_schedule  # the builders are imported only when needed
+
+        return build_schedule(self.family, self.knobs, self.params)
+
+    @staticmethod
+    def build(name: str, family: str, knobs: Mapping[str, Knob] | None = None,
+              params: Mapping[str, int] | None = None, *, loc: ir.Location | None = None,
+              ip: ir.InsertionPoint | None = None) -> BuildOp:
+        """Create the op; ``knobs`` and ``params`` are stored unchecked (``schedule()`` checks)."""
+        attrs: dict[str, ir.Attribute] = {
+            "sym_name": ir.StringAttr.get(name), "family": ir.StringAttr.get(family),
+            "config": ir.DictAttr.get({k: _knob_attr(v) for k, v in (knobs or {}).items()})}
+        attrs.update({k: _i64(v) for k, v in (params or {}).items()})
+        return BuildOp(_create(BuildOp.OPERATION_NAME, attrs, loc=loc, ip=ip))

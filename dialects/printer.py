@@ -13,7 +13,9 @@ from .opdesc_attr import format_op
 from .ops import (
     PHASE_NAMES,
     BlockOp,
+    BuildOp,
     EntryOp,
+    Knob,
     ExplicitBlockOp,
     ProgramOp,
     ScheduleOp,
@@ -68,12 +70,31 @@ def _schedule(op: ir.Operation, depth: int) -> list[str]:
     return lines + [pad + "}"]
 
 
+def _knob_text(value: Knob) -> str:
+    """A knob value as ``sched.build`` writes it: ``true``, ``8``, ``GREEDY`` or ``"..."``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int) or value.isidentifier() and value not in ("true", "false"):
+        return str(value)
+    return _quote(value)
+
+
+def format_build(view: BuildOp) -> str:
+    """``sched.build @name family {knob = value, ...} lgkm A B`` for a verified op."""
+    knobs = ", ".join(f"{k} = {_knob_text(v)}" for k, v in view.knobs.items())
+    params = view.params
+    lgkm = f" lgkm {params['lgkm_a']} {params['lgkm_b']}" if params else ""
+    return f"sched.build @{view.name} {view.family}" + (f" {{{knobs}}}" if knobs else "") + lgkm
+
+
 def _top(op: ir.Operation, depth: int) -> list[str]:
+    if op.name == BuildOp.OPERATION_NAME:
+        return [_INDENT * depth + format_build(BuildOp(op))]
     return _schedule(op, depth) if is_schedule(op) else _program(op, depth)
 
 
 def is_pretty_printable(module: ir.Module) -> bool:
-    """True when every top-level op is a sched schedule or program of sched ops only."""
+    """True when every top-level op is a ``sched.build`` or a schedule or program of sched ops."""
     leaves = {BlockOp.OPERATION_NAME, ExplicitBlockOp.OPERATION_NAME, EntryOp.OPERATION_NAME}
 
     def program_ok(op: ir.Operation) -> bool:
@@ -81,12 +102,16 @@ def is_pretty_printable(module: ir.Module) -> bool:
             child.name in leaves for child in body_ops(op))
 
     return all(program_ok(op) or (is_schedule(op) and all(map(program_ok, body_ops(op))))
-               for op in top_level_ops(module))
+               or op.name == BuildOp.OPERATION_NAME for op in top_level_ops(module))
+
+
+def _quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def _attr_text(attr: ir.Attribute) -> str:
     if isinstance(attr, ir.StringAttr):
-        return '"' + attr.value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        return _quote(attr.value)
     return str(attr.value)  # type: ignore[attr-defined]
 
 

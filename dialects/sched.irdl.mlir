@@ -26,4 +26,13 @@ irdl.dialect @sched {
     %phase = irdl.base "#builtin.string"
     irdl.attributes { "op" = %op, "time_slot" = %slot, "phase" = %phase }
   }
+  // A whole schedule to build (sched-build-program): its name, its family (pingpong,
+  // four_wave) and a dictionary of ScheduleConfig knobs; the family's integer parameters
+  // (lgkm_a, lgkm_b for pingpong) are optional attributes of the same names.
+  irdl.operation @build {
+    %name = irdl.base "#builtin.string"
+    %family = irdl.base "#builtin.string"
+    %config = irdl.base "#builtin.dictionary"
+    irdl.attributes { "sym_name" = %name, "family" = %family, "config" = %config }
+  }
 }

@@ -24,8 +24,10 @@ from warpsched.schedule.validate import I64_MAX
 from .opdesc_attr import ENUM_FIELDS, FIELD_KEYWORDS, KINDS, kind_default
 from .ops import (
     BlockOp,
+    BuildOp,
     EntryOp,
     ExplicitBlockOp,
+    Knob,
     ProgramOp,
     ScheduleOp,
     phase_from_name,
@@ -73,7 +75,8 @@ class _Builder:
     # -- containers --------------------------------------------------------
 
     def top(self, tree: Tree, ip: ir.InsertionPoint) -> None:
-        {"module": self.module, "schedule": self.schedule, "program": self.program}[tree.data](tree, ip)
+        {"module": self.module, "schedule": self.schedule, "program": self.program,
+         "build": self.build}[tree.data](tree, ip)
 
     def module(self, tree: Tree, ip: ir.InsertionPoint) -> None:
         attrs: dict[str, ir.Attribute] = {}
@@ -128,6 +131,32 @@ class _Builder:
         inner = ir.InsertionPoint(op.operation.regions[0].blocks[0])
         for item in rest[1:] if trailing else rest:
             getattr(self, item.data)(item, inner)
+
+    def build(self, tree: Tree, ip: ir.InsertionPoint) -> None:
+        """``sched.build @name family {knob = value, ...} lgkm A B`` (knobs and lgkm optional).
+
+        ``true``/``false`` are bools, other names and strings enum member names;
+        whether the family and knobs exist is left to the verifier.
+        """
+        symbol, family, *rest = tree.children
+        knobs: dict[str, Knob] = {}
+        params: dict[str, int] = {}
+        for child in rest:
+            if child.data == "lgkm":
+                params = {"lgkm_a": self.i64(child.children[0]),
+                          "lgkm_b": self.i64(child.children[1])}
+                continue
+            for knob in child.children:
+                key, value = knob.children
+                if key in knobs:
+                    raise self.error(key, f"duplicate knob '{key}'")
+                if value.type in ("INT", "HEX", "SIGNED_INT"):
+                    knobs[str(key)] = self.i64(value, -I64_MAX - 1)
+                elif value in ("true", "false"):
+                    knobs[str(key)] = value == "true"
+                else:
+                    knobs[str(key)] = value[1:-1] if value.type == "STRING" else str(value)
+        BuildOp.build(symbol[1:], str(family), knobs, params, loc=self.loc(tree), ip=ip)
 
     # -- leaves ------------------------------------------------------------
 

@@ -3,7 +3,9 @@
 ``verify_module`` checks structure (where each op may appear, one program per
 phase, entries not mixed with blocks, ``time_slot`` equal to position, entry
 phase equal to its program's), every op descriptor's wait value against its
-kind's range, and every block slot's role.  It returns diagnostics; it never raises.
+kind's range, every block slot's role, and that every ``sched.build`` names a
+family with its parameters and knobs its ``ScheduleConfig`` accepts.  It returns
+diagnostics; it never raises.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from warpsched.schedule import MMABlockSpec, OpDesc, OpRole, Ops
 from .ops import (
     PHASE_NAMES,
     BlockOp,
+    BuildOp,
     EntryOp,
     ExplicitBlockOp,
     ProgramOp,
@@ -83,6 +86,11 @@ class _Verifier:
             self.schedule(op)
         elif is_program(op):
             self.program(op)
+        elif op.name == BuildOp.OPERATION_NAME:
+            try:
+                BuildOp(op).schedule()
+            except (TypeError, ValueError) as exc:
+                self.error(op, op.name, str(exc))
         elif op.name.startswith("sched."):
             self.error(op, op.name, "must be inside a sched.program")
         elif op.name == "builtin.module":

@@ -1,10 +1,17 @@
-"""Finding the ``sched`` programs a pass rewrites."""
+"""Finding the ``sched`` programs and ``sched.build`` ops a pass rewrites."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from warpsched.dialects.ops import BlockOp, EntryOp, ExplicitBlockOp, body_ops, is_program
+from warpsched.dialects.ops import (
+    BlockOp,
+    BuildOp,
+    EntryOp,
+    ExplicitBlockOp,
+    body_ops,
+    is_program,
+)
 from warpsched.ir import ir
 
 
@@ -18,6 +25,15 @@ def programs(module: ir.Operation) -> Iterator[ir.Operation]:
             yield op
         elif op.name == "builtin.module":
             yield from programs(op)
+
+
+def builds(module: ir.Operation) -> Iterator[ir.Operation]:
+    """Every ``sched.build`` op in ``module``, at any depth of module wrappers, in IR order."""
+    for op in body_ops(module):
+        if op.name == BuildOp.OPERATION_NAME:
+            yield op
+        elif op.name == "builtin.module":
+            yield from builds(op)
 
 
 def has_blocks(program: ir.Operation) -> bool:

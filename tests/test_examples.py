@@ -1,4 +1,8 @@
-"""The shipped examples expand, through the real warpsched-opt, to golden S1 and S4."""
+"""The shipped examples expand, through the real warpsched-opt, to golden S1 and S4.
+
+The ``*_body.mlir`` examples hold ``sched.build`` ops: built by ``sched-build-program``
+they give the other two examples exactly, and then the same golden expansions.
+"""
 
 from __future__ import annotations
 
@@ -23,10 +27,19 @@ def opt(*args: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, check=False)
 
 
-@pytest.mark.parametrize(("example", "case", "stagger"), [("pingpong.mlir", "S1", 4),
-                                                          ("four_wave.mlir", "S4", 15)])
+BUILT = {"pingpong_body.mlir": "pingpong.mlir", "four_wave_body.mlir": "four_wave.mlir"}
+"""Each ``sched.build`` example and the example it builds."""
+
+
+def _without_comments(text: str) -> str:
+    return "".join(line + "\n" for line in text.splitlines() if not line.startswith("//"))
+
+
+@pytest.mark.parametrize(("example", "case", "stagger"), [
+    ("pingpong.mlir", "S1", 4), ("four_wave.mlir", "S4", 15),
+    ("pingpong_body.mlir", "S1", 4), ("four_wave_body.mlir", "S4", 15)])
 def test_example_expands_to_golden(example: str, case: str, stagger: int) -> None:
-    result = opt(str(ROOT / "examples" / example), "--sched-expand-blocks")
+    result = opt(str(ROOT / "examples" / example), "--sched-build-program", "--sched-expand-blocks")
     assert result.returncode == 0, result.stderr
     module = load_module(result.stdout, "expanded.mlir", new_context())
     [schedule] = [ScheduleOp(op) for op in _schedules(module)]
@@ -42,7 +55,14 @@ def _schedules(module: ir.Module) -> list[ir.Operation]:
     return [op for top in top_level_ops(module) for op in [top, *body_ops(top)] if is_schedule(op)]
 
 
-@pytest.mark.parametrize("example", ["pingpong.mlir", "four_wave.mlir"])
+@pytest.mark.parametrize(("example", "built"), BUILT.items())
+def test_build_example_gives_example(example: str, built: str) -> None:
+    result = opt(str(ROOT / "examples" / example), "--sched-build-program")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == _without_comments((ROOT / "examples" / built).read_text())
+
+
+@pytest.mark.parametrize("example", ["pingpong.mlir", "four_wave.mlir", *BUILT])
 def test_example_round_trips(example: str) -> None:
     text = (ROOT / "examples" / example).read_text()
     first = opt(str(ROOT / "examples" / example))
@@ -52,5 +72,4 @@ def test_example_round_trips(example: str) -> None:
                            capture_output=True, text=True, check=False)
     assert again.returncode == 0, again.stderr
     assert again.stdout == first.stdout
-    body = "".join(line + "\n" for line in text.splitlines() if not line.startswith("//"))
-    assert first.stdout == body
+    assert first.stdout == _without_comments(text)

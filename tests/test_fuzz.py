@@ -22,11 +22,13 @@ from warpsched.tools.opt import main
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = sorted([*ROOT.glob("examples/*.mlir"), *ROOT.glob("tests/lit/**/*.mlir")])
 WORDS = [*KINDS, *FIELD_KEYWORDS, *FLAGS, *OP_SLOTS, "sched.block", "sched.entry",
-         "sched.program", "sched.schedule", "sched.explicit_block", "kernel", "prologue",
+         "sched.program", "sched.schedule", "sched.explicit_block", "sched.build", "pingpong",
+         "four_wave", "lgkm", "true", "false", "GREEDY", "CSP", "kernel", "prologue",
          "epilogue", "trailing_barrier", "prefetch", "stagger", "module", "attributes", "flags",
          "#sched.op<", ">", "[", "]", "{", "}", ",", "=", "!", '"sched.block"()', "({", "})",
          "K_PREV", "GLOBAL_LOAD", "-1", "0x7fffffffffffffff", "99999999999999999999", "// -----"]
-PASSES = ["--sched-expand-blocks", "--sched-strip-fences", "--sched-set-fence-mask=mask=3",
+PASSES = ["--sched-build-program", "--sched-expand-blocks", "--sched-strip-fences",
+          "--sched-set-fence-mask=mask=3",
           "--sched-strip-fences=classes=wrap,set-prio", "--mlir-print-op-generic",
           "--split-input-file", "--verify-diagnostics"]
 MUTANTS_PER_SEED = 2400 // max(len(SEEDS), 1) + 1

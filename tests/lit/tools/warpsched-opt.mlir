@@ -19,6 +19,7 @@
 // DUMP:        // -----// IR Dump After ExpandBlocks (sched-expand-blocks) //----- //
 // DUMP-NEXT:   sched.program kernel {
 // DUMP-NEXT:     sched.entry kernel 0 #sched.op<barrier>
+// LIST:        sched-build-program
 // LIST:        sched-expand-blocks
 // LIST:        sched-strip-fences{classes=sched-barrier,set-prio,sched-group}
 // LIST:        sched-set-fence-mask{mask=85}
@@ -26,7 +27,7 @@
 // HELP:        --sched-expand-blocks
 // FLAG:        error: unrecognized arguments: --no-such-flag
 // MISSING:     error: cannot read input: No such file or directory
-// UNKNOWN:     warpsched-opt: error: unknown pass 'sched-frobnicate' (passes: sched-expand-blocks, sched-strip-fences, sched-set-fence-mask)
+// UNKNOWN:     warpsched-opt: error: unknown pass 'sched-frobnicate' (passes: sched-build-program, sched-expand-blocks, sched-strip-fences, sched-set-fence-mask)
 // ANCHOR:      warpsched-opt: error: pipeline must be anchored on builtin.module: 'func.func(sched-expand-blocks)'
 sched.program kernel {
   sched.block mma = #sched.op<mma st 0 sub 0>

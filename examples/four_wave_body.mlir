@@ -1,0 +1,8 @@
+// 4-wave GEMM schedule (BF16 128x128x64 tile, MFMA 16x16x32), built from the library's body.
+//
+// Golden schedule S4 again, with the 4-wave kernel's default config (sched_barrier_mask
+// 0xFF, wrapped waits); sched-build-program turns it into examples/four_wave.mlir.
+// Build and expand it:  warpsched-opt --sched-build-program --sched-expand-blocks examples/four_wave_body.mlir
+module attributes {sched.target = "gfx950"} {
+  sched.build @four_wave_128x128x64 four_wave
+}
