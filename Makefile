@@ -37,7 +37,8 @@ EXAMPLES := examples/pingpong.mlir examples/four_wave.mlir examples/pingpong_bod
             examples/four_wave_body.mlir
 
 # The library tour, then every shipped schedule built (sched.build ops; a no-op elsewhere) and
-# expanded by warpsched-opt into $(OUT)/.
+# expanded by warpsched-opt into $(OUT)/, then the built ping-pong schedule compiled to .hsaco
+# for gfx942 and gfx950 (resource report and schedule fidelity printed).
 demo: setup
 	$(PY) examples/library_tour.py
 	@mkdir -p $(OUT)
@@ -46,6 +47,7 @@ demo: setup
 	  $(VENV)/bin/warpsched-opt --sched-build-program --sched-expand-blocks $$example -o $(OUT)/$$name.expanded.mlir || exit 1; \
 	  echo "expanded $$example -> $(OUT)/$$name.expanded.mlir ($$(grep -c sched.entry $(OUT)/$$name.expanded.mlir) entries)"; \
 	done
+	$(PY) examples/compile_amd.py $(OUT)/pingpong_body.expanded.mlir $(OUT)
 
 lit: setup
 	@if [ -d tests/lit ] && ls tests/lit/lit.cfg.py >/dev/null 2>&1; then $(VENV)/bin/lit -sv tests/lit; fi
