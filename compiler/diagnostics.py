@@ -8,6 +8,8 @@ captured by ``DiagnosticCollector`` and converted, so the tools print one format
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import Enum
 
@@ -97,6 +99,23 @@ class DiagnosticCollector:
 
     def has_errors(self) -> bool:
         return any(d.severity is Severity.ERROR for d in self.diagnostics)
+
+
+@contextmanager
+def mlir_diagnostics(context: ir.Context, filename: str) -> Iterator[DiagnosticCollector]:
+    """Enter ``context`` and collect MLIR's diagnostics for the block.
+
+    An ``ir.MLIRError`` raised inside, or any error diagnostic collected, leaves
+    the block as a ``DiagnosticError`` carrying all of them.
+    """
+    with context, DiagnosticCollector(context, filename) as collector:
+        try:
+            yield collector
+        except ir.MLIRError as exc:
+            raised = [d for info in exc.error_diagnostics for d in from_mlir(info, filename)]
+            raise DiagnosticError(collector.diagnostics + raised) from None
+    if collector.has_errors():
+        raise DiagnosticError(collector.diagnostics)
 
 
 def error_at(loc: ir.Location, message: str, default_file: str = "<unknown>") -> Diagnostic:

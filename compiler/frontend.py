@@ -10,7 +10,7 @@ from __future__ import annotations
 from warpsched.dialects.syntax import looks_generic, parse_pretty
 from warpsched.dialects.verify import verify_module
 
-from .diagnostics import Diagnostic, DiagnosticCollector, DiagnosticError, Severity, from_mlir
+from .diagnostics import Diagnostic, DiagnosticError, Severity, mlir_diagnostics
 from .ir import ir
 
 
@@ -21,22 +21,14 @@ def parse_source(text: str, filename: str, context: ir.Context) -> ir.Module:
                                           filename, 1, 1)])
     if not looks_generic(text):
         return parse_pretty(text, filename, context)
-    with context, DiagnosticCollector(context, filename) as collector:
-        try:
-            return ir.Module.parse(text)
-        except ir.MLIRError as exc:
-            diagnostics = [d for info in exc.error_diagnostics for d in from_mlir(info, filename)]
-            raise DiagnosticError(collector.diagnostics + diagnostics) from None
+    with mlir_diagnostics(context, filename):
+        return ir.Module.parse(text)
 
 
 def verify(module: ir.Module, filename: str, context: ir.Context) -> None:
     """MLIR's verifier, then the Python verifiers; raises ``DiagnosticError`` on any error."""
-    with context, DiagnosticCollector(context, filename) as collector:
-        try:
-            module.operation.verify()
-        except ir.MLIRError as exc:
-            diagnostics = [d for info in exc.error_diagnostics for d in from_mlir(info, filename)]
-            raise DiagnosticError(collector.diagnostics + diagnostics) from None
+    with mlir_diagnostics(context, filename):
+        module.operation.verify()
     problems = verify_module(module, filename)
     if problems:
         raise DiagnosticError(problems)

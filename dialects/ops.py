@@ -49,8 +49,15 @@ def phase_from_name(name: str) -> Phase:
     raise ValueError(f"unknown phase '{name}' (expected prologue, kernel or epilogue)")
 
 
-def _i64(value: int) -> ir.IntegerAttr:
+def i64_attr(value: int) -> ir.IntegerAttr:
+    """A signless 64-bit integer attribute (needs an active context)."""
     return ir.IntegerAttr.get(ir.IntegerType.get_signless(64), value)
+
+
+def changed_flags(spec: MMABlockSpec) -> dict[str, bool]:
+    """The flags of ``spec`` that differ from the reference defaults, in declaration order."""
+    return {name: getattr(spec, name) for name in FLAGS
+            if getattr(spec, name) != getattr(_DEFAULT_BLOCK, name)}
 
 
 def _create(name: str, attributes: dict[str, ir.Attribute], *, regions: int = 0,
@@ -98,9 +105,8 @@ class BlockOp:
         for name in OP_SLOTS[1:]:
             if getattr(spec, name).is_present():
                 attrs[name] = to_attr(getattr(spec, name))
-        for name in FLAGS:
-            if getattr(spec, name) != getattr(_DEFAULT_BLOCK, name):
-                attrs[name] = ir.BoolAttr.get(getattr(spec, name))
+        for name, value in changed_flags(spec).items():
+            attrs[name] = ir.BoolAttr.get(value)
         return BlockOp(_create(BlockOp.OPERATION_NAME, attrs, loc=loc, ip=ip))
 
 
@@ -153,7 +159,7 @@ class EntryOp:
     @staticmethod
     def build(entry: ScheduleEntry, *, loc: ir.Location | None = None,
               ip: ir.InsertionPoint | None = None) -> EntryOp:
-        attrs = {"op": to_attr(entry.op), "time_slot": _i64(entry.time_slot),
+        attrs = {"op": to_attr(entry.op), "time_slot": i64_attr(entry.time_slot),
                  "phase": ir.StringAttr.get(PHASE_NAMES[entry.phase])}
         if entry.is_prefetch:
             attrs["prefetch"] = ir.UnitAttr.get()
@@ -267,7 +273,7 @@ class ScheduleOp:
         if name is not None:
             attrs["sym_name"] = ir.StringAttr.get(name)
         if warp_stagger_index is not None:
-            attrs[STAGGER_ATTR] = _i64(warp_stagger_index)
+            attrs[STAGGER_ATTR] = i64_attr(warp_stagger_index)
         return ScheduleOp(_create("builtin.module", attrs, regions=1, loc=loc, ip=ip))
 
 
@@ -278,7 +284,7 @@ Knob = bool | int | str
 def _knob_attr(value: Knob) -> ir.Attribute:
     if isinstance(value, bool):
         return ir.BoolAttr.get(value)
-    return _i64(value) if isinstance(value, int) else ir.StringAttr.get(value)
+    return i64_attr(value) if isinstance(value, int) else ir.StringAttr.get(value)
 
 
 def _knob_value(name: str, attr: ir.Attribute) -> Knob:
@@ -342,5 +348,5 @@ class BuildOp:
         attrs: dict[str, ir.Attribute] = {
             "sym_name": ir.StringAttr.get(name), "family": ir.StringAttr.get(family),
             "config": ir.DictAttr.get({k: _knob_attr(v) for k, v in (knobs or {}).items()})}
-        attrs.update({k: _i64(v) for k, v in (params or {}).items()})
+        attrs.update({k: i64_attr(v) for k, v in (params or {}).items()})
         return BuildOp(_create(BuildOp.OPERATION_NAME, attrs, loc=loc, ip=ip))

@@ -7,7 +7,7 @@ A module that holds anything besides sched schedules, programs and their ops
 from __future__ import annotations
 
 from warpsched.ir import ir
-from warpsched.schedule import FLAGS, OP_SLOTS, MMABlockSpec, OpDesc
+from warpsched.schedule import OP_SLOTS, MMABlockSpec
 
 from .opdesc_attr import format_op
 from .ops import (
@@ -20,12 +20,12 @@ from .ops import (
     ProgramOp,
     ScheduleOp,
     body_ops,
+    changed_flags,
     is_program,
     is_schedule,
     top_level_ops,
 )
 
-_DEFAULT_BLOCK = MMABlockSpec(mma=OpDesc.none())
 _INDENT = "  "
 
 
@@ -33,8 +33,7 @@ def format_block(spec: MMABlockSpec) -> str:
     """``sched.block mma = #sched.op<...>, ... flags [...]`` for ``spec``."""
     slots = [f"{name} = {format_op(getattr(spec, name))}" for name in OP_SLOTS
              if name == "mma" or getattr(spec, name).is_present()]
-    flags = [("" if getattr(spec, name) else "!") + name for name in FLAGS
-             if getattr(spec, name) != getattr(_DEFAULT_BLOCK, name)]
+    flags = [("" if value else "!") + name for name, value in changed_flags(spec).items()]
     text = "sched.block " + ", ".join(slots)
     return text + (f" flags [{', '.join(flags)}]" if flags else "")
 

@@ -30,6 +30,7 @@ from .ops import (
     Knob,
     ProgramOp,
     ScheduleOp,
+    i64_attr,
     phase_from_name,
 )
 
@@ -90,8 +91,7 @@ class _Builder:
                 if key in attrs:
                     raise self.error(key, f"duplicate module attribute '{key}'")
                 attrs[str(key)] = (ir.StringAttr.get(value[1:-1]) if value.type == "STRING" else
-                                   ir.IntegerAttr.get(ir.IntegerType.get_signless(64),
-                                                      self.i64(value, -I64_MAX - 1)))
+                                   i64_attr(self.i64(value, -I64_MAX - 1)))
         if name is not None:
             attrs["sym_name"] = ir.StringAttr.get(name)
         op = ir.Operation.create("builtin.module", attributes=attrs, regions=1, loc=self.loc(tree),

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from warpsched.diagnostics import DiagnosticCollector, DiagnosticError, from_mlir
+from warpsched.diagnostics import mlir_diagnostics
 from warpsched.ir import ir, passmanager
 
 from . import PASSES, load_pass
@@ -74,15 +74,9 @@ def run_pipeline(module: ir.Module, passes: list[ModulePass], context: ir.Contex
                 failure.op.location.emit_error(f"{pass_.ARGUMENT}: {failure.message}")
                 external.signal_pass_failure()  # type: ignore[attr-defined]
 
-        with context, DiagnosticCollector(context, filename) as collector:
+        with mlir_diagnostics(context, filename):
             manager = passmanager.PassManager("builtin.module")
             manager.add(run, name=type(pass_).__name__, argument=pass_.ARGUMENT)
-            try:
-                manager.run(module.operation)
-            except ir.MLIRError as exc:
-                extra = [d for info in exc.error_diagnostics for d in from_mlir(info, filename)]
-                raise DiagnosticError(collector.diagnostics + extra) from None
-            if collector.has_errors():
-                raise DiagnosticError(collector.diagnostics)
+            manager.run(module.operation)
         if after_each is not None:
             after_each(pass_)

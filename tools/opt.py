@@ -112,7 +112,6 @@ def run(argv: list[str]) -> int:
     if args.list_passes:
         sys.stdout.write(list_passes())
         return 0
-    display = "<stdin>" if args.input == "-" else args.input
     try:
         passes = parse_pipeline(args.pass_pipeline) if args.pass_pipeline else []
         passes += [parse_element(e) for e in pass_elements]
@@ -123,7 +122,7 @@ def run(argv: list[str]) -> int:
     except DiagnosticError as exc:
         print(exc, file=sys.stderr)
         return 1
-    driver = Driver(args, passes, filename or display)
+    driver = Driver(args, passes, filename)
     outputs, failed = [], False
     for chunk in split_input(text, args.split_input_file):
         rendered, diagnostics = driver.process(chunk.text)
