@@ -1,4 +1,4 @@
-"""A minimal SSA text writer for one ``llvm.func`` in the llvm + rocdl dialects.
+"""A minimal SSA text writer for one ``llvm.func`` in the llvm dialect (plus rocdl or nvvm ops).
 
 It only names values and formats lines; every op the lowering emits is
 spelled in its caller.  Integer constants are interned and hoisted into the

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from ..schedule import Phase, ScheduleEntry, op_name
 from ..tile_geometry import GemmSpec, Operand, TileShape, WaveIndex, lds_bytes
 from .kernel_values import LDS_SYMBOL, PTR_GLOBAL, KernelValues
-from .mlir_text import FuncWriter
+from ..mlir_text import FuncWriter
 from .schedule_input import ExpandedSchedule
 from .select import Selector
 from .store import store_c

@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..schedule import OpDesc, PingPongOps
 from ..tile_geometry import DType, Dim, GemmSpec, Operand, TileShape, acc_quadrant
 from .kernel_values import KernelValues
-from .mlir_text import FuncWriter
+from ..mlir_text import FuncWriter
 from .select import MfmaTiling, RegisterState
 
 
