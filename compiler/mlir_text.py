@@ -52,6 +52,16 @@ class FuncWriter:
             self._const_lines.append(f"    {name} = llvm.mlir.constant({value} : {ty}) : {ty}")
         return self._consts[key]
 
+    def hoist(self, expr: str, stem: str = "h") -> str:
+        """Append ``%name = expr`` to the entry block's prelude (after the constants so far) and return the name.
+
+        For values that must dominate every block, such as the ``llvm.alloca``
+        of a mutable variable.
+        """
+        name = self.fresh(stem)
+        self._const_lines.append(f"    {name} = {expr}")
+        return name
+
     def zero(self, ty: str) -> str:
         """An interned all-zero value of ``ty`` (e.g. a vector)."""
         key = (0, "zero:" + ty)

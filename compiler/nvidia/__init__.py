@@ -1,0 +1,13 @@
+"""NVIDIA warp-specialized pipelines: warp-role layouts, pipeline configs, the program model,
+its lowering to llvm + nvvm MLIR, and PTX / cubin code generation (sm_90a, sm_100a).
+
+The model (``roles``, ``pipeline_config``, ``targets``, ``program``) imports
+nothing heavy; ``lower`` and ``codegen`` load the toolchain when used.
+"""
+
+from .pipeline_config import BarrierCounts, InputPipelineConfig, OutputPipelineConfig
+from .roles import Role, RoleRange, WarpRoleLayout, custom_layout, warp_role_1d1d, warp_role_8warp
+from .targets import NVTarget
+
+__all__ = ["BarrierCounts", "InputPipelineConfig", "NVTarget", "OutputPipelineConfig", "Role", "RoleRange",
+           "WarpRoleLayout", "custom_layout", "warp_role_1d1d", "warp_role_8warp"]

@@ -1,0 +1,96 @@
+"""Where everything a kernel keeps in shared memory lives (byte offsets into one static buffer).
+
+Order: every pipeline's ``2*S`` mbarriers (``full[0..S)`` then
+``empty[0..S)``, inputs first, then the output pipeline), the TMEM dealloc
+barrier, the TMEM address slot, the tile-id slots, the A and B stages, and
+the f32 accumulator stages (the data path keeps accumulators in
+shared memory on both targets; see docs/nvidia-lowering.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .pipeline_config import MBARRIER_BYTES
+from .program import Kernel, Payload
+
+STATIC_SMEM_LIMIT = 48 * 1024   # bytes a kernel may declare statically
+BF16_BYTES = 2
+F32_BYTES = 4
+
+
+def _align(value: int, to: int) -> int:
+    return (value + to - 1) // to * to
+
+
+@dataclass(frozen=True)
+class PipelineBarriers:
+    """The ``full`` barriers of a pipeline start at ``offset``; ``empty`` at ``offset + 8*num_stages``."""
+
+    offset: int
+    num_stages: int
+
+    def full(self) -> int:
+        """Byte offset of ``full[0]``."""
+        return self.offset
+
+    def empty(self) -> int:
+        """Byte offset of ``empty[0]``."""
+        return self.offset + MBARRIER_BYTES * self.num_stages
+
+
+@dataclass(frozen=True)
+class SmemLayout:
+    """Byte offsets of each region; ``stage_bytes`` maps a region to its per-stage size."""
+
+    barriers: dict[str, PipelineBarriers]
+    dealloc_barrier: int
+    tmem_slot: int
+    tile_slots: dict[str, int]
+    a_stages: dict[str, int]
+    b_stages: dict[str, int]
+    accum_stages: int
+    a_stage_bytes: int
+    b_stage_bytes: int
+    accum_stage_bytes: int
+    total_bytes: int
+
+    @staticmethod
+    def of(kernel: Kernel) -> SmemLayout:
+        """Lay out ``kernel``'s shared memory; ValueError (naming ``num_stages``) past the 48 KiB static limit."""
+        g = kernel.gemm
+        offset = 0
+        barriers: dict[str, PipelineBarriers] = {}
+        for p in kernel.input_pipelines:
+            barriers[p.name] = PipelineBarriers(offset, p.config.num_stages)
+            offset += p.config.smem_bytes
+        out = kernel.output_pipeline
+        barriers[out.name] = PipelineBarriers(offset, out.config.num_stages)
+        offset += out.config.smem_bytes
+        dealloc = offset
+        offset += MBARRIER_BYTES
+        tmem_slot = offset
+        offset += 8
+        tile_slots: dict[str, int] = {}
+        for p in kernel.input_pipelines:
+            if p.payload is Payload.TILE_ID:
+                tile_slots[p.name] = offset
+                offset += 4 * p.config.num_stages
+        offset = _align(offset, 16)
+        a_bytes, b_bytes = g.block_m * g.block_k * BF16_BYTES, g.block_n * g.block_k * BF16_BYTES
+        a_stages: dict[str, int] = {}
+        b_stages: dict[str, int] = {}
+        for p in kernel.input_pipelines:
+            if p.payload is Payload.AB_TILES:
+                a_stages[p.name] = offset
+                offset += a_bytes * p.config.num_stages
+                b_stages[p.name] = offset
+                offset += b_bytes * p.config.num_stages
+        accum_bytes = g.block_m * g.block_n * F32_BYTES
+        accum = offset
+        offset += accum_bytes * out.config.num_stages
+        if offset > STATIC_SMEM_LIMIT:
+            raise ValueError(f"kernel '{kernel.name}' needs {offset} bytes of shared memory, over the "
+                             f"{STATIC_SMEM_LIMIT}-byte static limit; lower num_stages or the block shape")
+        return SmemLayout(barriers, dealloc, tmem_slot, tile_slots, a_stages, b_stages, accum, a_bytes, b_bytes,
+                          accum_bytes, offset)
