@@ -37,8 +37,12 @@ EXAMPLES := examples/pingpong.mlir examples/four_wave.mlir examples/pingpong_bod
             examples/four_wave_body.mlir
 
 # The library tour, then every shipped schedule built (sched.build ops; a no-op elsewhere) and
-# expanded by warpsched-opt into $(OUT)/, then the built ping-pong schedule compiled to .hsaco
-# for gfx942 and gfx950 (resource report and schedule fidelity printed).
+# expanded by warpsched-opt into $(OUT)/, then every shipped AMD kernel compiled by
+# warpsched-compile to .hsaco for gfx942 and gfx950 with its resource report and a schedule
+# fidelity check (which fails the demo below 100%).
+AMD_KERNELS := pingpong_body.mlir:pingpong_gfx950:gfx950 pingpong_body.mlir:pingpong_gfx942:gfx942 \
+               four_wave_body.mlir:four_wave:gfx950 four_wave_body.mlir:four_wave:gfx942
+
 demo: setup
 	$(PY) examples/library_tour.py
 	@mkdir -p $(OUT)
@@ -47,7 +51,12 @@ demo: setup
 	  $(VENV)/bin/warpsched-opt --sched-build-program --sched-expand-blocks $$example -o $(OUT)/$$name.expanded.mlir || exit 1; \
 	  echo "expanded $$example -> $(OUT)/$$name.expanded.mlir ($$(grep -c sched.entry $(OUT)/$$name.expanded.mlir) entries)"; \
 	done
-	$(PY) examples/compile_amd.py $(OUT)/pingpong_body.expanded.mlir $(OUT)
+	@for spec in $(AMD_KERNELS); do \
+	  file=$${spec%%:*}; rest=$${spec#*:}; kernel=$${rest%%:*}; target=$${rest#*:}; \
+	  echo "warpsched-compile examples/$$file --target $$target --kernel $$kernel -o $(OUT)/$$kernel.$$target.hsaco --report --check-fidelity"; \
+	  $(VENV)/bin/warpsched-compile examples/$$file --target $$target --kernel $$kernel \
+	    -o $(OUT)/$$kernel.$$target.hsaco --report --check-fidelity || exit 1; \
+	done
 
 lit: setup
 	@if [ -d tests/lit ] && ls tests/lit/lit.cfg.py >/dev/null 2>&1; then $(VENV)/bin/lit -sv tests/lit; fi

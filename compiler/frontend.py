@@ -7,6 +7,7 @@ raises ``DiagnosticError`` with file:line:col diagnostics on any failure.
 
 from __future__ import annotations
 
+from warpsched.dialects.nvidia_ops import wrap_lone_kernel
 from warpsched.dialects.syntax import looks_generic, parse_pretty
 from warpsched.dialects.verify import verify_module
 
@@ -22,7 +23,7 @@ def parse_source(text: str, filename: str, context: ir.Context) -> ir.Module:
     if not looks_generic(text):
         return parse_pretty(text, filename, context)
     with mlir_diagnostics(context, filename):
-        return ir.Module.parse(text)
+        return wrap_lone_kernel(ir.Module.parse(text))
 
 
 def verify(module: ir.Module, filename: str, context: ir.Context) -> None:

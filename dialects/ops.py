@@ -4,7 +4,7 @@ Each view wraps an ``ir.Operation`` and converts to and from the schedule
 library, so the IR and the library are two views of the same values:
 ``BlockOp.spec`` is an ``MMABlockSpec``, ``ProgramOp.to_program()`` a
 ``PipelineProgram``, ``EntryOp.entry`` a ``ScheduleEntry``, ``BuildOp.schedule()``
-a builders ``Schedule``.  Conversions raise
+a builders ``Schedule``, ``KernelOp.spec()`` a ``KernelSpec``.  Conversions raise
 ``ValueError``/``TypeError`` naming the bad attribute; ``verify.py`` turns those
 into diagnostics.
 
@@ -31,6 +31,7 @@ from warpsched.schedule import (
 from .opdesc_attr import from_attr, to_attr
 
 if TYPE_CHECKING:
+    from warpsched.kernel_spec import KernelSpec
     from warpsched.schedule.builders import Schedule
 
 SCHEDULE_ATTR = "sched.schedule"
@@ -350,3 +351,54 @@ class BuildOp:
             "config": ir.DictAttr.get({k: _knob_attr(v) for k, v in (knobs or {}).items()})}
         attrs.update({k: i64_attr(v) for k, v in (params or {}).items()})
         return BuildOp(_create(BuildOp.OPERATION_NAME, attrs, loc=loc, ip=ip))
+
+
+class KernelOp:
+    """``sched.kernel``: a GEMM kernel driven by a schedule (see ``warpsched.kernel_spec``).
+
+    Attributes: ``sym_name`` (the kernel's symbol), ``spec`` (a dictionary of
+    the kernel knobs that were given) and, optionally, ``schedule`` (the
+    symbol of the driving schedule, as a string).
+    """
+
+    OPERATION_NAME = "sched.kernel"
+
+    def __init__(self, operation: ir.Operation) -> None:
+        self.operation = operation
+
+    @property
+    def name(self) -> str:
+        return self.operation.attributes["sym_name"].value
+
+    @property
+    def schedule_name(self) -> str | None:
+        """The driving schedule's symbol, or None for "the module's only schedule"."""
+        if "schedule" not in self.operation.attributes:
+            return None
+        attr = self.operation.attributes["schedule"]
+        if not isinstance(attr, ir.StringAttr):
+            raise TypeError(f"attribute 'schedule' must be a string, got {attr}")
+        return attr.value
+
+    @property
+    def knobs(self) -> dict[str, Knob]:
+        """The given knobs, as Python values (``spec()`` checks them)."""
+        return {named.name: _knob_value(named.name, named.attr)
+                for named in self.operation.attributes["spec"]}
+
+    def spec(self) -> KernelSpec:
+        """The checked ``KernelSpec``; ``ValueError``/``TypeError`` name the bad knob."""
+        from warpsched.kernel_spec import KernelSpec  # imports the AMD backend: only when needed
+
+        return KernelSpec.from_knobs(self.name, self.schedule_name, self.knobs)
+
+    @staticmethod
+    def build(name: str, schedule: str | None, knobs: Mapping[str, Knob] | None = None, *,
+              loc: ir.Location | None = None, ip: ir.InsertionPoint | None = None) -> KernelOp:
+        """Create the op; ``knobs`` are stored unchecked (``spec()`` checks)."""
+        attrs: dict[str, ir.Attribute] = {
+            "sym_name": ir.StringAttr.get(name),
+            "spec": ir.DictAttr.get({k: _knob_attr(v) for k, v in (knobs or {}).items()})}
+        if schedule is not None:
+            attrs["schedule"] = ir.StringAttr.get(schedule)
+        return KernelOp(_create(KernelOp.OPERATION_NAME, attrs, loc=loc, ip=ip))

@@ -9,12 +9,15 @@ from __future__ import annotations
 from warpsched.ir import ir
 from warpsched.schedule import OP_SLOTS, MMABlockSpec
 
+from .nvidia_ops import is_nv_kernel
+from .nvidia_printer import format_nv_op
 from .opdesc_attr import format_op
 from .ops import (
     PHASE_NAMES,
     BlockOp,
     BuildOp,
     EntryOp,
+    KernelOp,
     Knob,
     ExplicitBlockOp,
     ProgramOp,
@@ -80,20 +83,35 @@ def _knob_text(value: Knob) -> str:
 
 def format_build(view: BuildOp) -> str:
     """``sched.build @name family {knob = value, ...} lgkm A B`` for a verified op."""
-    knobs = ", ".join(f"{k} = {_knob_text(v)}" for k, v in view.knobs.items())
     params = view.params
     lgkm = f" lgkm {params['lgkm_a']} {params['lgkm_b']}" if params else ""
-    return f"sched.build @{view.name} {view.family}" + (f" {{{knobs}}}" if knobs else "") + lgkm
+    return f"sched.build @{view.name} {view.family}{_knobs_text(view.knobs)}{lgkm}"
+
+
+def _knobs_text(knobs: dict[str, Knob]) -> str:
+    """`` {k = v, ...}`` (empty when there are no knobs)."""
+    return f" {{{', '.join(f'{k} = {_knob_text(v)}' for k, v in knobs.items())}}}" if knobs else ""
+
+
+def format_kernel(view: KernelOp) -> str:
+    """``sched.kernel @name schedule @sched {knob = value, ...}`` for a verified op."""
+    schedule = f" schedule @{view.schedule_name}" if view.schedule_name is not None else ""
+    return f"sched.kernel @{view.name}{schedule}{_knobs_text(view.knobs)}"
 
 
 def _top(op: ir.Operation, depth: int) -> list[str]:
     if op.name == BuildOp.OPERATION_NAME:
         return [_INDENT * depth + format_build(BuildOp(op))]
+    if op.name == KernelOp.OPERATION_NAME:
+        return [_INDENT * depth + format_kernel(KernelOp(op))]
+    if is_nv_kernel(op):
+        return format_nv_op(op, depth)
     return _schedule(op, depth) if is_schedule(op) else _program(op, depth)
 
 
 def is_pretty_printable(module: ir.Module) -> bool:
-    """True when every top-level op is a ``sched.build`` or a schedule or program of sched ops."""
+    """True when every top-level op is a ``sched.build``, a ``sched.kernel``, or a schedule or
+    program of sched ops."""
     leaves = {BlockOp.OPERATION_NAME, ExplicitBlockOp.OPERATION_NAME, EntryOp.OPERATION_NAME}
 
     def program_ok(op: ir.Operation) -> bool:
@@ -101,7 +119,8 @@ def is_pretty_printable(module: ir.Module) -> bool:
             child.name in leaves for child in body_ops(op))
 
     return all(program_ok(op) or (is_schedule(op) and all(map(program_ok, body_ops(op))))
-               or op.name == BuildOp.OPERATION_NAME for op in top_level_ops(module))
+               or op.name in (BuildOp.OPERATION_NAME, KernelOp.OPERATION_NAME) or is_nv_kernel(op)
+               for op in top_level_ops(module))
 
 
 def _quote(text: str) -> str:

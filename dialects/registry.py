@@ -1,4 +1,10 @@
-"""Loading the ``sched`` dialect (IRDL, ``sched.irdl.mlir``) into an MLIR context."""
+"""Loading the ``sched`` dialect (IRDL) into an MLIR context.
+
+The dialect is declared in two files, each a complete ``irdl.dialect @sched``:
+``sched.irdl.mlir`` (the AMD schedule ops) and ``sched_nvidia.irdl.mlir`` (the
+NVIDIA warp-specialization ops).  ``load_sched_dialect`` merges the ops of every
+file into the first file's dialect, so MLIR loads one ``sched`` dialect.
+"""
 
 from __future__ import annotations
 
@@ -7,12 +13,24 @@ from pathlib import Path
 
 from warpsched.ir import ir, irdl
 
-IRDL_SOURCE = Path(__file__).with_name("sched.irdl.mlir")
+IRDL_SOURCES = (Path(__file__).with_name("sched.irdl.mlir"),
+                Path(__file__).with_name("sched_nvidia.irdl.mlir"))
 
 
 @cache
-def _irdl_text() -> str:
-    return IRDL_SOURCE.read_text()
+def _irdl_texts() -> tuple[str, ...]:
+    return tuple(source.read_text() for source in IRDL_SOURCES)
+
+
+def _merged_irdl() -> ir.Module:
+    """One module holding one ``irdl.dialect @sched`` with the ops of every source file."""
+    first, *rest = (ir.Module.parse(text) for text in _irdl_texts())
+    body = first.body.operations[0].regions[0].blocks[0]
+    for module in rest:
+        for op in list(module.body.operations[0].regions[0].blocks[0].operations):
+            op.detach_from_parent()
+            body.append(op)
+    return first
 
 
 def load_sched_dialect(context: ir.Context) -> None:
@@ -20,12 +38,15 @@ def load_sched_dialect(context: ir.Context) -> None:
     if context.is_registered_operation("sched.block"):
         return
     with context, ir.Location.unknown():
-        irdl.load_dialects(ir.Module.parse(_irdl_text()))
+        irdl.load_dialects(_merged_irdl())
 
 
 def new_context() -> ir.Context:
     """A fresh context with every upstream dialect available and ``sched`` loaded."""
     context = ir.Context()
     context.allow_unregistered_dialects = False
+    # MLIR verifies isolated-from-above regions (our module containers) on worker threads,
+    # whose diagnostics would reach the Python handler without the GIL and abort the process.
+    context.enable_multithreading(False)
     load_sched_dialect(context)
     return context

@@ -35,4 +35,12 @@ irdl.dialect @sched {
     %config = irdl.base "#builtin.dictionary"
     irdl.attributes { "sym_name" = %name, "family" = %family, "config" = %config }
   }
+  // A GEMM kernel driven by a schedule (sched-to-rocdl): its symbol, the dictionary of
+  // kernel knobs (warpsched.kernel_spec.KNOBS) and, optionally, `schedule`, the string
+  // symbol of the sched.schedule / sched.build that drives it.
+  irdl.operation @kernel {
+    %name = irdl.base "#builtin.string"
+    %spec = irdl.base "#builtin.dictionary"
+    irdl.attributes { "sym_name" = %name, "spec" = %spec }
+  }
 }

@@ -21,10 +21,12 @@ from warpsched.ir import ir
 from warpsched.schedule import FLAGS, OP_SLOTS, MMABlockSpec, OpDesc, ScheduleEntry
 from warpsched.schedule.validate import I64_MAX
 
+from .nvidia_syntax import build_nv_op
 from .opdesc_attr import ENUM_FIELDS, FIELD_KEYWORDS, KINDS, kind_default
 from .ops import (
     BlockOp,
     BuildOp,
+    KernelOp,
     EntryOp,
     ExplicitBlockOp,
     Knob,
@@ -34,13 +36,13 @@ from .ops import (
     phase_from_name,
 )
 
-GRAMMAR = Path(__file__).with_name("sched.lark")
+GRAMMARS = (Path(__file__).with_name("sched.lark"), Path(__file__).with_name("sched_nvidia.lark"))
 _GENERIC_RE = re.compile(r'^\s*(module\s*(@\S+\s*)?(attributes\s*\{[^}]*\}\s*)?\{\s*)?"', re.M)
 
 
 @cache
 def _parser() -> Lark:
-    return Lark(GRAMMAR.read_text(), parser="lalr", propagate_positions=True,
+    return Lark("\n".join(g.read_text() for g in GRAMMARS), parser="lalr", propagate_positions=True,
                 maybe_placeholders=False)
 
 
@@ -77,7 +79,8 @@ class _Builder:
 
     def top(self, tree: Tree, ip: ir.InsertionPoint) -> None:
         {"module": self.module, "schedule": self.schedule, "program": self.program,
-         "build": self.build}[tree.data](tree, ip)
+         "build": self.build, "kernel": self.kernel,
+         "nv_op": lambda tree, ip: build_nv_op(self, tree, ip)}[tree.data](tree, ip)
 
     def module(self, tree: Tree, ip: ir.InsertionPoint) -> None:
         attrs: dict[str, ir.Attribute] = {}
@@ -145,18 +148,35 @@ class _Builder:
             if child.data == "lgkm":
                 params = {"lgkm_a": self.i64(child.children[0]),
                           "lgkm_b": self.i64(child.children[1])}
-                continue
-            for knob in child.children:
-                key, value = knob.children
-                if key in knobs:
-                    raise self.error(key, f"duplicate knob '{key}'")
-                if value.type in ("INT", "HEX", "SIGNED_INT"):
-                    knobs[str(key)] = self.i64(value, -I64_MAX - 1)
-                elif value in ("true", "false"):
-                    knobs[str(key)] = value == "true"
-                else:
-                    knobs[str(key)] = value[1:-1] if value.type == "STRING" else str(value)
+            else:
+                knobs = self.knobs(child)
         BuildOp.build(symbol[1:], str(family), knobs, params, loc=self.loc(tree), ip=ip)
+
+    def kernel(self, tree: Tree, ip: ir.InsertionPoint) -> None:
+        """``sched.kernel @name schedule @sched {knob = value, ...}`` (schedule and knobs optional)."""
+        symbol, *rest = tree.children
+        schedule, knobs = None, {}
+        for child in rest:
+            if child.data == "kernel_schedule":
+                schedule = child.children[0][1:]
+            else:
+                knobs = self.knobs(child)
+        KernelOp.build(symbol[1:], schedule, knobs, loc=self.loc(tree), ip=ip)
+
+    def knobs(self, tree: Tree) -> dict[str, Knob]:
+        """``{key = value, ...}``: ``true``/``false`` are bools, integers i64, anything else a string."""
+        knobs: dict[str, Knob] = {}
+        for knob in tree.children:
+            key, value = knob.children
+            if key in knobs:
+                raise self.error(key, f"duplicate knob '{key}'")
+            if value.type in ("INT", "HEX", "SIGNED_INT"):
+                knobs[str(key)] = self.i64(value, -I64_MAX - 1)
+            elif value in ("true", "false"):
+                knobs[str(key)] = value == "true"
+            else:
+                knobs[str(key)] = value[1:-1] if value.type == "STRING" else str(value)
+        return knobs
 
     # -- leaves ------------------------------------------------------------
 
@@ -235,7 +255,8 @@ def _describe(terminals: set[str]) -> str:
     """Terminal names as the user would type them ('sched.block', a name, an integer...)."""
     words = {"NAME": "a name", "INT": "an integer", "HEX": "a hex integer",
              "SIGNED_INT": "an integer", "STRING": "a string", "SYMBOL": "a @symbol",
-             "ATTR_NAME": "an attribute name", "$END": "end of input"}
+             "ATTR_NAME": "an attribute name", "$END": "end of input",
+             "NV_OP": "a sched.nv_* op", "NV_RESULT": "'%stage ='", "NV_VALUE": "a %stage"}
     described = set()
     for name in terminals:
         if name in words:

@@ -16,13 +16,17 @@ from warpsched.diagnostics import Diagnostic, error_at
 from warpsched.ir import ir
 from warpsched.schedule import MMABlockSpec, OpDesc, OpRole, Ops
 
+from .nvidia_ops import is_nv_op
+from .nvidia_verify import verify_nv_op
 from .ops import (
     PHASE_NAMES,
     BlockOp,
     BuildOp,
     EntryOp,
     ExplicitBlockOp,
+    KernelOp,
     ProgramOp,
+    ScheduleOp,
     body_ops,
     is_program,
     is_schedule,
@@ -91,11 +95,35 @@ class _Verifier:
                 BuildOp(op).schedule()
             except (TypeError, ValueError) as exc:
                 self.error(op, op.name, str(exc))
+        elif op.name == KernelOp.OPERATION_NAME:
+            self.kernel(op)
+        elif is_nv_op(op):
+            self.diagnostics += verify_nv_op(op, self.filename)
         elif op.name.startswith("sched."):
             self.error(op, op.name, "must be inside a sched.program")
         elif op.name == "builtin.module":
             for child in body_ops(op):
                 self.top(child)
+
+    def kernel(self, op: ir.Operation) -> None:
+        """The knobs make a ``KernelSpec`` and the driving schedule is a sibling of the kernel."""
+        view = KernelOp(op)
+        try:
+            view.spec()
+        except (TypeError, ValueError) as exc:
+            self.error(op, op.name, str(exc))
+        try:
+            wanted = view.schedule_name
+        except TypeError as exc:
+            self.error(op, op.name, str(exc))
+            return
+        names = schedule_names(op.parent)
+        if wanted is None and len(names) != 1:
+            self.error(op, op.name, f"names no schedule and its module holds {len(names)}; "
+                                    "write 'schedule @name'")
+        elif wanted is not None and wanted not in names:
+            known = ", ".join(f"@{n}" for n in names) or "none"
+            self.error(op, op.name, f"schedule @{wanted} is not in its module (schedules: {known})")
 
     def schedule(self, op: ir.Operation) -> None:
         seen: set[str] = set()
@@ -147,6 +175,17 @@ class _Verifier:
             problems = [str(exc)]
         for problem in problems:
             self.error(op, op.name, problem)
+
+
+def schedule_names(container: ir.Operation) -> list[str]:
+    """Symbols of the schedules (``sched.schedule`` or ``sched.build``) directly in ``container``."""
+    names = []
+    for op in body_ops(container):
+        if op.name == BuildOp.OPERATION_NAME:
+            names.append(BuildOp(op).name)
+        elif is_schedule(op):
+            names.append(ScheduleOp(op).name or "")
+    return names
 
 
 def verify_module(module: ir.Module, filename: str) -> list[Diagnostic]:

@@ -5,6 +5,8 @@
 // the kernel blocks are explicit blocks from emit_minimal_barrier_block, so each block
 // carries a sched_barrier between its fragment and global loads.
 // Expand it:  warpsched-opt --sched-expand-blocks examples/four_wave.mlir
+// The GEMM it drives (sched.kernel): the 4-wave kernel, bf16 inputs, f32 C, 128x128x64 tile.
+//   warpsched-compile FILE --target gfx950 -o four_wave.gfx950.hsaco --report --check-fidelity
 module attributes {sched.target = "gfx950"} {
   sched.schedule @four_wave_128x128x64 stagger 15 {
     sched.program prologue {
@@ -31,4 +33,5 @@ module attributes {sched.target = "gfx950"} {
       sched.block mma = #sched.op<mma st 1 sub 1 vgpr_def 4>, pre_op_0 = #sched.op<mma_load_b st 0 sub 0 vgpr_def 8>, entry_wait_lgkm = #sched.op<wait_lgkm 0> flags [!pre_mma_barrier, !pre_mma_set_prio, !post_mma_barrier, !post_mma_set_prio, !post_barrier_lgkm]
     }
   }
+  sched.kernel @four_wave schedule @four_wave_128x128x64 {structure = four_wave}
 }

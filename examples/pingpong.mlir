@@ -6,6 +6,10 @@
 //   kernel:   one K-loop iteration as eight MMA blocks (two halves x 2x2 quadrants);
 //   epilogue: the kernel blocks without prefetches, drained and fused, plus a final barrier.
 // Expand it:  warpsched-opt --sched-expand-blocks examples/pingpong.mlir
+// The GEMM it drives (sched.kernel): C[M,N] f32 = A[M,K] bf16 row-major x B[K,N] bf16 col-major.
+// gfx950 runs the reference's 256x256x64 tile; gfx942's 64 KiB of LDS holds two stages of
+// 256x256x32 only, hence a second kernel with bk = 32.  Compile one:
+//   warpsched-compile FILE --target gfx950 --kernel pingpong_gfx950 -o pingpong.gfx950.hsaco --report --check-fidelity
 module attributes {sched.target = "gfx950"} {
   sched.schedule @pingpong_256x256x64 stagger 4 {
     sched.program prologue {
@@ -30,4 +34,6 @@ module attributes {sched.target = "gfx950"} {
       sched.block mma = #sched.op<mma st 1 sub 0 vgpr_def 4>, pre_op_0 = #sched.op<mma_load_a st 1 sub 1 vgpr_def 8>, entry_wait_lgkm = #sched.op<wait_lgkm 0>, fused_mma = #sched.op<mma st 1 sub 1 vgpr_def 4>
     }
   }
+  sched.kernel @pingpong_gfx950 schedule @pingpong_256x256x64 {a_layout = row, b_layout = col, in_dtype = bf16, out_dtype = f32}
+  sched.kernel @pingpong_gfx942 schedule @pingpong_256x256x64 {bk = 32}
 }

@@ -13,6 +13,8 @@ PASSES: dict[str, tuple[str, str]] = {
     "sched-expand-blocks": ("sched_expand_blocks", "ExpandBlocks"),
     "sched-strip-fences": ("sched_strip_fences", "StripFences"),
     "sched-set-fence-mask": ("sched_set_fence_mask", "SetFenceMask"),
+    "sched-to-nvvm": ("sched_to_nvvm", "SchedToNvvm"),
+    "sched-to-rocdl": ("sched_to_rocdl", "ToROCDL"),
 }
 
 

@@ -92,7 +92,7 @@ def test_fidelity_is_complete_on_s1(compiled) -> None:
     _, ck = compiled
     result = ck.fidelity(s1_schedule())
     assert result.deviations == () and result.fraction == 1.0
-    assert result.total == 105
+    assert result.total == result.present == 105 and result.elided == ()
 
 
 def test_perturbed_isa_names_the_missing_setprio(compiled) -> None:

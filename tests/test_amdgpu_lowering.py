@@ -11,11 +11,12 @@ from test_amdgpu_s1 import s1_schedule
 from warpsched.amdgpu import (AMDOptions, ExpandedSchedule, LoweringError, MfmaFamily, WaitcntRangeError,
                               compile_schedule, lower_schedule)
 from warpsched.ir import ir
-from warpsched.schedule import KOffsetKind, OpDesc, Phase, ScheduleEntry, pingpong
+from warpsched.schedule import KOffsetKind, OpDesc, Ops, Phase, PingPongOps, ScheduleEntry, pingpong
 from warpsched.tile_geometry import DType, GemmSpec, Layout, Operand, TileShape
 from warpsched.translate import mlir_to_llvm_ir
 
-GFX950 = AMDOptions("gfx950")
+GFX950 = AMDOptions("gfx950", pin_order=False)
+"""The reference lowering: every entry exactly as §A8 lowers it (no order pins)."""
 
 
 @pytest.fixture(scope="module")
@@ -61,7 +62,7 @@ def test_execution_structure_order(s1_kernel) -> None:
 
 
 def test_sched_barrier_mask_is_configurable() -> None:
-    text = lower_schedule(s1_schedule(), options=AMDOptions("gfx950", sched_barrier_mask=8)).mlir
+    text = lower_schedule(s1_schedule(), options=AMDOptions("gfx950", sched_barrier_mask=8, pin_order=False)).mlir
     assert text.count("rocdl.sched.barrier 8") == 4 and "rocdl.sched.barrier 0" not in text
 
 
@@ -148,3 +149,20 @@ def test_values_first_needed_inside_the_loop_dominate_the_epilogue() -> None:
     kernel = lower_schedule(schedule, options=GFX950)
     ir.Module.parse(kernel.mlir, ir.Context())
     assert "define amdgpu_kernel" in mlir_to_llvm_ir(kernel.mlir)
+
+
+def test_pin_order_fences_every_barrier_and_mma() -> None:
+    """The default lowering brackets every s_barrier and MMA entry with sched.barrier 0, and adds nothing else."""
+    schedule = s1_schedule()
+    pinned = lower_schedule(schedule, options=AMDOptions("gfx950")).mlir
+    plain = lower_schedule(schedule, options=GFX950).mlir
+    mmas = sum(1 for _, entries in schedule.phases() for e in entries if e.op.tag == PingPongOps.MMA)
+    barriers = plain.count("rocdl.s.barrier")   # the schedule's and the §A7 structure's
+    assert barriers > sum(1 for _, entries in schedule.phases() for e in entries if e.op.tag == Ops.BARRIER)
+    added = pinned.count("rocdl.sched.barrier 0") - plain.count("rocdl.sched.barrier 0")
+    assert added == 2 * (mmas + barriers)
+    assert _without_pins(pinned) == _without_pins(plain)
+
+
+def _without_pins(text: str) -> list[str]:
+    return [line for line in text.splitlines() if "rocdl.sched.barrier 0" not in line]

@@ -52,7 +52,9 @@ def test_example_expands_to_golden(example: str, case: str, stagger: int) -> Non
 
 
 def _schedules(module: ir.Module) -> list[ir.Operation]:
-    return [op for top in top_level_ops(module) for op in [top, *body_ops(top)] if is_schedule(op)]
+    return [op for top in top_level_ops(module)
+            for op in [top, *(body_ops(top) if top.name == "builtin.module" else [])]
+            if is_schedule(op)]
 
 
 @pytest.mark.parametrize(("example", "built"), BUILT.items())

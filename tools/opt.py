@@ -25,6 +25,7 @@ from warpsched.passes import PASSES, load_pass
 from warpsched.passes.base import ModulePass, OptionError
 from warpsched.passes.pipeline import parse_element, parse_pipeline, run_pipeline
 from warpsched.source import SPLIT_MARKER, read_source, split_input
+from warpsched.tools.entry import guarded_main
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -150,16 +151,7 @@ def run(argv: list[str]) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Console entry point; never lets an exception escape as a traceback."""
-    argv = sys.argv[1:] if argv is None else argv
-    try:
-        return run(argv)
-    except SystemExit as exc:
-        return 0 if exc.code in (0, None) else 1
-    except KeyboardInterrupt:
-        return 1
-    except Exception as exc:  # noqa: BLE001 - the last line of defence against tracebacks
-        print(f"warpsched-opt: error: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
-        return 1
+    return guarded_main("warpsched-opt", run, argv)
 
 
 if __name__ == "__main__":

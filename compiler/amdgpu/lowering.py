@@ -1,16 +1,11 @@
-"""Lower an expanded ping-pong schedule to a complete GEMM kernel in the llvm + rocdl dialects.
+"""Lower an expanded schedule to a complete GEMM kernel in the llvm + rocdl dialects.
 
-Execution structure (mojo-semantics §A7, ``amd_ping_pong_matmul.mojo``)::
-
-    prologue[0 : stagger]                     k_base = 0
-    if wave_group == 1: s_barrier             (warp stagger)
-    prologue[stagger :]                       k_base = 0
-    s_barrier
-    for k in range(2*BK, K, 2*BK):            loop-carried: accumulators + fragments
-        kernel[:]                             k_base = k
-    epilogue[:]                               k_base = K
-    if wave_group == 0: s_barrier             (balances the stagger)
-    store C
+The kernel runs the schedule the way its ``KernelStructure`` does
+(``execution.execution_plan``): the 8-wave ping-pong kernel with its warp
+stagger (mojo-semantics §A7, ``amd_ping_pong_matmul.mojo``) or the 4-wave
+kernel (``amd_4wave_matmul.mojo``) with its K == 2*BK drain.  The main loop
+``for k in range(2*BK, K, 2*BK)`` carries accumulators and fragments as block
+arguments; after the epilogue every wave stores its accumulator quadrants.
 
 ``is_prefetch`` follows the reference: kernel entries are issued on every
 iteration (each iteration is followed by another one or by the epilogue,
@@ -24,10 +19,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..schedule import Phase, ScheduleEntry, op_name
-from ..tile_geometry import GemmSpec, Operand, TileShape, WaveIndex, lds_bytes
-from .kernel_values import LDS_SYMBOL, PTR_GLOBAL, KernelValues
 from ..mlir_text import FuncWriter
+from ..schedule import Phase, ScheduleEntry, op_name
+from ..tile_geometry import GemmSpec, KernelStructure, Operand, TileShape, WaveIndex, lds_bytes
+from .execution import Guard, KBase, Run, StructuralOps, execution_plan
+from .kernel_values import LDS_SYMBOL, PTR_GLOBAL, KernelValues
 from .schedule_input import ExpandedSchedule
 from .select import Selector
 from .store import store_c
@@ -57,18 +53,24 @@ class LoweredKernel:
     mfma_per_mma: int
     mfma_isa: str
     dma_copies: dict[Operand, int]   # buffer_load ... lds instructions per wave per LOAD entry
+    structure: KernelStructure = KernelStructure.PING_PONG
 
 
 def lower_schedule(schedule: ExpandedSchedule, gemm: GemmSpec = GemmSpec(),
-                   tile: TileShape = TileShape(), options: AMDOptions = AMDOptions()) -> LoweredKernel:
-    """Lower ``schedule`` for ``gemm`` on ``tile`` and ``options.arch``.
+                   tile: TileShape | None = None, options: AMDOptions = AMDOptions(), *,
+                   structure: KernelStructure = KernelStructure.PING_PONG) -> LoweredKernel:
+    """Lower ``schedule`` for ``gemm`` on ``tile`` and ``options.arch``, run as ``structure`` runs it.
 
-    Raises ``ValueError`` for a tile that does not fit the target (LDS size,
-    MFMA or DMA divisibility), ``LoweringError`` for an entry that cannot be
-    lowered and ``WaitcntRangeError`` (with phase and index in its message)
-    for a wait count beyond its ``s_waitcnt`` field.
+    ``tile`` defaults to ``structure.default_tile()``.  Raises ``ValueError``
+    for a tile that does not fit the target or the structure (LDS size, wave
+    grid, MFMA or DMA divisibility), ``LoweringError`` for an entry that
+    cannot be lowered and ``WaitcntRangeError`` (with phase and index in its
+    message) for a wait count beyond its ``s_waitcnt`` field.
     """
     info = options.info
+    structure = KernelStructure(structure)
+    tile = structure.default_tile() if tile is None else tile
+    structure.check_tile(tile)
     lds = lds_bytes(gemm, tile)
     if lds > info.lds_bytes:
         raise ValueError(f"TileShape: {lds} bytes of LDS exceed the {info.lds_bytes} bytes of "
@@ -76,36 +78,16 @@ def lower_schedule(schedule: ExpandedSchedule, gemm: GemmSpec = GemmSpec(),
     w = FuncWriter()
     args = {name: f"%{name}" for name, _ in KERNEL_ARGS}
     kv = KernelValues.build(w, gemm, tile, args)
-    sel = Selector(w, gemm, tile, options, kv)
-    group = kv.wave_index[WaveIndex.WARP_M]
-    zero = w.const(0)
-
-    split = schedule.stagger_split
-    _phase(sel, Phase.PROLOGUE, schedule.prologue[:split], zero, 0)
-    _barrier_if(w, group, 1, "stagger")
-    _phase(sel, Phase.PROLOGUE, schedule.prologue[split:], zero, split)
-    w.stmt("rocdl.s.barrier")
-
-    keys = sel.state.keys()
-    types = [sel.state.types[k] for k in keys]
-    step = w.const(2 * tile.bk)
-    w.stmt(f"llvm.br ^loop({step}, {', '.join(sel.state.values[k] for k in keys)} : i32, {', '.join(types)})")
-    k_var = w.fresh("k")
-    carried = [w.fresh("r") for _ in keys]
-    w.block("loop", [(k_var, "i32"), *zip(carried, types)])
-    sel.state.values.update(zip(keys, carried))
-    more = w.icmp("slt", k_var, args["K"])
-    w.stmt(f"llvm.cond_br {more}, ^body, ^epilogue")
-    w.block("body")
-    _phase(sel, Phase.KERNEL, schedule.kernel, k_var, 0)
-    k_next = w.add(k_var, step)
-    w.stmt(f"llvm.br ^loop({k_next}, {', '.join(sel.state.values[k] for k in keys)} : i32, {', '.join(types)})")
-    sel.state.values.update(zip(keys, carried))
-
-    w.block("epilogue")
-    _phase(sel, Phase.EPILOGUE, tuple(e for e in schedule.epilogue if not e.is_prefetch), args["K"], 0)
-    _barrier_if(w, group, 0, "balance")
-    store_c(w, gemm, tile, kv, sel.tiling, sel.state)
+    sel = Selector(w, gemm, tile, options, kv, structure)
+    k_values = {KBase.ZERO: w.const(0), KBase.K: args["K"]}
+    for step in execution_plan(schedule, structure):
+        if isinstance(step, StructuralOps):
+            _structural(sel, step, _guard_condition(w, step.guard, kv, tile, args["K"]))
+        elif step.k_base is KBase.LOOP:
+            _main_loop(sel, step, tile, args["K"])
+        else:
+            _run(sel, step, k_values[step.k_base])
+    store_c(w, gemm, tile, kv, sel.tiling, sel.state, structure)
     w.stmt("llvm.return")
 
     threads = tile.waves * WAVE_SIZE
@@ -123,25 +105,59 @@ def lower_schedule(schedule: ExpandedSchedule, gemm: GemmSpec = GemmSpec(),
     ])
     copies = {op: sel.dma_plan(op).copies for op in Operand}
     return LoweredKernel(module, options.kernel_name, threads, lds, sel.tiling.per_mma,
-                         sel.tiling.mfma.isa, copies)
+                         sel.tiling.mfma.isa, copies, structure)
 
 
-def _phase(sel: Selector, phase: Phase, entries: tuple[ScheduleEntry, ...], k_base: str, first: int) -> None:
-    for offset, entry in enumerate(entries):
-        index = first + offset
+def _main_loop(sel: Selector, body: Run, tile: TileShape, k_extent: str) -> None:
+    """``for k in range(2*bk, K, 2*bk): body`` with every register loop-carried."""
+    w = sel.w
+    keys = sel.state.keys()
+    types = [sel.state.types[k] for k in keys]
+    step = w.const(2 * tile.bk)
+    w.stmt(f"llvm.br ^loop({step}, {', '.join(sel.state.values[k] for k in keys)} : i32, {', '.join(types)})")
+    k_var = w.fresh("k")
+    carried = [w.fresh("r") for _ in keys]
+    w.block("loop", [(k_var, "i32"), *zip(carried, types)])
+    sel.state.values.update(zip(keys, carried))
+    more = w.icmp("slt", k_var, k_extent)
+    w.stmt(f"llvm.cond_br {more}, ^body, ^epilogue")
+    w.block("body")
+    _run(sel, body, k_var)
+    k_next = w.add(k_var, step)
+    w.stmt(f"llvm.br ^loop({k_next}, {', '.join(sel.state.values[k] for k in keys)} : i32, {', '.join(types)})")
+    sel.state.values.update(zip(keys, carried))
+    w.block("epilogue")
+
+
+def _run(sel: Selector, run: Run, k_base: str) -> None:
+    for index, entry in run.entries:
         try:
             sel.entry(entry.op, k_base)
         except WaitcntRangeError as err:
-            raise err.at(f"{phase.name.lower()}[{index}]") from None
+            raise err.at(f"{run.phase.name.lower()}[{index}]") from None
         except ValueError as err:
-            raise LoweringError(phase, index, entry, str(err)) from None
+            raise LoweringError(run.phase, index, entry, str(err)) from None
 
 
-def _barrier_if(w: FuncWriter, group: str, wave_group: int, label: str) -> None:
-    """``if wave_group_id == wave_group: s_barrier`` (a uniform branch)."""
-    cond = w.icmp("eq", group, w.const(wave_group))
-    w.stmt(f"llvm.cond_br {cond}, ^{label}, ^{label}_done")
-    w.block(label)
-    w.stmt("rocdl.s.barrier")
-    w.stmt(f"llvm.br ^{label}_done")
-    w.block(f"{label}_done")
+def _guard_condition(w: FuncWriter, guard: Guard, kv: KernelValues, tile: TileShape,
+                     k_extent: str) -> str | None:
+    """The i1 condition of ``guard`` (None for ``ALWAYS``); every one is uniform across a wave."""
+    if guard is Guard.ALWAYS:
+        return None
+    if guard is Guard.SINGLE_ITERATION:
+        return w.icmp("eq", k_extent, w.const(2 * tile.bk))
+    group = 0 if guard is Guard.WAVE_GROUP_0 else 1
+    return w.icmp("eq", kv.wave_index[WaveIndex.WARP_M], w.const(group))
+
+
+def _structural(sel: Selector, step: StructuralOps, condition: str | None) -> None:
+    """The kernel's own ops of ``step``, inside ``if condition`` when there is one."""
+    w = sel.w
+    if condition is not None:
+        w.stmt(f"llvm.cond_br {condition}, ^{step.label}, ^{step.label}_done")
+        w.block(step.label)
+    for op in step.ops:
+        sel.entry(op, w.const(0))
+    if condition is not None:
+        w.stmt(f"llvm.br ^{step.label}_done")
+        w.block(f"{step.label}_done")

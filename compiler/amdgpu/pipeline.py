@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..atomic import write_atomic
-from ..tile_geometry import GemmSpec, TileShape
+from ..tile_geometry import GemmSpec, KernelStructure, TileShape
 from ..translate import mlir_to_llvm_ir
 from .codegen import generate, link_hsaco
 from .elfinfo import disassemble
@@ -35,18 +35,23 @@ class CompiledKernel:
         return disassemble(self.hsaco)
 
     def fidelity(self, schedule: ExpandedSchedule) -> FidelityResult:
-        """Schedule fidelity of the final ISA against ``schedule``."""
-        return check_fidelity(schedule, self.disassembly(), self.lowered.mfma_per_mma)
+        """Schedule fidelity of the final ISA against ``schedule``, run as the kernel's structure runs it."""
+        return check_fidelity(schedule, self.disassembly(), self.lowered.mfma_per_mma,
+                              structure=self.lowered.structure)
 
 
 def compile_schedule(schedule: ExpandedSchedule, out_dir: Path, gemm: GemmSpec = GemmSpec(),
-                     tile: TileShape = TileShape(), options: AMDOptions = AMDOptions(),
-                     translate_method: str = "auto") -> CompiledKernel:
-    """Lower and compile ``schedule``; writes ``<kernel>.mlir``, ``.ll``, ``.s`` and ``.hsaco`` atomically."""
+                     tile: TileShape | None = None, options: AMDOptions = AMDOptions(),
+                     translate_method: str = "auto", *,
+                     structure: KernelStructure = KernelStructure.PING_PONG) -> CompiledKernel:
+    """Lower and compile ``schedule`` as ``structure`` runs it (``tile`` defaults to its default tile).
+
+    Writes ``<kernel>.<arch>.mlir``, ``.ll``, ``.s`` and ``.hsaco`` atomically.
+    """
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     stem = f"{options.kernel_name}.{options.arch}"
-    lowered = lower_schedule(schedule, gemm, tile, options)
+    lowered = lower_schedule(schedule, gemm, tile, options, structure=structure)
     write_atomic(out_dir / f"{stem}.mlir", lowered.mlir)
     llvm_ir = mlir_to_llvm_ir(lowered.mlir, translate_method)
     write_atomic(out_dir / f"{stem}.ll", llvm_ir)

@@ -13,17 +13,23 @@
 | MMA                | the target MFMA on every tile of the accumulator quadrant      |
 | NONE               | nothing                                                        |
 
+With ``AMDOptions.pin_order`` (the default) BARRIER and MMA are also fenced
+with ``rocdl.sched.barrier 0`` on both sides, so the machine scheduler keeps
+them in declared order; the fences emit no instructions.
+
 Registers are tracked in ``RegisterState``: accumulator tiles and the A/B
 fragment quadrants, keyed so that the loop can carry them as block arguments.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from ..schedule import OpDesc, Ops, PingPongOps
-from ..tile_geometry import (DmaPlan, GemmSpec, LdsTile, Operand, TileShape, acc_quadrant, dma_plan,
-                             fragment_region, lds_tile, load_slice, mn_dim)
+from ..tile_geometry import (DmaPlan, GemmSpec, KernelStructure, LdsTile, Operand, TileShape, acc_quadrant,
+                             dma_plan, fragment_region, lds_tile, load_slice, mn_dim)
 from .kernel_values import PTR_LDS, KernelValues
 from ..mlir_text import FuncWriter
 from .targets import WAVE_SIZE, AMDOptions, Mfma
@@ -92,11 +98,16 @@ class RegisterState:
 
 
 class Selector:
-    """Emits the code of schedule entries into a ``FuncWriter``."""
+    """Emits the code of schedule entries into a ``FuncWriter``.
+
+    ``structure`` decides which data the fragment loads and MMAs touch
+    (``tile_geometry.quadrants``); the instructions are the same for both.
+    """
 
     def __init__(self, w: FuncWriter, gemm: GemmSpec, tile: TileShape, options: AMDOptions,
-                 kv: KernelValues) -> None:
+                 kv: KernelValues, structure: KernelStructure = KernelStructure.PING_PONG) -> None:
         self.w, self.gemm, self.tile, self.options, self.kv = w, gemm, tile, options, kv
+        self.structure = structure
         self.tiling = MfmaTiling.of(tile, options.mfma_for(gemm.in_dtype))
         self.state = RegisterState(w, self.tiling)
         # Emitted here, in the entry block, so that every later block may use them.
@@ -108,7 +119,8 @@ class Selector:
         """Lower one op; ``k_base`` is the i32 K origin of the current phase."""
         w, tag = self.w, op.tag
         if tag == Ops.BARRIER:
-            w.stmt("rocdl.s.barrier")
+            with self.pinned():
+                w.stmt("rocdl.s.barrier")
         elif tag == Ops.WAIT_VM:
             w.stmt(f"rocdl.s.waitcnt {encode_waitcnt(Waitcnt(vmcnt=op.wait_value), self.options.info)}")
         elif tag == Ops.WAIT_LGKM:
@@ -126,8 +138,18 @@ class Selector:
         elif tag in (PingPongOps.MMA_LOAD_A, PingPongOps.MMA_LOAD_B):
             self.lds_to_registers(op)
         elif tag == PingPongOps.MMA:
-            self.mma(op)
+            with self.pinned():
+                self.mma(op)
         # Ops.NONE emits nothing.
+
+    @contextmanager
+    def pinned(self) -> Iterator[None]:
+        """Fence what the body emits with ``sched.barrier 0`` when ``options.pin_order`` is set."""
+        if self.options.pin_order:
+            self.w.stmt("rocdl.sched.barrier 0")
+        yield
+        if self.options.pin_order:
+            self.w.stmt("rocdl.sched.barrier 0")
 
     # -- LOAD_A / LOAD_B -----------------------------------------------------
 
@@ -177,7 +199,7 @@ class Selector:
     def lds_to_registers(self, op: OpDesc) -> None:
         """Read operand quadrant ``subtile`` of ``stage`` into MFMA operand registers."""
         w, kv, t = self.w, self.kv, self.tiling
-        region = fragment_region(self.gemm, self.tile, op)
+        region = fragment_region(self.gemm, self.tile, op, self.structure)
         src, mf = region.src, t.mfma
         rows_per_tile = mf.m if region.operand is Operand.A else mf.n
         lane_row = w.emit(f"llvm.urem {kv.lane}, {w.const(rows_per_tile)} : i32")
@@ -210,7 +232,7 @@ class Selector:
     def mma(self, op: OpDesc) -> None:
         """MFMAs over accumulator quadrant (m, n) from A quadrant m and B quadrant n."""
         w, t, regs = self.w, self.tiling, self.state.values
-        quad = acc_quadrant(self.tile, op)
+        quad = acc_quadrant(self.tile, op, self.structure)
         zero = w.const(0)
         sig = f"({t.operand_type}, {t.operand_type}, {t.acc_type}, i32, i32, i32) -> {t.acc_type}"
         for kk in range(t.tiles_k):

@@ -1,30 +1,39 @@
 """The C store: every lane writes its accumulator registers to row-major C.
 
-Each accumulator register goes out with one ``rocdl.raw.ptr.buffer.store``
-(f32, or bf16 as an i16 bit pattern).  Elements outside ``M x N`` get an
-out-of-range offset, so the buffer bounds check drops them: no branches.
+As in the reference kernels, the whole store sits behind one wave-uniform
+guard (``tile_geometry.store_guard``: the wave tile's origin for the
+ping-pong kernel, the block origin for the 4-wave kernel).  Inside it each
+accumulator register goes out with one ``rocdl.raw.ptr.buffer.store`` (f32,
+or bf16 as an i16 bit pattern); elements outside ``M x N`` get an
+out-of-range offset, so the buffer bounds check drops them.
 """
 
 from __future__ import annotations
 
 from ..schedule import OpDesc, PingPongOps
-from ..tile_geometry import DType, Dim, GemmSpec, Operand, TileShape, acc_quadrant
+from ..tile_geometry import DType, Dim, GemmSpec, KernelStructure, Operand, TileShape, acc_quadrant, store_guard
 from .kernel_values import KernelValues
 from ..mlir_text import FuncWriter
 from .select import MfmaTiling, RegisterState
 
 
 def store_c(w: FuncWriter, gemm: GemmSpec, tile: TileShape, kv: KernelValues,
-            tiling: MfmaTiling, state: RegisterState) -> None:
-    """Emit the stores of all four accumulator quadrants."""
+            tiling: MfmaTiling, state: RegisterState,
+            structure: KernelStructure = KernelStructure.PING_PONG) -> None:
+    """Emit the guarded stores of all four accumulator quadrants, placed as ``structure`` places them."""
     mf = tiling.mfma
     m_ext, n_ext = kv.extent[Dim.M], kv.extent[Dim.N]
+    guard_row, guard_col = store_guard(tile, structure)
+    row_ok = w.icmp("ult", w.add(kv.block_origin[Operand.A], kv.affine(w, guard_row)), m_ext)
+    col_ok = w.icmp("ult", w.add(kv.block_origin[Operand.B], kv.affine(w, guard_col)), n_ext)
+    w.stmt(f"llvm.cond_br {w.emit(f'llvm.and {row_ok}, {col_ok} : i1')}, ^store, ^store_done")
+    w.block("store")
     lane_grp = w.emit(f"llvm.udiv {kv.lane}, {w.const(mf.n)} : i32")
     lane_col = w.emit(f"llvm.urem {kv.lane}, {w.const(mf.n)} : i32")
     zero = w.const(0)
     for m in range(2):
         for n in range(2):
-            quad = acc_quadrant(tile, OpDesc(tag=PingPongOps.MMA, stage=m, subtile=n))
+            quad = acc_quadrant(tile, OpDesc(tag=PingPongOps.MMA, stage=m, subtile=n), structure)
             row0 = w.add(w.add(kv.block_origin[Operand.A], kv.affine(w, quad.row)), w.muli(lane_grp, 4))
             col0 = w.add(w.add(kv.block_origin[Operand.B], kv.affine(w, quad.col)), lane_col)
             for i in range(tiling.tiles_m):
@@ -45,3 +54,5 @@ def store_c(w: FuncWriter, gemm: GemmSpec, tile: TileShape, kv: KernelValues,
                             value, ty = w.emit(f"llvm.bitcast {narrow} : bf16 to i16"), "i16"
                         w.stmt(f"rocdl.raw.ptr.buffer.store {value}, {kv.rsrc['C']}, {offset}, "
                                f"{zero}, {zero} : {ty}")
+    w.stmt("llvm.br ^store_done")
+    w.block("store_done")

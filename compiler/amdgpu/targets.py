@@ -100,7 +100,12 @@ class AMDOptions:
     ``sched_barrier_mask``: the mask given to ``rocdl.sched.barrier`` for
     SCHEDULE_BARRIER entries (0 = nothing may cross).  ``opt_level``: 0-3,
     for both the LLVM IR pipeline and instruction selection.
-    ``kernel_name``: the symbol of the kernel.
+    ``kernel_name``: the symbol of the kernel.  ``pin_order``: pin every
+    ``barrier`` and ``mma`` entry with ``sched.barrier 0`` on both sides, so
+    LLVM's machine scheduler cannot move instructions across the schedule's
+    barriers and MMA groups (it otherwise sinks unfenced MFMAs past a trailing
+    ``s_barrier``, see docs/amd-lowering.md); False lowers each entry exactly
+    as the reference does.  The pins emit no instructions.
     """
 
     arch: str = "gfx942"
@@ -108,6 +113,7 @@ class AMDOptions:
     sched_barrier_mask: int = 0
     opt_level: int = 3
     kernel_name: str = "warpsched_gemm"
+    pin_order: bool = True
 
     def __post_init__(self) -> None:
         if self.arch not in ARCHS:
@@ -123,6 +129,8 @@ class AMDOptions:
             raise ValueError(f"AMDOptions.sched_barrier_mask must fit in 32 bits, got {self.sched_barrier_mask}")
         if self.opt_level not in (0, 1, 2, 3):
             raise ValueError(f"AMDOptions.opt_level must be 0, 1, 2 or 3, got {self.opt_level!r}")
+        if not isinstance(self.pin_order, bool):
+            raise ValueError(f"AMDOptions.pin_order must be a bool, got {self.pin_order!r}")
         if not self.kernel_name.isidentifier():
             raise ValueError(f"AMDOptions.kernel_name must be an identifier, got {self.kernel_name!r}")
 

@@ -1,11 +1,14 @@
 """lit configuration of warpsched's FileCheck tests (`make lit`, i.e. `.venv/bin/lit tests/lit`).
 
-Substitutions: %warpsched-opt (the tool under the running interpreter), %PYTHON,
-%examples, and FileCheck / not from the pinned LLVM 22 tools wheel.
+Substitutions: %warpsched-opt, %warpsched-translate and %warpsched-compile (the
+tools under the running interpreter), %PYTHON, %examples, %llvm-objdump and
+%llvm-readelf (Debian's llvm-22, which knows AMDGPU), and FileCheck / not from
+the pinned LLVM 22 tools wheel.
 """
 
 import importlib.metadata
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -34,6 +37,12 @@ if filecheck is None:
 
 config.environment["FILECHECK_OPTS"] = "-enable-var-scope --allow-unused-prefixes=false"
 config.substitutions.append(("%PYTHON", sys.executable))
-config.substitutions.append(("%warpsched-opt", f"{sys.executable} -m warpsched.tools.opt"))
+for tool in ("opt", "translate", "compile"):
+    config.substitutions.append((f"%warpsched-{tool}", f"{sys.executable} -m warpsched.tools.{tool}"))
+for tool in ("llvm-objdump", "llvm-readelf"):
+    path = shutil.which(f"{tool}-22")
+    if path is None:
+        lit_config.fatal(f"{tool}-22 not found: run `make setup` (it installs Debian's llvm-22)")
+    config.substitutions.append((f"%{tool}", path))
 config.substitutions.append(("%examples", str(ROOT / "examples")))
 config.substitutions.append(("FileCheck", filecheck))

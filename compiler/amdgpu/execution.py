@@ -1,0 +1,111 @@
+"""How a kernel structure runs the phases of an expanded schedule (mojo-semantics §A7).
+
+``execution_plan`` turns an ``ExpandedSchedule`` into the ordered steps the
+kernel executes; the lowering emits them and the fidelity checker expects
+them, so the two can never disagree about the structure.
+
+``PING_PONG`` (``amd_ping_pong_matmul.mojo``)::
+
+    prologue[0 : stagger]                     k_base = 0
+    if wave_group == 1: s_barrier             (warp stagger)
+    prologue[stagger :]                       k_base = 0
+    s_barrier                                 (end of prologue)
+    for k in range(2*BK, K, 2*BK):
+        kernel[:]                             k_base = k
+    epilogue[:]                               k_base = K
+    if wave_group == 0: s_barrier             (balances the stagger)
+
+``FOUR_WAVE`` (``amd_4wave_matmul.mojo`` L1121-1157)::
+
+    prologue[:]                               k_base = 0
+    if K == 2*BK:                             (the loop runs zero times)
+        s_waitcnt vmcnt(0); s_waitcnt lgkmcnt(0); s_barrier
+    for k in range(2*BK, K, 2*BK):
+        kernel[:]                             k_base = k
+    epilogue[:]                               k_base = K
+
+The 4-wave kernel has no stagger and no end-of-prologue barrier; it ignores
+``warp_stagger_index`` (the reference's 4-wave schedule sets it past the end).
+The reference decides the drain at compile time from ``K_per_split`` (a
+static shape there).  Here K is a kernel argument and there is no split-K, so
+``K_per_split == K`` and the drain is a runtime-uniform branch on
+``K == 2*BK``: the same instructions execute as in the reference for every K.
+
+Epilogue entries marked ``is_prefetch`` have no next iteration to feed and
+are left out (the derived epilogues contain none).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from ..schedule import OpDesc, Phase, ScheduleEntry
+from ..tile_geometry import KernelStructure
+from .schedule_input import ExpandedSchedule
+
+
+class KBase(Enum):
+    """The K origin a run of entries is issued with."""
+
+    ZERO = "0"
+    LOOP = "k"        # the main-loop induction variable; the run is the loop body
+    K = "K"
+
+
+@dataclass(frozen=True)
+class Run:
+    """Schedule entries of one phase issued in order; ``entries`` pairs each with its index in the phase."""
+
+    phase: Phase
+    entries: tuple[tuple[int, ScheduleEntry], ...]
+    k_base: KBase
+
+
+class Guard(Enum):
+    """When a structural sequence executes; every condition is uniform across the wave."""
+
+    ALWAYS = "always"
+    WAVE_GROUP_0 = "wave_group == 0"
+    WAVE_GROUP_1 = "wave_group == 1"
+    SINGLE_ITERATION = "K == 2*BK"
+
+
+@dataclass(frozen=True)
+class StructuralOps:
+    """Ops the kernel itself adds around the schedule, under ``guard``.
+
+    ``name`` prefixes each op in fidelity reports (``"wave-group-1 stagger"``
+    + ``"barrier"``); ``label`` names the guarded MLIR block.
+    """
+
+    phase: Phase
+    guard: Guard
+    ops: tuple[OpDesc, ...]
+    name: str
+    label: str
+
+
+Step = Run | StructuralOps
+
+
+def execution_plan(schedule: ExpandedSchedule, structure: KernelStructure) -> tuple[Step, ...]:
+    """The steps ``structure`` executes for ``schedule``, in program order."""
+    indexed = {phase: tuple(enumerate(entries)) for phase, entries in schedule.phases()}
+    prologue = indexed[Phase.PROLOGUE]
+    kernel = Run(Phase.KERNEL, indexed[Phase.KERNEL], KBase.LOOP)
+    epilogue = Run(Phase.EPILOGUE, tuple((i, e) for i, e in indexed[Phase.EPILOGUE] if not e.is_prefetch),
+                   KBase.K)
+    barrier = (OpDesc.barrier(),)
+    if structure is KernelStructure.FOUR_WAVE:
+        drain = StructuralOps(Phase.PROLOGUE, Guard.SINGLE_ITERATION,
+                              (OpDesc.wait_vm(0), OpDesc.wait_lgkm(0), OpDesc.barrier()), "K == 2*BK drain",
+                              "single_iteration")
+        return Run(Phase.PROLOGUE, prologue, KBase.ZERO), drain, kernel, epilogue
+    split = schedule.stagger_split
+    return (Run(Phase.PROLOGUE, prologue[:split], KBase.ZERO),
+            StructuralOps(Phase.PROLOGUE, Guard.WAVE_GROUP_1, barrier, "wave-group-1 stagger", "stagger"),
+            Run(Phase.PROLOGUE, prologue[split:], KBase.ZERO),
+            StructuralOps(Phase.PROLOGUE, Guard.ALWAYS, barrier, "end-of-prologue", "end_of_prologue"),
+            kernel, epilogue,
+            StructuralOps(Phase.EPILOGUE, Guard.WAVE_GROUP_0, barrier, "wave-group-0 balancing", "balance"))

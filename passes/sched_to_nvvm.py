@@ -1,0 +1,136 @@
+"""``sched-to-nvvm``: a ``sched.nv_kernel`` → one ``llvm.func`` in the llvm + nvvm dialects.
+
+The pass converts the kernel's ops 1:1 into the program model
+(``warpsched.nvidia.program.Kernel``: ``to_kernel``), lowers it with the
+library (``warpsched.nvidia.lower.lower_kernel``) and puts the resulting ops
+where the kernel was: the shared-memory global, then the kernel function.
+The top module gets ``sched.target``.  The target comes from the ``target``
+option, else from the module's ``sched.target`` attribute.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from warpsched.dialects.nvidia_ops import NvOp, is_nv_kernel
+from warpsched.dialects.ops import body_ops
+from warpsched.ir import ir
+from warpsched.nvidia import program as P
+from warpsched.nvidia.lower import LoweringError, lower_kernel
+from warpsched.nvidia.pipeline_config import BarrierCounts, InputPipelineConfig, OutputPipelineConfig
+from warpsched.nvidia.targets import NVTarget
+
+from .base import ModulePass, PassFailure
+
+TARGET_ATTR = "sched.target"
+
+
+@dataclasses.dataclass(frozen=True)
+class SchedToNvvm(ModulePass):
+    """Lower the module's ``sched.nv_kernel`` for ``target`` (``sm_90a`` or ``sm_100a``)."""
+
+    ARGUMENT = "sched-to-nvvm"
+    SUMMARY = "Lower a sched.nv_kernel (warp roles, pipelines, warp contexts) to llvm + nvvm"
+    target: str = ""
+
+    def __post_init__(self) -> None:
+        if self.target:
+            NVTarget.parse(self.target)  # ValueError names the known targets
+
+    def apply(self, module: ir.Operation) -> None:
+        kernels = list(nv_kernels(module))
+        if not kernels:
+            raise PassFailure(module, "found no sched.nv_kernel to lower")
+        if len(kernels) > 1:
+            raise PassFailure(kernels[1], "lowers one sched.nv_kernel per module (the kernels "
+                                          "would share one shared-memory global); split the input")
+        target = self.resolve_target(module)
+        try:
+            lowered = lower_kernel(to_kernel(kernels[0], target))
+        except (LoweringError, ValueError) as exc:
+            raise PassFailure(kernels[0], str(exc)) from None
+        replace_with(kernels[0], ir.Module.parse(lowered.mlir))
+        module.attributes[TARGET_ATTR] = ir.StringAttr.get(target.value)
+
+    def resolve_target(self, module: ir.Operation) -> NVTarget:
+        """The ``target`` option, else the module's ``sched.target``; PassFailure says how to give one."""
+        name = self.target
+        if not name and TARGET_ATTR in module.attributes:
+            attr = module.attributes[TARGET_ATTR]
+            name = attr.value if isinstance(attr, ir.StringAttr) else ""
+        try:
+            return NVTarget.parse(name)
+        except ValueError as exc:
+            raise PassFailure(module, f"{exc}; pass target=sm_90a or target=sm_100a, or set "
+                                      f"the module attribute {TARGET_ATTR}") from None
+
+
+def nv_kernels(module: ir.Operation):
+    """Every ``sched.nv_kernel`` of ``module``, at any depth of plain module wrappers, in IR order."""
+    for op in body_ops(module):
+        if is_nv_kernel(op):
+            yield op
+        elif op.name == "builtin.module" and not any(n.startswith("sched.") for n in
+                                                      op.attributes.keys()):
+            yield from nv_kernels(op)
+
+
+def replace_with(kernel: ir.Operation, lowered: ir.Module) -> None:
+    """Put the ops of ``lowered`` where ``kernel`` is, then erase ``kernel``."""
+    ip = ir.InsertionPoint(kernel)
+    for op in list(lowered.body.operations):
+        op.detach_from_parent()
+        ip.insert(op)
+    kernel.erase()
+
+
+def to_kernel(op: ir.Operation, target: NVTarget) -> P.Kernel:
+    """The program-model ``Kernel`` of a verified ``sched.nv_kernel``; ``ValueError`` if the model rejects it."""
+    view = NvOp(op)
+    params = view.params()
+    inputs, outputs, bodies = [], [], []
+    for child in map(NvOp, view.children()):
+        p = child.params()
+        if child.name == "sched.nv_input_pipeline":
+            config = InputPipelineConfig(p["num_stages"], BarrierCounts(p["producer_count"],
+                                                                        p["consumer_count"]))
+            inputs.append(child.spec.model(p["sym_name"], config, p["payload"]))
+        elif child.name == "sched.nv_output_pipeline":
+            config = OutputPipelineConfig(p["num_stages"], p["stage_stride_cols"], p["cta_group"])
+            counts = BarrierCounts(p["producer_count"], p["consumer_count"]) \
+                if "producer_count" in p else None
+            outputs.append(child.spec.model(p["sym_name"], config, counts))
+        else:
+            bodies.append(child.spec.model(p["role"], _StepConverter().steps(child)))
+    gemm = P.GemmParams(params["block_m"], params["block_n"], params["block_k"])
+    return P.Kernel(params["sym_name"], target, params["layout"], params["threads"], gemm,
+                    tuple(inputs), outputs[0], tuple(bodies))
+
+
+class _StepConverter:
+    """Converts one role's ops to steps; names linear stages ``stage0``, ``stage1``... by acquire."""
+
+    def __init__(self) -> None:
+        self.stages: list[tuple[ir.Operation, str]] = []
+
+    def stage_name(self, acquire: ir.Operation) -> str:
+        for known, name in self.stages:
+            if known == acquire:
+                return name
+        self.stages.append((acquire, f"stage{len(self.stages)}"))
+        return self.stages[-1][1]
+
+    def steps(self, region: NvOp) -> tuple[P.Step, ...]:
+        out = []
+        for view in map(NvOp, region.children()):
+            if view.spec.model is None:
+                continue  # sched.nv_sync_wait: the epilogue context's entry issues its bar.sync 1
+            kwargs: dict[str, object] = dict(view.params())
+            if view.spec.region:
+                kwargs["body"] = self.steps(view)
+            if view.result is not None:
+                kwargs["stage"] = self.stage_name(view.operation)
+            if view.operand is not None:
+                kwargs["stage"] = self.stage_name(view.operand.owner.operation)
+            out.append(view.spec.model(**kwargs))
+        return tuple(out)

@@ -1,0 +1,31 @@
+// warpsched-compile and warpsched-translate: reports, fidelity, and bad flags as diagnostics.
+// RUN: %warpsched-compile %s --target gfx950 -o %t.hsaco --report --check-fidelity | FileCheck %s --check-prefix=REPORT
+// RUN: not %warpsched-compile %s --target gfx942 --emit=ptx 2>&1 | FileCheck %s --check-prefix=EMIT
+// RUN: not %warpsched-compile %s --target gfx950 -O5 2>&1 | FileCheck %s --check-prefix=OPT
+// RUN: not %warpsched-compile %s --target sm_90a --report 2>&1 | FileCheck %s --check-prefix=NVREPORT
+// RUN: not %warpsched-compile %s --target gfx1100 2>&1 | FileCheck %s --check-prefix=TARGET
+// RUN: rm -f %t.942.hsaco
+// RUN: not %warpsched-compile %s --target gfx942 -o %t.942.hsaco 2>&1 | FileCheck %s --check-prefix=LDS
+// RUN: not ls %t.942.hsaco
+// RUN: not %warpsched-compile %s --target gfx950 -o %t.missing/out.hsaco 2>&1 | FileCheck %s --check-prefix=WRITE
+// RUN: not %warpsched-translate --mlir-to-llvmir %s 2>&1 | FileCheck %s --check-prefix=TRANSLATE
+// RUN: not %warpsched-translate %s 2>&1 | FileCheck %s --check-prefix=MODE
+
+// REPORT: kernel           k
+// REPORT: arch             gfx950
+// REPORT: scratch bytes    0
+// REPORT: workgroup size   512
+// REPORT: schedule fidelity 105/105 (100.0%)
+// EMIT: error: --emit=ptx is not available for gfx942 (choose mlir, llvm, asm, obj, hsaco)
+// OPT: error: -O5: the optimisation level must be 0, 1, 2 or 3
+// NVREPORT: error: --report and --check-fidelity read AMD code objects; not available for sm_90a
+// TARGET: argument --target: invalid choice: 'gfx1100'
+// LDS: warpsched-compile.mlir:[[@LINE+7]]:3: error: sched-to-rocdl: @k on gfx942: TileShape: 131072 bytes of LDS exceed the 65536 bytes of gfx942
+// WRITE: warpsched-compile: error: cannot write '{{.*}}out.hsaco'
+// TRANSLATE: warpsched-compile.mlir:[[@LINE+4]]:3: error: 'sched.build' is warpsched IR, not the llvm dialect; lower it first with warpsched-opt --sched-to-rocdl or --sched-to-nvvm
+// MODE: the following arguments are required: --mlir-to-llvmir
+
+module {
+  sched.build @s pingpong {auto_waits = false} lgkm 4 4
+  sched.kernel @k schedule @s
+}

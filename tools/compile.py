@@ -1,0 +1,110 @@
+"""``warpsched-compile``: a ``sched`` kernel module → MLIR, LLVM IR, assembly, PTX, ``.hsaco`` or cubin.
+
+    warpsched-compile [FILE|-] --target gfx942|gfx950|sm_90a|sm_100a [-o OUT]
+                      [--emit=mlir|llvm|asm|obj|hsaco|ptx|cubin] [-O0|-O1|-O2|-O3]
+                      [--kernel NAME] [--report] [--check-fidelity]
+
+The default artefact is the target's binary (``.hsaco`` or cubin), written to
+``-o`` or, without ``-o``, to ``<input stem><suffix>`` in the current directory;
+text artefacts (mlir, llvm, asm, ptx) go to stdout without ``-o``.  Outputs are
+written atomically.  ``--report`` prints the kernel's resources read back from
+the code object; ``--check-fidelity`` maps every sync entry of the expanded
+schedule to the final ISA and exits 1 when the fidelity is below 100%.
+Errors are ``file:line:col: error: ...`` and exit 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from warpsched.atomic import write_atomic
+from warpsched.compile_driver import EMITS, TARGETS, CompileOptions, Emit, compile_module
+from warpsched.diagnostics import DiagnosticError
+from warpsched.dialects.registry import new_context
+from warpsched.frontend import load_module
+from warpsched.source import read_source
+from warpsched.tools.entry import guarded_main
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="warpsched-compile", description="Compile a sched kernel module for a GPU target.",
+        epilog="artefacts per target: " + "; ".join(
+            f"{kind.value}: {', '.join(e.value for e in emits)}" for kind, emits in EMITS.items()))
+    parser.add_argument("input", nargs="?", default="-", help="input file ('-' or none: stdin)")
+    parser.add_argument("--target", required=True, choices=sorted(TARGETS), help="GPU target")
+    parser.add_argument("-o", dest="output", default=None,
+                        help="output file ('-': stdout; default: stdout for text artefacts, "
+                             "<input stem><suffix> for binaries)")
+    parser.add_argument("--emit", choices=[e.value for e in Emit], default=None,
+                        help="what to write (default: the target's binary)")
+    parser.add_argument("-O", dest="opt_level", type=int, default=3, metavar="N",
+                        help="optimisation level 0-3 for the LLVM pipeline and codegen (default 3)")
+    parser.add_argument("--kernel", default="", help="the sched.kernel to compile (default: the only one)")
+    parser.add_argument("--report", action="store_true",
+                        help="print VGPRs, AGPRs, SGPRs, LDS, scratch/spills and occupancy (AMD)")
+    parser.add_argument("--check-fidelity", action="store_true",
+                        help="check the schedule's sync entries against the final ISA (AMD)")
+    return parser
+
+
+def output_path(args: argparse.Namespace, emit: Emit, filename: str) -> str:
+    """Where the artefact goes: ``-o``, else stdout for text, else ``<stem><suffix>``."""
+    if args.output is not None:
+        return args.output
+    if not emit.is_binary:
+        return "-"
+    stem = "a" if filename == "<stdin>" else Path(filename).stem
+    return f"{stem}{emit.suffix}"
+
+
+def run(argv: list[str]) -> int:
+    args = build_parser().parse_args(argv)
+    options = CompileOptions(target=args.target, emit=Emit(args.emit) if args.emit else None,
+                             opt_level=args.opt_level, kernel=args.kernel, report=args.report,
+                             fidelity=args.check_fidelity)
+    try:
+        text, filename = read_source(args.input)
+        context = new_context()
+        module = load_module(text, filename, context)
+        result = compile_module(module, context, filename, options)
+    except DiagnosticError as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    out = output_path(args, options.artefact, filename)
+    if out == "-" and options.artefact.is_binary and sys.stdout.isatty():
+        print(f"warpsched-compile: error: refusing to write a binary {options.artefact.value} to a "
+              "terminal; give -o FILE", file=sys.stderr)
+        return 1
+    notes = sys.stderr if out == "-" else sys.stdout
+    for text_block in (result.report, result.fidelity):
+        if text_block is not None:
+            print(text_block, file=notes)
+    if out == "-":
+        data = result.artefact
+        if isinstance(data, bytes):
+            sys.stdout.buffer.write(data)
+        else:
+            sys.stdout.write(data)
+    else:
+        try:
+            write_atomic(out, result.artefact)
+        except OSError as exc:
+            print(f"warpsched-compile: error: cannot write '{out}': {exc.strerror}", file=sys.stderr)
+            return 1
+    if not result.fidelity_complete:
+        print(f"{filename}: error: schedule fidelity below 100% (deviations listed above)",
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Console entry point; never lets an exception escape as a traceback."""
+    return guarded_main("warpsched-compile", run, argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
