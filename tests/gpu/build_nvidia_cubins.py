@@ -3,12 +3,16 @@
     python tests/gpu/build_nvidia_cubins.py OUT_DIR
 
 Needs warpsched and nvJitLink, no GPU.  ``tests/gpu/nvidia_runtime.py`` runs
-the result on the device.
+the result on the device.  The variants that are also written in the dialect
+(``DIALECT_SOURCES``) are compiled from that ``.mlir`` by the real
+``warpsched-compile --target sm_90a`` instead, so the device runs exactly what
+the CLI produces from the source a user writes.
 """
 
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -18,6 +22,21 @@ from warpsched.nvidia.lower import lower_kernel
 from warpsched.nvidia.proof_gemm import Broken, Mode, ProofConfig, build_proof_kernel
 from warpsched.nvidia.targets import NVTarget
 from warpsched.translate import mlir_to_llvm_ir
+
+
+ROOT = Path(__file__).resolve().parents[2]
+DIALECT_SOURCES = {
+    "ws_gemm_sm_90a_per_tile_s2": ROOT / "examples" / "ws_gemm_sm90a.mlir",
+    "ws_gemm_sm_90a_per_k_s2": ROOT / "tests" / "lit" / "nvidia" / "Inputs" / "ws_gemm_per_k.mlir",
+    "ws_gemm_sm_90a_per_tile_linear_s2": ROOT / "tests" / "lit" / "nvidia" / "Inputs" / "ws_gemm_per_tile_linear.mlir",
+}
+"""Proof variants whose cubin is compiled from the dialect source by warpsched-compile."""
+
+
+def compile_with_cli(source: Path, target: NVTarget, out: Path) -> None:
+    """``warpsched-compile SOURCE --target TARGET -o OUT`` (the console tool, in this interpreter)."""
+    cmd = [sys.executable, "-m", "warpsched.tools.compile", str(source), "--target", target.value, "-o", str(out)]
+    subprocess.run(cmd, check=True)
 
 
 def proof_configs() -> list[ProofConfig]:
@@ -36,11 +55,16 @@ def build(out: Path) -> dict[str, dict]:
         lowered = lower_kernel(build_proof_kernel(cfg))
         ptx = llvm_ir_to_ptx(mlir_to_llvm_ir(lowered.mlir), cfg.target)
         write_atomic(out / f"{cfg.name}.ptx", ptx)
-        write_atomic(out / f"{cfg.name}.cubin", ptx_to_cubin(ptx, cfg.target))
+        source = DIALECT_SOURCES.get(cfg.name)
+        if source is None:
+            write_atomic(out / f"{cfg.name}.cubin", ptx_to_cubin(ptx, cfg.target))
+        else:
+            compile_with_cli(source, cfg.target, out / f"{cfg.name}.cubin")
         manifest[cfg.name] = {"cubin": f"{cfg.name}.cubin", "target": cfg.target.value, "mode": cfg.mode.value,
                               "num_stages": cfg.num_stages, "broken": cfg.broken.value, "threads": lowered.threads,
                               "smem_bytes": lowered.smem_bytes, "block_m": cfg.gemm.block_m,
-                              "block_n": cfg.gemm.block_n}
+                              "block_n": cfg.gemm.block_n,
+                              "source": str(source.relative_to(ROOT)) if source else "warpsched.nvidia.proof_gemm"}
     write_atomic(out / "manifest.json", json.dumps(manifest, indent=1, sort_keys=True))
     return manifest
 
