@@ -69,8 +69,12 @@ test: setup
 	$(MAKE) --no-print-directory lit
 	$(MAKE) --no-print-directory pytest
 
+# The compile-time bench measures Triton's compile of a comparable kernel as its peer when
+# WARPSCHED_TRITON_PYTHON names an interpreter with triton installed (docs/benchmarks.md).
 bench: setup
 	$(PY) bench/expand.py
+	$(PY) bench/compile_time.py
+	$(PY) bench/amd_fences.py
 
 clean:
 	rm -rf $(OUT) build dist *.egg-info tests/lit/**/Output
