@@ -39,7 +39,8 @@ EXAMPLES := examples/pingpong.mlir examples/four_wave.mlir examples/pingpong_bod
 # The library tour, then every shipped schedule built (sched.build ops; a no-op elsewhere) and
 # expanded by warpsched-opt into $(OUT)/, then every shipped AMD kernel compiled by
 # warpsched-compile to .hsaco for gfx942 and gfx950 with its resource report and a schedule
-# fidelity check (which fails the demo below 100%).
+# fidelity check (which fails the demo below 100%), and the warp-specialized NVIDIA kernel to a
+# cubin for sm_90a (sm_100a: the same protocol with tcgen05, compile only).
 AMD_KERNELS := pingpong_body.mlir:pingpong_gfx950:gfx950 pingpong_body.mlir:pingpong_gfx942:gfx942 \
                four_wave_body.mlir:four_wave:gfx950 four_wave_body.mlir:four_wave:gfx942
 
@@ -56,6 +57,10 @@ demo: setup
 	  echo "warpsched-compile examples/$$file --target $$target --kernel $$kernel -o $(OUT)/$$kernel.$$target.hsaco --report --check-fidelity"; \
 	  $(VENV)/bin/warpsched-compile examples/$$file --target $$target --kernel $$kernel \
 	    -o $(OUT)/$$kernel.$$target.hsaco --report --check-fidelity || exit 1; \
+	done
+	@for target in sm_90a sm_100a; do \
+	  echo "warpsched-compile examples/ws_gemm_sm90a.mlir --target $$target -o $(OUT)/ws_gemm.$$target.cubin"; \
+	  $(VENV)/bin/warpsched-compile examples/ws_gemm_sm90a.mlir --target $$target -o $(OUT)/ws_gemm.$$target.cubin || exit 1; \
 	done
 
 lit: setup

@@ -30,7 +30,7 @@ from .compile_driver import (
     located,
     run_passes,
     scratch_dir,
-    translate,
+    translated,
 )
 from .diagnostics import DiagnosticError, error_at
 from .ir import ir
@@ -49,11 +49,9 @@ def compile_amd(module: ir.Module, context: ir.Context, filename: str,
         raise located(failure, filename, "sched-to-rocdl") from None
     kernel_loc = kernel.op.location
     replace_body(root, lowered.mlir)
-    if options.artefact is Emit.MLIR:
-        return CompileResult(str(module))
-    llvm_ir = translate(module, filename)
-    if options.artefact is Emit.LLVM:
-        return CompileResult(llvm_ir)
+    llvm_ir = translated(module, filename, options)
+    if isinstance(llvm_ir, CompileResult):
+        return llvm_ir
     try:
         code = generate(llvm_ir, kernel.spec.amd_options(arch, options.opt_level))
         if options.artefact is Emit.ASM and not (options.report or options.fidelity):

@@ -150,6 +150,14 @@ def translate(module: ir.Module, filename: str) -> str:
                                           filename)]) from None
 
 
+def translated(module: ir.Module, filename: str, options: CompileOptions) -> CompileResult | str:
+    """The result when ``options`` stop at ``--emit=mlir|llvm``, else the module's LLVM IR to go on with."""
+    if options.artefact is Emit.MLIR:
+        return CompileResult(str(module))
+    llvm_ir = translate(module, filename)
+    return CompileResult(llvm_ir) if options.artefact is Emit.LLVM else llvm_ir
+
+
 def _compile_nvidia(module: ir.Module, context: ir.Context, filename: str,
                     options: CompileOptions) -> CompileResult:
     from warpsched.nvidia.codegen import llvm_ir_to_ptx, ptx_to_cubin
@@ -157,11 +165,9 @@ def _compile_nvidia(module: ir.Module, context: ir.Context, filename: str,
 
     target = NVTarget(options.target)
     run_passes(module, context, filename, f"sched-to-nvvm{{target={options.target}}}")
-    if options.artefact is Emit.MLIR:
-        return CompileResult(str(module))
-    llvm_ir = translate(module, filename)
-    if options.artefact is Emit.LLVM:
-        return CompileResult(llvm_ir)
+    llvm_ir = translated(module, filename, options)
+    if isinstance(llvm_ir, CompileResult):
+        return llvm_ir
     try:
         ptx = llvm_ir_to_ptx(llvm_ir, target, options.opt_level)
         return CompileResult(ptx if options.artefact is Emit.PTX else ptx_to_cubin(ptx, target))

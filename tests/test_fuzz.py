@@ -28,7 +28,7 @@ WORDS = [*KINDS, *FIELD_KEYWORDS, *FLAGS, *OP_SLOTS, "sched.block", "sched.entry
          "#sched.op<", ">", "[", "]", "{", "}", ",", "=", "!", '"sched.block"()', "({", "})",
          "K_PREV", "GLOBAL_LOAD", "-1", "0x7fffffffffffffff", "99999999999999999999", "// -----"]
 PASSES = ["--sched-build-program", "--sched-expand-blocks", "--sched-strip-fences",
-          "--sched-set-fence-mask=mask=3",
+          "--sched-set-fence-mask=mask=3", "--sched-to-nvvm=target=sm_90a", "--sched-to-rocdl=target=gfx950",
           "--sched-strip-fences=classes=wrap,set-prio", "--mlir-print-op-generic",
           "--split-input-file", "--verify-diagnostics"]
 MUTANTS_PER_SEED = 2400 // max(len(SEEDS), 1) + 1

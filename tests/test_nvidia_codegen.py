@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from warpsched.nvidia.codegen import NVCodegenError, llvm_ir_to_ptx, ptx_to_cubin
+from warpsched.nvidia.codegen import CodegenError, llvm_ir_to_ptx, ptx_to_cubin
 from warpsched.nvidia.lower import lower_kernel
 from warpsched.nvidia.proof_gemm import Mode, ProofConfig, build_proof_kernel
 from warpsched.nvidia.targets import NVTarget
@@ -69,14 +69,14 @@ def test_nvjitlink_assembles_cubins(target, mode):
 
 
 def test_assembler_errors_carry_the_log():
-    with pytest.raises(NVCodegenError, match="nvJitLink") as err:
+    with pytest.raises(CodegenError, match="nvJitLink") as err:
         ptx_to_cubin(".version 8.0\n.target sm_90a\n.address_size 64\n.visible .entry k() { bogus; }\n",
                      NVTarget.SM90A)
     assert "bogus" in err.value.log or "syntax" in err.value.log.lower()
 
 
 def test_bad_llvm_ir_is_reported():
-    with pytest.raises(NVCodegenError, match="parse/verify"):
+    with pytest.raises(CodegenError, match="parse/verify"):
         llvm_ir_to_ptx("define void @k( {", NVTarget.SM90A)
     with pytest.raises(ValueError, match="opt_level"):
         llvm_ir_to_ptx("", NVTarget.SM90A, opt_level=5)

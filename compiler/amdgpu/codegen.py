@@ -7,7 +7,6 @@ The LLVM IR pipeline and instruction selection both run at
 
 from __future__ import annotations
 
-import functools
 import subprocess
 import tempfile
 from dataclasses import dataclass
@@ -16,27 +15,13 @@ from pathlib import Path
 import llvmlite.binding as llvm
 
 from ..atomic import write_atomic
+from ..llvm_backend import CodegenError, init_llvm
 from ..toolchain import find_tool
 from .targets import AMDOptions
 
 
-class CodegenError(RuntimeError):
-    """LLVM rejected the module or the linker failed; carries the tool and its log."""
-
-    def __init__(self, tool: str, log: str, repro: str = "") -> None:
-        self.tool, self.log, self.repro = tool, log, repro
-        tail = f"\nreproduce with: {repro}" if repro else ""
-        super().__init__(f"{tool} failed:\n{log.strip()}{tail}")
-
-
-@functools.cache
-def _init_llvm() -> None:
-    llvm.initialize_all_targets()
-    llvm.initialize_all_asmprinters()
-
-
 def _target_machine(options: AMDOptions) -> llvm.TargetMachine:
-    _init_llvm()
+    init_llvm()
     target = llvm.Target.from_triple(options.triple)
     return target.create_target_machine(cpu=options.arch, opt=options.opt_level, reloc="pic")
 

@@ -8,7 +8,6 @@ imported; it is found through ``$WARPSCHED_PTXAS`` or ``PATH``.
 
 from __future__ import annotations
 
-import functools
 import os
 import shutil
 import subprocess
@@ -17,29 +16,15 @@ from pathlib import Path
 
 import llvmlite.binding as llvm
 
+from ..llvm_backend import CodegenError, init_llvm
 from .targets import NVTarget
-
-
-class NVCodegenError(RuntimeError):
-    """A stage failed: the tool, its log, and (for a subprocess) the command to reproduce it."""
-
-    def __init__(self, tool: str, log: str, repro: str = "") -> None:
-        self.tool, self.log, self.repro = tool, log, repro
-        tail = f"\nreproduce with: {repro}" if repro else ""
-        super().__init__(f"{tool} failed:\n{log.strip()}{tail}")
-
-
-@functools.cache
-def _init_llvm() -> None:
-    llvm.initialize_all_targets()
-    llvm.initialize_all_asmprinters()
 
 
 def llvm_ir_to_ptx(llvm_ir: str, target: NVTarget, opt_level: int = 3) -> str:
     """Verify, optimise at ``-O<opt_level>`` and emit PTX for ``target``."""
     if opt_level not in (0, 1, 2, 3):
         raise ValueError(f"opt_level must be 0-3, got {opt_level}")
-    _init_llvm()
+    init_llvm()
     tm = llvm.Target.from_triple(target.triple).create_target_machine(
         cpu=target.value, features=target.llvm_features, opt=opt_level)
     try:
@@ -48,7 +33,7 @@ def llvm_ir_to_ptx(llvm_ir: str, target: NVTarget, opt_level: int = 3) -> str:
         module.data_layout = str(tm.target_data)
         module.verify()
     except RuntimeError as err:
-        raise NVCodegenError("llvmlite (parse/verify)", str(err)) from None
+        raise CodegenError("llvmlite (parse/verify)", str(err)) from None
     if opt_level:
         pto = llvm.create_pipeline_tuning_options(speed_level=opt_level)
         builder = llvm.create_pass_builder(tm, pto)
@@ -67,7 +52,7 @@ def _nvjitlink_cubin(ptx: str, target: NVTarget, nvjitlink) -> bytes:
             size = nvjitlink.get_error_log_size(handle)
             log = bytearray(size)
             nvjitlink.get_error_log(handle, log)
-            raise NVCodegenError(f"nvJitLink ({err})", log.decode(errors="replace").rstrip("\0")) from None
+            raise CodegenError(f"nvJitLink ({err})", log.decode(errors="replace").rstrip("\0")) from None
         cubin = bytearray(nvjitlink.get_linked_cubin_size(handle))
         nvjitlink.get_linked_cubin(handle, cubin)
         return bytes(cubin)
@@ -78,7 +63,7 @@ def _nvjitlink_cubin(ptx: str, target: NVTarget, nvjitlink) -> bytes:
 def _ptxas_cubin(ptx: str, target: NVTarget) -> bytes:
     ptxas = os.environ.get("WARPSCHED_PTXAS") or shutil.which("ptxas")
     if not ptxas:
-        raise NVCodegenError("ptxas", "nvJitLink is not importable and no ptxas was found; install "
+        raise CodegenError("ptxas", "nvJitLink is not importable and no ptxas was found; install "
                              "nvidia-nvjitlink and cuda-bindings, or set WARPSCHED_PTXAS")
     with tempfile.TemporaryDirectory(prefix="warpsched-ptxas-") as tmp:
         src, out = Path(tmp) / "kernel.ptx", Path(tmp) / "kernel.cubin"
@@ -86,7 +71,7 @@ def _ptxas_cubin(ptx: str, target: NVTarget) -> bytes:
         cmd = [ptxas, f"-arch={target.value}", str(src), "-o", str(out)]
         proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
         if proc.returncode != 0:
-            raise NVCodegenError(ptxas, proc.stderr, " ".join(cmd))
+            raise CodegenError(ptxas, proc.stderr, " ".join(cmd))
         return out.read_bytes()
 
 
