@@ -294,6 +294,11 @@ def _knob_value(name: str, attr: ir.Attribute) -> Knob:
     raise TypeError(f"knob '{name}' must be a bool, integer or string attribute, got {attr}")
 
 
+def _knobs(dictionary: ir.DictAttr) -> dict[str, Knob]:
+    """A knob dictionary attribute as Python values (``TypeError`` names a bad entry)."""
+    return {named.name: _knob_value(named.name, named.attr) for named in dictionary}
+
+
 class BuildOp:
     """``sched.build``: a whole schedule, named by family, ``ScheduleConfig`` knobs and parameters.
 
@@ -320,8 +325,7 @@ class BuildOp:
     @property
     def knobs(self) -> dict[str, Knob]:
         """The given knobs, as Python values (not yet checked against ``ScheduleConfig``)."""
-        return {named.name: _knob_value(named.name, named.attr)
-                for named in self.operation.attributes["config"]}
+        return _knobs(self.operation.attributes["config"])
 
     @property
     def params(self) -> dict[str, int]:
@@ -383,8 +387,7 @@ class KernelOp:
     @property
     def knobs(self) -> dict[str, Knob]:
         """The given knobs, as Python values (``spec()`` checks them)."""
-        return {named.name: _knob_value(named.name, named.attr)
-                for named in self.operation.attributes["spec"]}
+        return _knobs(self.operation.attributes["spec"])
 
     def spec(self) -> KernelSpec:
         """The checked ``KernelSpec``; ``ValueError``/``TypeError`` name the bad knob."""

@@ -19,13 +19,12 @@ import argparse
 import sys
 from pathlib import Path
 
-from warpsched.atomic import write_atomic
 from warpsched.compile_driver import EMITS, TARGETS, CompileOptions, Emit, compile_module
 from warpsched.diagnostics import DiagnosticError
 from warpsched.dialects.registry import new_context
 from warpsched.frontend import load_module
 from warpsched.source import read_source
-from warpsched.tools.entry import guarded_main
+from warpsched.tools.entry import guarded_main, write_output
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -82,18 +81,8 @@ def run(argv: list[str]) -> int:
     for text_block in (result.report, result.fidelity):
         if text_block is not None:
             print(text_block, file=notes)
-    if out == "-":
-        data = result.artefact
-        if isinstance(data, bytes):
-            sys.stdout.buffer.write(data)
-        else:
-            sys.stdout.write(data)
-    else:
-        try:
-            write_atomic(out, result.artefact)
-        except OSError as exc:
-            print(f"warpsched-compile: error: cannot write '{out}': {exc.strerror}", file=sys.stderr)
-            return 1
+    if write_output("warpsched-compile", out, result.artefact):
+        return 1
     if not result.fidelity_complete:
         print(f"{filename}: error: schedule fidelity below 100% (deviations listed above)",
               file=sys.stderr)

@@ -1,9 +1,11 @@
-"""What every warpsched tool's console entry point shares: no traceback ever escapes."""
+"""What every warpsched tool shares: no traceback ever escapes, and one way to write the output."""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+
+from warpsched.atomic import write_atomic
 
 
 def guarded_main(prog: str, run: Callable[[list[str]], int], argv: list[str] | None) -> int:
@@ -23,3 +25,22 @@ def guarded_main(prog: str, run: Callable[[list[str]], int], argv: list[str] | N
     except Exception as exc:  # noqa: BLE001 - the last line of defence against tracebacks
         print(f"{prog}: error: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
+
+
+def write_output(prog: str, path: str, data: str | bytes) -> int:
+    """Write ``data`` to stdout (``path`` is ``-``) or atomically to ``path``; the exit status.
+
+    An unwritable ``path`` is one ``<prog>: error: cannot write ...`` line and status 1.
+    """
+    if path == "-":
+        if isinstance(data, bytes):
+            sys.stdout.buffer.write(data)
+        else:
+            sys.stdout.write(data)
+        return 0
+    try:
+        write_atomic(path, data)
+    except OSError as exc:
+        print(f"{prog}: error: cannot write '{path}': {exc.strerror}", file=sys.stderr)
+        return 1
+    return 0

@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from warpsched.atomic import write_atomic
 from warpsched.diagnostics import Diagnostic, DiagnosticError, Severity
 from warpsched.dialects.printer import print_pretty
 from warpsched.dialects.registry import new_context
@@ -25,7 +24,7 @@ from warpsched.passes import PASSES, load_pass
 from warpsched.passes.base import ModulePass, OptionError
 from warpsched.passes.pipeline import parse_element, parse_pipeline, run_pipeline
 from warpsched.source import SPLIT_MARKER, read_source, split_input
-from warpsched.tools.entry import guarded_main
+from warpsched.tools.entry import guarded_main, write_output
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -137,15 +136,8 @@ def run(argv: list[str]) -> int:
     result = f"{SPLIT_MARKER}\n".join(outputs)
     if failed and not args.verify_diagnostics:
         return 1
-    if args.output == "-":
-        sys.stdout.write(result)
-    else:
-        try:
-            write_atomic(args.output, result)
-        except OSError as exc:
-            print(f"warpsched-opt: error: cannot write '{args.output}': {exc.strerror}",
-                  file=sys.stderr)
-            return 1
+    if write_output("warpsched-opt", args.output, result):
+        return 1
     return 1 if failed else 0
 
 

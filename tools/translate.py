@@ -14,14 +14,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-from warpsched.atomic import write_atomic
 from warpsched.compile_driver import translate
 from warpsched.diagnostics import DiagnosticError, error_at, mlir_diagnostics
 from warpsched.dialects.registry import new_context
 from warpsched.dialects.syntax import parse_pretty
 from warpsched.ir import ir
 from warpsched.source import read_source, split_input
-from warpsched.tools.entry import guarded_main
+from warpsched.tools.entry import guarded_main, write_output
 
 LOWERING_HINT = "lower it first with warpsched-opt --sched-to-rocdl or --sched-to-nvvm"
 
@@ -95,17 +94,7 @@ def run(argv: list[str]) -> int:
     except DiagnosticError as exc:
         print(exc, file=sys.stderr)
         return 1
-    result = "".join(outputs)
-    if args.output == "-":
-        sys.stdout.write(result)
-        return 0
-    try:
-        write_atomic(args.output, result)
-    except OSError as exc:
-        print(f"warpsched-translate: error: cannot write '{args.output}': {exc.strerror}",
-              file=sys.stderr)
-        return 1
-    return 0
+    return write_output("warpsched-translate", args.output, "".join(outputs))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -15,7 +15,7 @@ from pathlib import Path
 import llvmlite.binding as llvm
 
 from ..atomic import write_atomic
-from ..llvm_backend import CodegenError, init_llvm
+from ..llvm_backend import CodegenError, init_llvm, optimized_module
 from ..toolchain import find_tool
 from .targets import AMDOptions
 
@@ -29,18 +29,7 @@ def _target_machine(options: AMDOptions) -> llvm.TargetMachine:
 def _optimized_module(llvm_ir: str, options: AMDOptions) -> tuple[llvm.ModuleRef, llvm.TargetMachine]:
     """Parse, verify, retarget and run the ``-O<opt_level>`` IR pipeline."""
     tm = _target_machine(options)
-    try:
-        module = llvm.parse_assembly(llvm_ir)
-        module.triple = options.triple
-        module.data_layout = str(tm.target_data)
-        module.verify()
-    except RuntimeError as err:
-        raise CodegenError("llvmlite (parse/verify)", str(err)) from None
-    if options.opt_level:
-        pto = llvm.create_pipeline_tuning_options(speed_level=options.opt_level)
-        builder = llvm.create_pass_builder(tm, pto)
-        builder.getModulePassManager().run(module, builder)
-    return module, tm
+    return optimized_module(llvm_ir, tm, options.triple, options.opt_level), tm
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import llvmlite.binding as llvm
 
-from ..llvm_backend import CodegenError, init_llvm
+from ..llvm_backend import CodegenError, init_llvm, optimized_module
 from .targets import NVTarget
 
 
@@ -27,18 +27,7 @@ def llvm_ir_to_ptx(llvm_ir: str, target: NVTarget, opt_level: int = 3) -> str:
     init_llvm()
     tm = llvm.Target.from_triple(target.triple).create_target_machine(
         cpu=target.value, features=target.llvm_features, opt=opt_level)
-    try:
-        module = llvm.parse_assembly(llvm_ir)
-        module.triple = target.triple
-        module.data_layout = str(tm.target_data)
-        module.verify()
-    except RuntimeError as err:
-        raise CodegenError("llvmlite (parse/verify)", str(err)) from None
-    if opt_level:
-        pto = llvm.create_pipeline_tuning_options(speed_level=opt_level)
-        builder = llvm.create_pass_builder(tm, pto)
-        builder.getModulePassManager().run(module, builder)
-    return tm.emit_assembly(module)
+    return tm.emit_assembly(optimized_module(llvm_ir, tm, target.triple, opt_level))
 
 
 def _nvjitlink_cubin(ptx: str, target: NVTarget, nvjitlink) -> bytes:
