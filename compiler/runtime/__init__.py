@@ -1,0 +1,70 @@
+"""warpsched.runtime: the host side of launching warpsched's NVIDIA kernels.
+
+* ``tensormap``: ``TensorMapSpec`` (validated TMA view) and ``encode`` (128-byte ``CUtensorMap``);
+* ``params``: ``KernelParam`` values and their ``void* kernelParams[]`` packing;
+* ``driver``: checked CUDA driver calls, ``Kernel`` (cubin + entry) and its launch;
+* ``cache``: the content-addressed disk cache of compiled artefacts;
+* ``tensors``: ``as_matrix`` (torch / DLPack / ``__cuda_array_interface__`` to ``MatrixArg``).
+
+Importing this package needs no GPU, no CUDA driver and no torch;
+``cuda.bindings.driver`` is imported on first use.
+"""
+
+from .cache import CACHE_DIR_ENV, CACHE_SCHEMA, KernelCache, cache_key, default_cache_dir
+from .driver import (
+    CudaError,
+    CudaUnavailableError,
+    Kernel,
+    check,
+    device_capability,
+    device_sm_count,
+    launch_config,
+)
+from .params import (
+    I32Param,
+    I64Param,
+    KernelParam,
+    PackedParams,
+    PointerParam,
+    TensorMapParam,
+    pack_params,
+)
+from .tensormap import Swizzle, TensorMapError, TensorMapSpec, encode
+from .tensors import Layout, MatrixArg, TensorArgumentError, as_matrix
+
+# ---------------------------------------------------------------------------
+# Entry points of the Hopper GEMM (warpsched.nvidia.hopper) go here:
+#   gemm(...)            -- validate operands, pick/compile a kernel, encode maps, launch
+#   compile_kernel(...)  -- source -> cubin through KernelCache
+# Not defined yet; add them and their names to __all__.
+# ---------------------------------------------------------------------------
+
+__all__ = [
+    "CACHE_DIR_ENV",
+    "CACHE_SCHEMA",
+    "CudaError",
+    "CudaUnavailableError",
+    "I32Param",
+    "I64Param",
+    "Kernel",
+    "KernelCache",
+    "KernelParam",
+    "Layout",
+    "MatrixArg",
+    "PackedParams",
+    "PointerParam",
+    "Swizzle",
+    "TensorArgumentError",
+    "TensorMapError",
+    "TensorMapParam",
+    "TensorMapSpec",
+    "as_matrix",
+    "cache_key",
+    "check",
+    "default_cache_dir",
+    "device_capability",
+    "device_sm_count",
+    "encode",
+    "launch_config",
+    "pack_params",
+]
