@@ -31,7 +31,7 @@ $(STAMP): requirements.lock pyproject.toml
 	@touch $@
 
 doctor: setup
-	$(PY) -m warpsched.doctor
+	$(PY) -m warpsched.toolchain.doctor
 
 EXAMPLES := examples/pingpong.mlir examples/four_wave.mlir examples/pingpong_body.mlir \
             examples/four_wave_body.mlir

@@ -35,12 +35,11 @@ from pathlib import Path
 import llvmlite
 import llvmlite.binding
 from pingpong_input import EXAMPLE, TILES, load_expanded
-
 from warpsched.amdgpu import AMDOptions, compile_schedule
 from warpsched.amdgpu.isa_diff import INTERLEAVED, InsnClass, IsaProfile, diff, profile
-from warpsched.atomic import write_atomic
-from warpsched.diagnostics import DiagnosticError
-from warpsched.dialects.ops import Knob
+from warpsched.core.atomic import write_atomic
+from warpsched.core.diagnostics import DiagnosticError
+from warpsched.dialects.amd.kernel_ops import Knob
 
 BEGIN = "<!-- BEGIN bench/amd_fences.py output -->"
 END = "<!-- END bench/amd_fences.py output -->"

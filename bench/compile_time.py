@@ -8,7 +8,7 @@ warpsched's side runs in this process, phase by phase, on
 1. parse + build + expand: parse and verify the module, ``sched-build-program``,
    ``sched-expand-blocks``, read the ``ExpandedSchedule``;
 2. lower: ``warpsched.amdgpu.lower_schedule`` (llvm + rocdl MLIR text);
-3. translate: ``warpsched.translate.mlir_to_llvm_ir`` (MLIR's translator);
+3. translate: ``warpsched.llvm.translate.mlir_to_llvm_ir`` (MLIR's translator);
 4. codegen: ``warpsched.amdgpu.generate`` (llvmlite -O3: object and assembly);
 5. link: ``warpsched.amdgpu.link_hsaco`` (ld.lld-22).
 
@@ -39,10 +39,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pingpong_input import EXAMPLE, TILES, load_expanded
-
 from warpsched.amdgpu import AMDOptions, generate, link_hsaco, lower_schedule
-from warpsched.diagnostics import DiagnosticError
-from warpsched.translate import mlir_to_llvm_ir
+from warpsched.core.diagnostics import DiagnosticError
+from warpsched.llvm.translate import mlir_to_llvm_ir
 
 PHASES = ("parse + build + expand", "lower to MLIR", "MLIR → LLVM IR", "llvmlite codegen", "ld.lld link")
 PEER = Path(__file__).resolve().parent / "triton_matmul_peer.py"

@@ -15,14 +15,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from warpsched.amdgpu import ExpandedSchedule
-from warpsched.dialects.ops import BuildOp, Knob
+from warpsched.core.ir import ir
+from warpsched.dialects.amd.kernel_ops import BuildOp, Knob
 from warpsched.dialects.registry import new_context
-from warpsched.frontend import load_module
-from warpsched.ir import ir
+from warpsched.frontend.load import load_module
 from warpsched.passes.pipeline import parse_pipeline, run_pipeline
 from warpsched.passes.sched_to_rocdl import select_kernel
 from warpsched.passes.walk import builds
+from warpsched.schedule import ExpandedSchedule
 from warpsched.tile_geometry import TileShape
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "pingpong_body.mlir"

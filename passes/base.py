@@ -3,15 +3,18 @@
 A pass is a ``@dataclass(frozen=True)`` subclass of ``ModulePass`` whose fields
 are its options (``my-pass{some-option=3}`` sets ``some_option``).  ``apply``
 rewrites the module in place and raises ``PassFailure(op, message)`` to fail
-with a diagnostic at ``op``.
+with a diagnostic at ``op``.  A lowering pass may return a mapping of facts
+that the backend's binary step needs (the driver's ``metadata``); every other
+pass returns None.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from typing import ClassVar
 
-from warpsched.ir import ir
+from warpsched.core.ir import ir
 
 
 class PassFailure(Exception):
@@ -34,7 +37,7 @@ class ModulePass:
     ARGUMENT: ClassVar[str] = ""
     SUMMARY: ClassVar[str] = ""
 
-    def apply(self, module: ir.Operation) -> None:  # pragma: no cover - abstract
+    def apply(self, module: ir.Operation) -> Mapping[str, object] | None:  # pragma: no cover
         raise NotImplementedError
 
     @classmethod

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from warpsched.diagnostics import mlir_diagnostics
-from warpsched.ir import ir, passmanager
+from warpsched.core.diagnostics import mlir_diagnostics
+from warpsched.core.ir import ir, passmanager
 
 from . import PASSES, load_pass
 from .base import ModulePass, OptionError, PassFailure
@@ -64,12 +64,18 @@ def parse_pipeline(text: str) -> list[ModulePass]:
 
 
 def run_pipeline(module: ir.Module, passes: list[ModulePass], context: ir.Context,
-                 filename: str, after_each: Callable[[ModulePass], None] | None = None) -> None:
-    """Run ``passes`` in order; raise ``DiagnosticError`` at the first failing pass."""
+                 filename: str, after_each: Callable[[ModulePass], None] | None = None,
+                 metadata: dict[str, object] | None = None) -> None:
+    """Run ``passes`` in order; raise ``DiagnosticError`` at the first failing pass.
+
+    What a pass returns is added to ``metadata`` (when given) for the backend.
+    """
     for pass_ in passes:
         def run(op: ir.Operation, external: object, pass_: ModulePass = pass_) -> None:
             try:
-                pass_.apply(op)
+                facts = pass_.apply(op)
+                if facts and metadata is not None:
+                    metadata.update(facts)
             except PassFailure as failure:
                 failure.op.location.emit_error(f"{pass_.ARGUMENT}: {failure.message}")
                 external.signal_pass_failure()  # type: ignore[attr-defined]

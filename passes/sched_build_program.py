@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from warpsched.dialects.ops import BuildOp, ProgramOp, ScheduleOp
-from warpsched.ir import ir
+from warpsched.core.ir import ir
+from warpsched.dialects.amd.kernel_ops import BuildOp
+from warpsched.dialects.amd.ops import ProgramOp, ScheduleOp
 from warpsched.schedule import Phase, PipelineProgram
 from warpsched.schedule.builders import (
     CompiledSchedule,

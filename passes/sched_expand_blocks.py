@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from warpsched.dialects.ops import EntryOp, ProgramOp, body_ops
-from warpsched.ir import ir
+from warpsched.core.ir import ir
+from warpsched.dialects.amd.ops import EntryOp, ProgramOp
+from warpsched.dialects.common.ops import body_ops
 
 from .base import ModulePass
 from .walk import has_blocks, programs

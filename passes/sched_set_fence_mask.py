@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from warpsched.dialects.ops import BlockOp, body_ops
-from warpsched.ir import ir
+from warpsched.core.ir import ir
+from warpsched.dialects.amd.ops import BlockOp
+from warpsched.dialects.common.ops import body_ops
 
 from .base import ModulePass, OptionError, PassFailure
 from .walk import has_entries, programs

@@ -11,13 +11,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from warpsched.dialects.ops import (
-    BlockOp,
-    EntryOp,
-    ExplicitBlockOp,
-    body_ops,
-)
-from warpsched.ir import ir
+from warpsched.core.ir import ir
+from warpsched.dialects.amd.ops import BlockOp, EntryOp, ExplicitBlockOp
+from warpsched.dialects.common.ops import body_ops
 from warpsched.schedule import Ops, ScheduleEntry
 
 from .base import ModulePass, OptionError, PassFailure

@@ -12,12 +12,16 @@ from __future__ import annotations
 
 import dataclasses
 
-from warpsched.dialects.nvidia_ops import NvOp, is_nv_kernel
-from warpsched.dialects.ops import body_ops
-from warpsched.ir import ir
+from warpsched.core.ir import ir
+from warpsched.dialects.common.ops import body_ops
+from warpsched.dialects.nvidia.ops import NvOp, is_nv_kernel
 from warpsched.nvidia import program as P
 from warpsched.nvidia.lower import LoweringError, lower_kernel
-from warpsched.nvidia.pipeline_config import BarrierCounts, InputPipelineConfig, OutputPipelineConfig
+from warpsched.nvidia.pipeline_config import (
+    BarrierCounts,
+    InputPipelineConfig,
+    OutputPipelineConfig,
+)
 from warpsched.nvidia.targets import NVTarget
 
 from .base import ModulePass, PassFailure

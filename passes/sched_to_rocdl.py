@@ -18,24 +18,23 @@ from dataclasses import dataclass
 
 from warpsched.amdgpu import (
     ARCHS,
-    ExpandedSchedule,
+    KernelFacts,
     LoweredKernel,
     LoweringError,
     lower_schedule,
 )
-from warpsched.dialects.ops import (
+from warpsched.amdgpu.kernel_spec import KernelSpec
+from warpsched.core.ir import ir
+from warpsched.dialects.amd.kernel_ops import BuildOp, KernelOp
+from warpsched.dialects.amd.ops import (
     PHASE_NAMES,
-    BuildOp,
     EntryOp,
-    KernelOp,
     ProgramOp,
     ScheduleOp,
-    body_ops,
     is_schedule,
 )
-from warpsched.ir import ir
-from warpsched.kernel_spec import KernelSpec
-from warpsched.schedule import Phase
+from warpsched.dialects.common.ops import body_ops
+from warpsched.schedule import ExpandedSchedule, Phase
 
 from .base import ModulePass, OptionError, PassFailure
 from .walk import has_blocks
@@ -166,7 +165,9 @@ class ToROCDL(ModulePass):
             raise OptionError(f"target: unsupported AMD target '{self.target}' "
                               f"(supported: {', '.join(sorted(ARCHS))})")
 
-    def apply(self, module: ir.Operation) -> None:
+    def apply(self, module: ir.Operation) -> dict[str, object]:
         arch = module_target(module, self.target)
-        lowered = lower_kernel(select_kernel(module, self.kernel), arch)
+        kernel = select_kernel(module, self.kernel)
+        lowered = lower_kernel(kernel, arch)
         replace_body(module, lowered.mlir)
+        return {KernelFacts.KEY: KernelFacts(arch, kernel.schedule, lowered, kernel.op.location)}

@@ -4,15 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from warpsched.dialects.ops import (
-    BlockOp,
-    BuildOp,
-    EntryOp,
-    ExplicitBlockOp,
-    body_ops,
-    is_program,
-)
-from warpsched.ir import ir
+from warpsched.core.ir import ir
+from warpsched.dialects.amd.kernel_ops import BuildOp
+from warpsched.dialects.amd.ops import BlockOp, EntryOp, ExplicitBlockOp, is_program
+from warpsched.dialects.common.ops import body_ops
 
 
 def programs(module: ir.Operation) -> Iterator[ir.Operation]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from hypothesis import strategies as st
-
 from warpsched.schedule import FLAGS, KOffsetKind, MMABlockSpec, OpDesc, pingpong
 
 stages = st.integers(0, 1)

@@ -8,11 +8,15 @@ import subprocess
 
 import pytest
 from test_amdgpu_s1 import s1_schedule
-
-from warpsched.amdgpu import AMDOptions, check_fidelity, compile_schedule, read_code_object
+from warpsched.amdgpu import (
+    AMDOptions,
+    check_fidelity,
+    compile_schedule,
+    read_code_object,
+)
 from warpsched.schedule import OpDesc
 from warpsched.tile_geometry import TileShape
-from warpsched.toolchain import find_tool
+from warpsched.toolchain.locate import find_tool
 
 # gfx942 has 64 KiB of LDS: the 256x256x64 reference tile needs 128 KiB, so it runs with bk=32.
 TARGETS = {"gfx942": TileShape(bk=32), "gfx950": TileShape()}

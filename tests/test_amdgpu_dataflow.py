@@ -18,12 +18,19 @@ import random
 import pytest
 from test_amdgpu_four_wave import s4_schedule
 from test_amdgpu_s1 import s1_schedule
-
-from warpsched.amdgpu import ExpandedSchedule, execution_plan
+from warpsched.amdgpu import execution_plan
 from warpsched.amdgpu.execution import KBase, Run
-from warpsched.schedule import PingPongOps, pingpong
-from warpsched.tile_geometry import (GemmSpec, KernelStructure, Operand, TileShape, acc_quadrant, dma_plan,
-                                     fragment_region, load_slice)
+from warpsched.schedule import ExpandedSchedule, PingPongOps, pingpong
+from warpsched.tile_geometry import (
+    GemmSpec,
+    KernelStructure,
+    Operand,
+    TileShape,
+    acc_quadrant,
+    dma_plan,
+    fragment_region,
+    load_slice,
+)
 
 WAVE = 64
 

@@ -14,9 +14,13 @@ import re
 
 import pytest
 from test_amdgpu_four_wave import FOUR, TILE, s4_schedule
-
 from warpsched.amdgpu import AMDOptions, check_fidelity, compile_schedule
-from warpsched.amdgpu.isa import Counter, Instruction, parse_disassembly, straight_line_regions
+from warpsched.amdgpu.isa import (
+    Counter,
+    Instruction,
+    parse_disassembly,
+    straight_line_regions,
+)
 
 
 @pytest.fixture(scope="module")

@@ -16,15 +16,30 @@ import subprocess
 
 import pytest
 from test_amdgpu_s1 import GOLDEN, parse_listing, s1_schedule
-
-from warpsched.amdgpu import (AMDOptions, ExpandedSchedule, KernelStructure, check_fidelity, compile_schedule,
-                              execution_plan, lower_schedule, read_code_object)
+from warpsched.amdgpu import (
+    AMDOptions,
+    KernelStructure,
+    check_fidelity,
+    compile_schedule,
+    execution_plan,
+    lower_schedule,
+    read_code_object,
+)
 from warpsched.amdgpu.execution import Guard, KBase, Run, StructuralOps
-from warpsched.ir import ir
-from warpsched.schedule import OpDesc, Phase, pingpong
-from warpsched.tile_geometry import (GemmSpec, Operand, TileShape, acc_quadrant, dma_plan, fragment_region,
-                                     lds_bytes, lds_tile, store_guard)
-from warpsched.toolchain import find_tool
+from warpsched.core.ir import ir
+from warpsched.schedule import ExpandedSchedule, OpDesc, Phase, pingpong
+from warpsched.tile_geometry import (
+    GemmSpec,
+    Operand,
+    TileShape,
+    acc_quadrant,
+    dma_plan,
+    fragment_region,
+    lds_bytes,
+    lds_tile,
+    store_guard,
+)
+from warpsched.toolchain.locate import find_tool
 
 FOUR = KernelStructure.FOUR_WAVE
 TILE = FOUR.default_tile()

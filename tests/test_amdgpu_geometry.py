@@ -5,11 +5,24 @@ from __future__ import annotations
 import itertools
 
 import pytest
-
 from warpsched.schedule import KOffsetKind, pingpong
-from warpsched.tile_geometry import (DType, Dim, GemmSpec, Layout, Operand, TileShape, WaveAffine,
-                                     WaveIndex, acc_quadrant, dma_plan, fragment_region, global_element,
-                                     lds_bytes, lds_tile, load_slice)
+from warpsched.tile_geometry import (
+    Dim,
+    DType,
+    GemmSpec,
+    Layout,
+    Operand,
+    TileShape,
+    WaveAffine,
+    WaveIndex,
+    acc_quadrant,
+    dma_plan,
+    fragment_region,
+    global_element,
+    lds_bytes,
+    lds_tile,
+    load_slice,
+)
 
 LAYOUTS = [GemmSpec(a_layout=a, b_layout=b) for a in Layout for b in Layout]
 TILES = [TileShape(), TileShape(bk=32), TileShape(128, 128, 64)]

@@ -7,13 +7,27 @@ import re
 
 import pytest
 from test_amdgpu_s1 import s1_schedule
-
-from warpsched.amdgpu import (AMDOptions, ExpandedSchedule, LoweringError, MfmaFamily, WaitcntRangeError,
-                              compile_schedule, lower_schedule)
-from warpsched.ir import ir
-from warpsched.schedule import KOffsetKind, OpDesc, Ops, Phase, PingPongOps, ScheduleEntry, pingpong
+from warpsched.amdgpu import (
+    AMDOptions,
+    LoweringError,
+    MfmaFamily,
+    WaitcntRangeError,
+    compile_schedule,
+    lower_schedule,
+)
+from warpsched.core.ir import ir
+from warpsched.llvm.translate import mlir_to_llvm_ir
+from warpsched.schedule import (
+    ExpandedSchedule,
+    KOffsetKind,
+    OpDesc,
+    Ops,
+    Phase,
+    PingPongOps,
+    ScheduleEntry,
+    pingpong,
+)
 from warpsched.tile_geometry import DType, GemmSpec, Layout, Operand, TileShape
-from warpsched.translate import mlir_to_llvm_ir
 
 GFX950 = AMDOptions("gfx950", pin_order=False)
 """The reference lowering: every entry exactly as §A8 lowers it (no order pins)."""

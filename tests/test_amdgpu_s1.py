@@ -11,8 +11,16 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from warpsched.amdgpu import ExpandedSchedule, block_index
-from warpsched.schedule import KOffsetKind, OpDesc, Phase, ScheduleEntry, format_entries, pingpong
+from warpsched.schedule import (
+    ExpandedSchedule,
+    KOffsetKind,
+    OpDesc,
+    Phase,
+    ScheduleEntry,
+    block_index,
+    format_entries,
+    pingpong,
+)
 
 GOLDEN = Path(__file__).parent / "golden" / "schedules"
 S1_PROLOGUE = (GOLDEN / "S1.prologue.txt").read_text()

@@ -6,10 +6,9 @@ import itertools
 from pathlib import Path
 
 import pytest
-
 from warpsched.amdgpu import ARCHS, AMDOptions, MfmaFamily
 from warpsched.tile_geometry import DType
-from warpsched.toolchain import TOOLS, ToolNotFoundError, find_tool
+from warpsched.toolchain.locate import TOOLS, ToolNotFoundError, find_tool
 
 
 def test_unknown_arch_names_the_supported_ones() -> None:

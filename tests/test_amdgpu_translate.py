@@ -6,9 +6,8 @@ from pathlib import Path
 
 import pytest
 from test_amdgpu_s1 import s1_schedule
-
 from warpsched.amdgpu import AMDOptions, lower_schedule
-from warpsched.translate import TranslateError, mlir_to_llvm_ir
+from warpsched.llvm.translate import TranslateError, mlir_to_llvm_ir
 
 
 @pytest.fixture(scope="module")

@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import pytest
-
-from warpsched.amdgpu import ARCHS, Waitcnt, WaitcntRangeError, decode_waitcnt, encode_waitcnt
+from warpsched.amdgpu import (
+    ARCHS,
+    Waitcnt,
+    WaitcntRangeError,
+    decode_waitcnt,
+    encode_waitcnt,
+)
 from warpsched.amdgpu.waitcnt import parse_waitcnt_asm, wait_lgkm, wait_vm
 
 

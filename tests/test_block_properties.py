@@ -5,7 +5,6 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import block_specs
-
 from warpsched.schedule import (
     EntryBuilder,
     MMABlockSpec,

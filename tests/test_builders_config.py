@@ -7,13 +7,21 @@ from dataclasses import fields, replace
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
 from warpsched.schedule import OpRole, PingPongOps, ResourceKind
-from warpsched.schedule.builders import (BF16_128x128x64, BlockSizing, FourWaveGeometry, OpCost,
-                                         ScheduleConfig, SchedulingStrategy, StaggerMode,
-                                         TargetCostModel, WarpStaggerRule,
-                                         derive_safe_max_globals, mi355x_cost_model,
-                                         mi355x_double_buffer)
+from warpsched.schedule.builders import (
+    BF16_128x128x64,
+    BlockSizing,
+    FourWaveGeometry,
+    OpCost,
+    ScheduleConfig,
+    SchedulingStrategy,
+    StaggerMode,
+    TargetCostModel,
+    WarpStaggerRule,
+    derive_safe_max_globals,
+    mi355x_cost_model,
+    mi355x_double_buffer,
+)
 
 REFERENCE_DEFAULTS = {
     "scheduling": SchedulingStrategy.IDENTITY, "sched_barrier_mask": 0b01010101,

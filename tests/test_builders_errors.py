@@ -5,13 +5,20 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-
 from warpsched.schedule import pingpong
-from warpsched.schedule.builders import (BlockSizing, DepEdge, Schedule, ScheduleConfig,
-                                         SchedulingStrategy, build_kernel_program,
-                                         compile_schedule, four_wave_schedule,
-                                         mi355x_double_buffer, mma_block_interleave,
-                                         pingpong_schedule)
+from warpsched.schedule.builders import (
+    BlockSizing,
+    DepEdge,
+    Schedule,
+    ScheduleConfig,
+    SchedulingStrategy,
+    build_kernel_program,
+    compile_schedule,
+    four_wave_schedule,
+    mi355x_double_buffer,
+    mma_block_interleave,
+    pingpong_schedule,
+)
 
 PINGPONG = pingpong_schedule(ScheduleConfig(auto_waits=False))
 

@@ -12,11 +12,16 @@ from dataclasses import replace
 
 import pytest
 from golden_notation import GOLDEN_DIR, eval_spec
-
 from warpsched.schedule import OP_SLOTS, MMABlockSpec, format_entries, op_name
-from warpsched.schedule.builders import (CompiledSchedule, ScheduleConfig, annotate_ops,
-                                         compile_schedule, four_wave_schedule, mi355x_cost_model,
-                                         pingpong_schedule)
+from warpsched.schedule.builders import (
+    CompiledSchedule,
+    ScheduleConfig,
+    annotate_ops,
+    compile_schedule,
+    four_wave_schedule,
+    mi355x_cost_model,
+    pingpong_schedule,
+)
 
 SCHEDULES = GOLDEN_DIR / "schedules"
 

@@ -9,17 +9,40 @@ from dataclasses import replace
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from warpsched.schedule import (KOffsetKind, OpDesc, OpRole, Phase, PingPongOps, ResourceKind,
-                                format_entries, op_name, pingpong)
-from warpsched.schedule.builders import (BlockSizing, DepKind, ScheduleConfig, SchedulingStrategy,
-                                         StaggerMode, WarpStaggerRule, build_kernel_program,
-                                         compile_schedule, construct_mma_blocks,
-                                         dependency_graph, derive_drain_mask, derive_edges,
-                                         derive_prologue, four_wave_schedule, greedy_order,
-                                         logical_half, mi355x_double_buffer,
-                                         mma_block_interleave, pingpong_schedule,
-                                         redistribute_globals, warp_stagger_index)
+from warpsched.schedule import (
+    KOffsetKind,
+    OpDesc,
+    OpRole,
+    Phase,
+    PingPongOps,
+    ResourceKind,
+    format_entries,
+    op_name,
+    pingpong,
+)
+from warpsched.schedule.builders import (
+    BlockSizing,
+    DepKind,
+    ScheduleConfig,
+    SchedulingStrategy,
+    StaggerMode,
+    WarpStaggerRule,
+    build_kernel_program,
+    compile_schedule,
+    construct_mma_blocks,
+    dependency_graph,
+    derive_drain_mask,
+    derive_edges,
+    derive_prologue,
+    four_wave_schedule,
+    greedy_order,
+    logical_half,
+    mi355x_double_buffer,
+    mma_block_interleave,
+    pingpong_schedule,
+    redistribute_globals,
+    warp_stagger_index,
+)
 from warpsched.schedule.builders.body import partition_of
 
 S1_CONFIG = ScheduleConfig(auto_waits=False)

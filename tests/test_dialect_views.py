@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import block_specs
-
-from warpsched.dialects.ops import (
+from warpsched.core.ir import ir
+from warpsched.dialects.amd.ops import (
     BlockOp,
     EntryOp,
     ExplicitBlockOp,
@@ -18,8 +18,7 @@ from warpsched.dialects.ops import (
 from warpsched.dialects.printer import print_pretty
 from warpsched.dialects.registry import new_context
 from warpsched.dialects.syntax import parse_pretty
-from warpsched.frontend import load_module
-from warpsched.ir import ir
+from warpsched.frontend.load import load_module
 from warpsched.schedule import (
     MMABlockSpec,
     Phase,

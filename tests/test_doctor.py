@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from warpsched.doctor import Component, check_all
+from warpsched.toolchain.doctor import Component, check_all
 
 
 def test_every_component_is_present() -> None:
@@ -18,7 +18,7 @@ def test_every_component_is_present() -> None:
 
 
 def test_cli_exit_status_and_table() -> None:
-    result = subprocess.run([sys.executable, "-m", "warpsched.doctor"], capture_output=True,
+    result = subprocess.run([sys.executable, "-m", "warpsched.toolchain.doctor"], capture_output=True,
                             text=True, check=False)
     assert result.returncode == 0, result.stderr
     assert result.stdout.count(" OK ") == 7

@@ -11,11 +11,11 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from warpsched.dialects.ops import ScheduleOp, body_ops, is_schedule, top_level_ops
+from warpsched.core.ir import ir
+from warpsched.dialects.amd.ops import ScheduleOp, is_schedule, top_level_ops
+from warpsched.dialects.common.ops import body_ops
 from warpsched.dialects.registry import new_context
-from warpsched.frontend import load_module
-from warpsched.ir import ir
+from warpsched.frontend.load import load_module
 from warpsched.schedule import Phase, format_entries
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -15,7 +15,7 @@ import random
 import re
 from pathlib import Path
 
-from warpsched.dialects.opdesc_attr import FIELD_KEYWORDS, KINDS
+from warpsched.dialects.common.opdesc_attr import FIELD_KEYWORDS, KINDS
 from warpsched.schedule import FLAGS, OP_SLOTS
 from warpsched.tools.opt import main
 

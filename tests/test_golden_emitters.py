@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from golden_notation import GOLDEN_DIR, GoldenBlock
-
 from warpsched.schedule import (
     EntryBuilder,
     KOffsetKind,

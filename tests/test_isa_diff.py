@@ -12,8 +12,7 @@ from dataclasses import dataclass
 
 import pytest
 from test_amdgpu_s1 import s1_schedule
-
-from warpsched.amdgpu import AMDOptions, CompiledKernel, ExpandedSchedule, compile_schedule
+from warpsched.amdgpu import AMDOptions, CompiledKernel, compile_schedule
 from warpsched.amdgpu.isa import parse_disassembly
 from warpsched.amdgpu.isa_diff import (
     INTERLEAVED,
@@ -28,7 +27,7 @@ from warpsched.amdgpu.isa_diff import (
     profile,
     runs,
 )
-from warpsched.schedule import Ops, PingPongOps, ScheduleEntry
+from warpsched.schedule import ExpandedSchedule, Ops, PingPongOps, ScheduleEntry
 from warpsched.tile_geometry import Operand, TileShape
 
 TILES = {"gfx942": TileShape(bk=32), "gfx950": TileShape()}

@@ -7,12 +7,11 @@ import dataclasses
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from warpsched.amdgpu import MfmaFamily
-from warpsched.dialects.ops import KernelOp
+from warpsched.amdgpu.kernel_spec import KNOBS, KernelSpec
+from warpsched.core.ir import ir
+from warpsched.dialects.amd.kernel_ops import KernelOp
 from warpsched.dialects.registry import new_context
-from warpsched.ir import ir
-from warpsched.kernel_spec import KNOBS, KernelSpec
 from warpsched.tile_geometry import DType, GemmSpec, KernelStructure, Layout, TileShape
 
 

@@ -6,12 +6,11 @@ import functools
 import re
 
 import pytest
-
+from warpsched.llvm.translate import mlir_to_llvm_ir
 from warpsched.nvidia.codegen import CodegenError, llvm_ir_to_ptx, ptx_to_cubin
 from warpsched.nvidia.lower import lower_kernel
 from warpsched.nvidia.proof_gemm import Mode, ProofConfig, build_proof_kernel
 from warpsched.nvidia.targets import NVTarget
-from warpsched.translate import mlir_to_llvm_ir
 
 
 @functools.cache

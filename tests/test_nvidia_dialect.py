@@ -8,12 +8,13 @@ import dataclasses
 from pathlib import Path
 
 import pytest
-
-from warpsched.dialects.nvidia_ops import SPECS, LayoutSpec, NvOp, is_nv_kernel, layout_attr, layout_spec
+from warpsched.core.ir import ir
+from warpsched.dialects.nvidia.layouts import LayoutSpec, layout_attr, layout_spec
+from warpsched.dialects.nvidia.ops import NvOp, is_nv_kernel
+from warpsched.dialects.nvidia.specs import SPECS
 from warpsched.dialects.printer import print_pretty
 from warpsched.dialects.registry import new_context
-from warpsched.frontend import load_module
-from warpsched.ir import ir
+from warpsched.frontend.load import load_module
 from warpsched.nvidia import program as P
 from warpsched.nvidia.lower import lower_kernel
 from warpsched.nvidia.proof_gemm import Mode, ProofConfig, build_proof_kernel

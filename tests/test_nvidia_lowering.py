@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from warpsched.nvidia import program as P
 from warpsched.nvidia.lower import LoweringError, lower_kernel
 from warpsched.nvidia.proof_gemm import Broken, Mode, ProofConfig, build_proof_kernel

@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import pytest
-
 from warpsched.nvidia import program as P
-from warpsched.nvidia.pipeline_config import (BarrierCounts, InputPipelineConfig, OutputPipelineConfig,
-                                              sync_barrier_threads)
+from warpsched.nvidia.pipeline_config import (
+    BarrierCounts,
+    InputPipelineConfig,
+    OutputPipelineConfig,
+    sync_barrier_threads,
+)
 from warpsched.nvidia.proof_gemm import Broken, Mode, ProofConfig, build_proof_kernel
-from warpsched.nvidia.roles import (Role, WarpRole1D1DConstants, custom_layout, warp_role_1d1d, warp_role_8warp)
+from warpsched.nvidia.roles import (
+    Role,
+    WarpRole1D1DConstants,
+    custom_layout,
+    warp_role_1d1d,
+    warp_role_8warp,
+)
 from warpsched.nvidia.targets import NVTarget
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from warpsched.schedule import (
     EntryBuilder,
     KOffsetKind,

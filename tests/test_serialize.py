@@ -8,7 +8,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import block_specs
-
 from warpsched.schedule import (
     MMABlockSpec,
     OpDesc,

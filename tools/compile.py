@@ -19,11 +19,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from warpsched.compile_driver import EMITS, TARGETS, CompileOptions, Emit, compile_module
-from warpsched.diagnostics import DiagnosticError
+from warpsched.backend.interface import CompileOptions, Emit
+from warpsched.backend.registry import backends, targets
+from warpsched.core.diagnostics import DiagnosticError
 from warpsched.dialects.registry import new_context
-from warpsched.frontend import load_module
-from warpsched.source import read_source
+from warpsched.driver.compile import compile_module
+from warpsched.frontend.load import load_module
+from warpsched.frontend.source import read_source
 from warpsched.tools.entry import guarded_main, write_output
 
 
@@ -31,9 +33,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="warpsched-compile", description="Compile a sched kernel module for a GPU target.",
         epilog="artefacts per target: " + "; ".join(
-            f"{kind.value}: {', '.join(e.value for e in emits)}" for kind, emits in EMITS.items()))
+            f"{backend.name}: {', '.join(e.value for e in backend.emits)}"
+            for backend in dict.fromkeys(backends().values())))
     parser.add_argument("input", nargs="?", default="-", help="input file ('-' or none: stdin)")
-    parser.add_argument("--target", required=True, choices=sorted(TARGETS), help="GPU target")
+    parser.add_argument("--target", required=True, choices=sorted(targets()), help="GPU target")
     parser.add_argument("-o", dest="output", default=None,
                         help="output file ('-': stdout; default: stdout for text artefacts, "
                              "<input stem><suffix> for binaries)")
@@ -72,9 +75,9 @@ def run(argv: list[str]) -> int:
     except DiagnosticError as exc:
         print(exc, file=sys.stderr)
         return 1
-    out = output_path(args, options.artefact, filename)
-    if out == "-" and options.artefact.is_binary and sys.stdout.isatty():
-        print(f"warpsched-compile: error: refusing to write a binary {options.artefact.value} to a "
+    out = output_path(args, result.emit, filename)
+    if out == "-" and result.emit.is_binary and sys.stdout.isatty():
+        print(f"warpsched-compile: error: refusing to write a binary {result.emit.value} to a "
               "terminal; give -o FILE", file=sys.stderr)
         return 1
     notes = sys.stderr if out == "-" else sys.stdout

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
-from warpsched.atomic import write_atomic
+from warpsched.core.atomic import write_atomic
 
 
 def guarded_main(prog: str, run: Callable[[list[str]], int], argv: list[str] | None) -> int:

@@ -14,16 +14,16 @@ from __future__ import annotations
 import argparse
 import sys
 
-from warpsched.diagnostics import Diagnostic, DiagnosticError, Severity
+from warpsched.core.diagnostics import Diagnostic, DiagnosticError, Severity
+from warpsched.core.ir import ir
 from warpsched.dialects.printer import print_pretty
 from warpsched.dialects.registry import new_context
-from warpsched.expected_diagnostics import check, expectations
-from warpsched.frontend import load_module
-from warpsched.ir import ir
+from warpsched.frontend.expected_diagnostics import check, expectations
+from warpsched.frontend.load import load_module
+from warpsched.frontend.source import SPLIT_MARKER, read_source, split_input
 from warpsched.passes import PASSES, load_pass
 from warpsched.passes.base import ModulePass, OptionError
 from warpsched.passes.pipeline import parse_element, parse_pipeline, run_pipeline
-from warpsched.source import SPLIT_MARKER, read_source, split_input
 from warpsched.tools.entry import guarded_main, write_output
 
 

@@ -14,12 +14,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from warpsched.compile_driver import translate
-from warpsched.diagnostics import DiagnosticError, error_at, mlir_diagnostics
+from warpsched.core.diagnostics import DiagnosticError, error_at, mlir_diagnostics
+from warpsched.core.ir import ir
 from warpsched.dialects.registry import new_context
 from warpsched.dialects.syntax import parse_pretty
-from warpsched.ir import ir
-from warpsched.source import read_source, split_input
+from warpsched.driver.compile import translate
+from warpsched.frontend.source import read_source, split_input
 from warpsched.tools.entry import guarded_main, write_output
 
 LOWERING_HINT = "lower it first with warpsched-opt --sched-to-rocdl or --sched-to-nvvm"

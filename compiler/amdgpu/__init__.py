@@ -3,28 +3,27 @@
 ``KernelStructure`` (from ``warpsched.tile_geometry``) says which reference
 kernel runs the schedule; ``KernelStructure.default_tile()`` is its default
 tile.  Pipeline: ``lower_schedule`` (schedule → llvm/rocdl MLIR text) →
-``warpsched.translate.mlir_to_llvm_ir`` → ``codegen.generate`` (llvmlite) →
+``warpsched.llvm.translate.mlir_to_llvm_ir`` → ``codegen.generate`` (llvmlite) →
 ``codegen.link_hsaco`` (ld.lld) → ``report.kernel_report`` and
-``fidelity.check_fidelity`` on the result.  ``compile_schedule`` runs it all.
+``fidelity.check_fidelity`` on the result.  ``compile_schedule`` runs it all;
+``backend`` is the ``warpsched-compile`` backend for gfx942 and gfx950.
 """
 
 from .codegen import CodegenError, MachineCode, compile_to_hsaco, generate, link_hsaco
 from .elfinfo import CodeObject, ToolError, disassemble, read_code_object
 from .execution import execution_plan
 from .fidelity import Deviation, Elided, FidelityResult, check_fidelity
-from .lowering import LoweredKernel, LoweringError, lower_schedule
+from .lowering import KernelFacts, LoweredKernel, LoweringError, lower_schedule
 from .pipeline import CompiledKernel, compile_schedule
 from .report import KernelReport, kernel_report
-from .schedule_input import ExpandedSchedule, block_index
 from .targets import ARCHS, AMDOptions, MfmaFamily
 from .waitcnt import Waitcnt, WaitcntRangeError, decode_waitcnt, encode_waitcnt
 from ..tile_geometry import KernelStructure
 
 __all__ = [
     "AMDOptions", "ARCHS", "CodeObject", "CodegenError", "CompiledKernel", "Deviation", "Elided",
-    "ExpandedSchedule", "FidelityResult", "KernelReport", "KernelStructure", "LoweredKernel", "LoweringError",
-    "MachineCode", "MfmaFamily", "ToolError", "Waitcnt", "WaitcntRangeError", "block_index",
-    "check_fidelity", "compile_schedule", "compile_to_hsaco", "decode_waitcnt", "disassemble",
+    "FidelityResult", "KernelFacts", "KernelReport", "KernelStructure", "LoweredKernel", "LoweringError",
+    "MachineCode", "MfmaFamily", "ToolError", "Waitcnt", "WaitcntRangeError", "check_fidelity", "compile_schedule", "compile_to_hsaco", "decode_waitcnt", "disassemble",
     "encode_waitcnt", "execution_plan", "generate", "kernel_report", "link_hsaco", "lower_schedule",
     "read_code_object",
 ]

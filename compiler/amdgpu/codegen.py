@@ -2,7 +2,7 @@
 
 The LLVM IR pipeline and instruction selection both run at
 ``AMDOptions.opt_level``.  The code object is written atomically
-(``warpsched.atomic.write_atomic``).
+(``warpsched.core.atomic.write_atomic``).
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from pathlib import Path
 
 import llvmlite.binding as llvm
 
-from ..atomic import write_atomic
-from ..llvm_backend import CodegenError, init_llvm, optimized_module
-from ..toolchain import find_tool
+from warpsched.core.atomic import write_atomic
+from warpsched.llvm.codegen import CodegenError, init_llvm, optimized_module
+from warpsched.toolchain.locate import find_tool
 from .targets import AMDOptions
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..toolchain import find_tool
+from warpsched.toolchain.locate import find_tool
 
 EM_AMDGPU = 224
 

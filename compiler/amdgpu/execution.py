@@ -42,7 +42,7 @@ from enum import Enum
 
 from ..schedule import OpDesc, Phase, ScheduleEntry
 from ..tile_geometry import KernelStructure
-from .schedule_input import ExpandedSchedule
+from warpsched.schedule.expanded import ExpandedSchedule
 
 
 class KBase(Enum):

@@ -36,7 +36,7 @@ from ..schedule import Ops, PingPongOps, op_name
 from ..tile_geometry import KernelStructure
 from .execution import Run, StructuralOps, execution_plan
 from .isa import Counter, Instruction, parse_disassembly, straight_line_regions
-from .schedule_input import ExpandedSchedule, block_index
+from warpsched.schedule.expanded import ExpandedSchedule, block_index
 from .waitcnt import Waitcnt, parse_waitcnt_asm
 
 _COUNTED_BY = {Counter.VM: (PingPongOps.LOAD_A, PingPongOps.LOAD_B),

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..tile_geometry import Dim, GemmSpec, Operand, TileShape, WaveAffine, WaveIndex
-from ..mlir_text import FuncWriter
+from warpsched.llvm.mlir_text import FuncWriter
 from .targets import WAVE_SIZE
 
 LDS_SYMBOL = "__warpsched_lds"

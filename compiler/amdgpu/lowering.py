@@ -19,12 +19,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..mlir_text import FuncWriter
+from warpsched.llvm.mlir_text import FuncWriter
 from ..schedule import Phase, ScheduleEntry, op_name
 from ..tile_geometry import GemmSpec, KernelStructure, Operand, TileShape, WaveIndex, lds_bytes
 from .execution import Guard, KBase, Run, StructuralOps, execution_plan
 from .kernel_values import LDS_SYMBOL, PTR_GLOBAL, KernelValues
-from .schedule_input import ExpandedSchedule
+from warpsched.schedule.expanded import ExpandedSchedule
 from .select import Selector
 from .store import store_c
 from .targets import WAVE_SIZE, AMDOptions
@@ -54,6 +54,20 @@ class LoweredKernel:
     mfma_isa: str
     dma_copies: dict[Operand, int]   # buffer_load ... lds instructions per wave per LOAD entry
     structure: KernelStructure = KernelStructure.PING_PONG
+
+
+@dataclass(frozen=True)
+class KernelFacts:
+    """What ``sched-to-rocdl`` records for the binary step: the target, the schedule it lowered,
+    the lowered kernel and the ``sched.kernel`` op's location (for code-generation errors)."""
+
+    arch: str
+    schedule: ExpandedSchedule
+    lowered: LoweredKernel
+    location: object
+
+    KEY = "amdgpu.kernel"
+    """The key of these facts in the driver's metadata."""
 
 
 def lower_schedule(schedule: ExpandedSchedule, gemm: GemmSpec = GemmSpec(),

@@ -5,15 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..atomic import write_atomic
+from warpsched.core.atomic import write_atomic
 from ..tile_geometry import GemmSpec, KernelStructure, TileShape
-from ..translate import mlir_to_llvm_ir
+from warpsched.llvm.translate import mlir_to_llvm_ir
 from .codegen import generate, link_hsaco
 from .elfinfo import disassemble
 from .fidelity import FidelityResult, check_fidelity
 from .lowering import LoweredKernel, lower_schedule
 from .report import KernelReport, kernel_report
-from .schedule_input import ExpandedSchedule
+from warpsched.schedule.expanded import ExpandedSchedule
 from .targets import AMDOptions
 
 

@@ -31,7 +31,7 @@ from ..schedule import OpDesc, Ops, PingPongOps
 from ..tile_geometry import (DmaPlan, GemmSpec, KernelStructure, LdsTile, Operand, TileShape, acc_quadrant,
                              dma_plan, fragment_region, lds_tile, load_slice, mn_dim)
 from .kernel_values import PTR_LDS, KernelValues
-from ..mlir_text import FuncWriter
+from warpsched.llvm.mlir_text import FuncWriter
 from .targets import WAVE_SIZE, AMDOptions, Mfma
 from .waitcnt import Waitcnt, encode_waitcnt
 

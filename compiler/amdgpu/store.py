@@ -13,7 +13,7 @@ from __future__ import annotations
 from ..schedule import OpDesc, PingPongOps
 from ..tile_geometry import DType, Dim, GemmSpec, KernelStructure, Operand, TileShape, acc_quadrant, store_guard
 from .kernel_values import KernelValues
-from ..mlir_text import FuncWriter
+from warpsched.llvm.mlir_text import FuncWriter
 from .select import MfmaTiling, RegisterState
 
 

@@ -1,8 +1,9 @@
 """NVIDIA warp-specialized pipelines: warp-role layouts, pipeline configs, the program model,
 its lowering to llvm + nvvm MLIR, and PTX / cubin code generation (sm_90a, sm_100a).
 
-The model (``roles``, ``pipeline_config``, ``targets``, ``program``) imports
-nothing heavy; ``lower`` and ``codegen`` load the toolchain when used.
+The model (``roles``, ``pipeline_config``, ``targets``, ``program``, ``steps``)
+imports nothing heavy; ``lower`` and ``codegen`` load the toolchain when used.
+``backend`` is the ``warpsched-compile`` backend for sm_90a and sm_100a.
 """
 
 from .pipeline_config import BarrierCounts, InputPipelineConfig, OutputPipelineConfig

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import llvmlite.binding as llvm
 
-from ..llvm_backend import CodegenError, init_llvm, optimized_module
+from warpsched.llvm.codegen import CodegenError, init_llvm, optimized_module
 from .targets import NVTarget
 
 

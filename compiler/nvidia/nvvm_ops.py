@@ -1,4 +1,4 @@
-"""NVVM building blocks on top of ``warpsched.mlir_text.FuncWriter``: control flow, variables, mbarriers,
+"""NVVM building blocks on top of ``warpsched.llvm.mlir_text.FuncWriter``: control flow, variables, mbarriers,
 named barriers, ``elect.sync`` and the tcgen05 TMEM / commit instructions.
 
 Everything is spelled in the llvm + nvvm dialects of MLIR 22.  Where that
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..mlir_text import FuncWriter
+from warpsched.llvm.mlir_text import FuncWriter
 
 PTR_SHARED = "!llvm.ptr<3>"
 PTR_GLOBAL = "!llvm.ptr<1>"

@@ -8,6 +8,7 @@ documented divergence (``MMABlockSpec.post_barrier_lgkm_position``).
 
 from .block import FLAGS, OP_SLOTS, MMABlockSpec
 from .entries import EntryBuilder, ScheduleEntry
+from .expanded import ExpandedSchedule, block_index
 from .enums import FRAMEWORK_TAG_MIN, KOffsetKind, OpRole, Ops, Phase, PingPongOps, ResourceKind
 from .format import entry_line, format_entries, op_name
 from . import pingpong
@@ -17,8 +18,8 @@ from .program import PipelineProgram
 from .serialize import dumps, from_document, loads, to_document
 
 __all__ = [
-    "FLAGS", "FRAMEWORK_TAG_MIN", "OP_SLOTS", "EntryBuilder", "KOffsetKind", "MMABlockSpec",
+    "FLAGS", "FRAMEWORK_TAG_MIN", "OP_SLOTS", "EntryBuilder", "ExpandedSchedule", "KOffsetKind", "MMABlockSpec",
     "OpDesc", "OpRole", "Ops", "Phase", "PingPongOps", "PipelineProgram", "ResourceKind",
-    "ScheduleEntry", "dumps", "emit_minimal_barrier_block", "entry_line", "format_entries",
+    "ScheduleEntry", "block_index", "dumps", "emit_minimal_barrier_block", "entry_line", "format_entries",
     "from_document", "is_prefetch", "pingpong", "loads", "op_name", "to_document",
 ]

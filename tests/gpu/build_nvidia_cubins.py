@@ -16,13 +16,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-from warpsched.atomic import write_atomic
+from warpsched.core.atomic import write_atomic
+from warpsched.llvm.translate import mlir_to_llvm_ir
 from warpsched.nvidia.codegen import llvm_ir_to_ptx, ptx_to_cubin
 from warpsched.nvidia.lower import lower_kernel
 from warpsched.nvidia.proof_gemm import Broken, Mode, ProofConfig, build_proof_kernel
 from warpsched.nvidia.targets import NVTarget
-from warpsched.translate import mlir_to_llvm_ir
-
 
 ROOT = Path(__file__).resolve().parents[2]
 DIALECT_SOURCES = {

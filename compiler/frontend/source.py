@@ -6,7 +6,7 @@ import re
 import sys
 from dataclasses import dataclass
 
-from .diagnostics import Diagnostic, DiagnosticError, Severity
+from warpsched.core.diagnostics import Diagnostic, DiagnosticError, Severity
 
 SPLIT_MARKER = "// -----"
 _SPLIT_RE = re.compile(r"^// -----.*$", re.M)

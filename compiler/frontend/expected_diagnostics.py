@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .diagnostics import Diagnostic, Severity
+from warpsched.core.diagnostics import Diagnostic, Severity
 
 _EXPECT_RE = re.compile(
     r"//\s*expected-(error|warning|note|remark)(?:@(above|below|[+-]\d+))?\s*\{\{(.*?)\}\}")

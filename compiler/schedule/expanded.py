@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from ..schedule import Ops, Phase, PingPongOps, ScheduleEntry
+from .entries import ScheduleEntry
+from .enums import Ops, Phase, PingPongOps
 
 _DATA_TAGS = {int(t) for t in PingPongOps if t is not PingPongOps.COMPUTE}
 _FRAMEWORK_TAGS = {int(t) for t in Ops}

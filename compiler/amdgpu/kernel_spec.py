@@ -29,9 +29,10 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from .amdgpu import AMDOptions, MfmaFamily
-from .schedule.validate import check_int
-from .tile_geometry import GemmSpec, KernelStructure, TileShape
+from warpsched.schedule.validate import check_int
+from warpsched.tile_geometry import GemmSpec, KernelStructure, TileShape
+
+from .targets import AMDOptions, MfmaFamily
 
 Knob = bool | int | str
 

@@ -7,12 +7,16 @@ raises ``DiagnosticError`` with file:line:col diagnostics on any failure.
 
 from __future__ import annotations
 
-from warpsched.dialects.nvidia_ops import wrap_lone_kernel
+from warpsched.core.diagnostics import (
+    Diagnostic,
+    DiagnosticError,
+    Severity,
+    mlir_diagnostics,
+)
+from warpsched.core.ir import ir
+from warpsched.dialects.nvidia.ops import wrap_lone_kernel
 from warpsched.dialects.syntax import looks_generic, parse_pretty
 from warpsched.dialects.verify import verify_module
-
-from .diagnostics import Diagnostic, DiagnosticError, Severity, mlir_diagnostics
-from .ir import ir
 
 
 def parse_source(text: str, filename: str, context: ir.Context) -> ir.Module:

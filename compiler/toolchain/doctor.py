@@ -1,4 +1,4 @@
-"""``warpsched-doctor`` / ``python -m warpsched.doctor``: the toolchain self-check.
+"""``warpsched-doctor`` / ``python -m warpsched.toolchain.doctor``: the toolchain self-check.
 
 Prints one line per component with its version and OK or MISSING, and exits 1
 if any component is missing.  Components: the MLIR Python bindings, the MLIR
@@ -55,7 +55,7 @@ def _run_version(path: str | Path, *args: str) -> str:
 
 def _mlir_bindings() -> Component:
     try:
-        from warpsched.ir import ir  # noqa: F401
+        from warpsched.core.ir import ir  # noqa: F401
     except ImportError as exc:
         return Component("MLIR Python bindings", None, str(exc))
     return Component("MLIR Python bindings", importlib.metadata.version("xtc-mlir-python-bindings"))

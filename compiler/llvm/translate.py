@@ -21,7 +21,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from .toolchain import ToolNotFoundError, find_tool
+from warpsched.toolchain.locate import ToolNotFoundError, find_tool
 
 METHODS = ("auto", "in-process", "subprocess")
 

@@ -1,0 +1,1 @@
+"""The backend interface (``interface``) and the registry of backends by target (``registry``)."""

@@ -1,0 +1,1 @@
+"""What every stage shares: the MLIR bindings (``ir``), diagnostics and atomic output files."""

@@ -1,0 +1,1 @@
+"""The compile driver: a verified ``sched`` module → passes → a backend's artefact (``compile``)."""

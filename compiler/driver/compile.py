@@ -1,0 +1,72 @@
+"""``warpsched-compile``'s pipeline: a verified ``sched`` module → MLIR, LLVM IR, assembly or a binary.
+
+Every target goes the same way; only the passes and the binary step are the backend's::
+
+    backend.pass_pipeline(options)   (llvm + rocdl / nvvm MLIR)   --emit=mlir
+    MLIR's translator                (LLVM IR)                    --emit=llvm
+    backend.make_binary(...)         (asm, obj, hsaco / ptx, cubin)
+
+The backend comes from ``warpsched.backend.registry`` by target name.  Every
+failure is a ``DiagnosticError``: located at the op at fault when there is one,
+else at the input file.  Nothing is written here; the caller writes the
+artefact atomically.
+"""
+
+from __future__ import annotations
+
+from warpsched.backend.interface import Backend, CompileOptions, CompileResult, Emit
+from warpsched.backend.registry import backend_for, targets
+from warpsched.core.diagnostics import Diagnostic, DiagnosticError, Severity
+from warpsched.core.ir import ir
+from warpsched.llvm.translate import TranslateError, mlir_to_llvm_ir
+from warpsched.passes.pipeline import parse_element, run_pipeline
+
+
+def artefact(options: CompileOptions, backend: Backend) -> Emit:
+    """The artefact ``options`` ask ``backend`` for: ``options.emit``, else its final one."""
+    return options.emit or backend.emits[-1]
+
+
+def problems(options: CompileOptions) -> list[str]:
+    """Why this combination of options is illegal (empty when it is fine)."""
+    backend = backend_for(options.target)
+    if backend is None:
+        return [f"unsupported target '{options.target}' (targets: {', '.join(targets())})"]
+    found = []
+    emit = artefact(options, backend)
+    if emit not in backend.emits:
+        allowed = ", ".join(e.value for e in backend.emits)
+        found.append(f"--emit={emit.value} is not available for {options.target} (choose {allowed})")
+    found += backend.problems(options)
+    if options.opt_level not in (0, 1, 2, 3):
+        found.append(f"-O{options.opt_level}: the optimisation level must be 0, 1, 2 or 3")
+    return found
+
+
+def compile_module(module: ir.Module, context: ir.Context, filename: str,
+                   options: CompileOptions) -> CompileResult:
+    """Compile a loaded, verified ``module`` as ``options`` say; ``DiagnosticError`` on failure."""
+    found = problems(options)
+    if found:
+        raise DiagnosticError([Diagnostic(Severity.ERROR, p, filename) for p in found])
+    backend = backend_for(options.target)
+    assert backend is not None
+    emit = artefact(options, backend)
+    metadata: dict[str, object] = {}
+    passes = [parse_element(element) for element in backend.pass_pipeline(options)]
+    run_pipeline(module, passes, context, filename, metadata=metadata)
+    if emit is Emit.MLIR:
+        return CompileResult(str(module), emit)
+    llvm_ir = translate(module, filename)
+    if emit is Emit.LLVM:
+        return CompileResult(llvm_ir, emit)
+    return backend.make_binary(llvm_ir, metadata, options, filename)
+
+
+def translate(module: ir.Module, filename: str) -> str:
+    """The LLVM IR of a module in the llvm dialect (+ rocdl/nvvm); failures are diagnostics."""
+    try:
+        return mlir_to_llvm_ir(str(module))
+    except TranslateError as exc:
+        raise DiagnosticError([Diagnostic(Severity.ERROR, f"translation to LLVM IR failed: {exc}",
+                                          filename)]) from None

@@ -1,0 +1,1 @@
+"""The shared LLVM half of the pipeline: MLIR text helpers, MLIR → LLVM IR, llvmlite codegen."""

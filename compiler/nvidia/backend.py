@@ -1,0 +1,49 @@
+"""The NVIDIA backend (sm_90a, sm_100a): ``sched.nv_kernel`` → llvm+nvvm → LLVM IR → PTX → cubin.
+
+Passes: ``sched-to-nvvm``.  The binary step runs llvmlite's NVPTX backend at
+``-O<n>`` and nvJitLink (``ptxas`` as the fallback); the toolchain is imported
+only then.
+"""
+
+from __future__ import annotations
+
+from warpsched.backend.interface import CompileOptions, CompileResult, Emit, Metadata
+from warpsched.core.diagnostics import Diagnostic, DiagnosticError, Severity
+
+from .targets import NVTarget
+
+
+class NVIDIABackend:
+    """``warpsched.backend.interface.Backend`` for NVIDIA GPUs."""
+
+    name = "nvidia"
+    targets = tuple(target.value for target in NVTarget)
+    emits = (Emit.MLIR, Emit.LLVM, Emit.PTX, Emit.CUBIN)
+
+    def problems(self, options: CompileOptions) -> list[str]:
+        if options.report or options.fidelity:
+            return [f"--report and --check-fidelity read AMD code objects; not available "
+                    f"for {options.target}"]
+        return []
+
+    def pass_pipeline(self, options: CompileOptions) -> tuple[str, ...]:
+        return (f"sched-to-nvvm{{target={options.target}}}",)
+
+    def make_binary(self, llvm_ir: str, metadata: Metadata, options: CompileOptions,
+                    filename: str) -> CompileResult:
+        from .codegen import (  # loads llvmlite (and nvJitLink)
+            llvm_ir_to_ptx,
+            ptx_to_cubin,
+        )
+
+        target = NVTarget(options.target)
+        emit = options.emit or Emit.CUBIN
+        try:
+            ptx = llvm_ir_to_ptx(llvm_ir, target, options.opt_level)
+            return CompileResult(ptx if emit is Emit.PTX else ptx_to_cubin(ptx, target), emit)
+        except (RuntimeError, ValueError) as exc:
+            raise DiagnosticError([Diagnostic(Severity.ERROR, f"{options.target} code generation "
+                                              f"failed: {exc}", filename)]) from None
+
+
+BACKEND = NVIDIABackend()

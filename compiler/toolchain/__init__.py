@@ -1,0 +1,1 @@
+"""The external tools warpsched runs (``locate``) and the toolchain self-check (``doctor``)."""
