@@ -1,8 +1,8 @@
 """Loading the ``sched`` dialect (IRDL) into an MLIR context.
 
 The dialect is declared in two files, each a complete ``irdl.dialect @sched``:
-``sched.irdl.mlir`` (the AMD schedule ops) and ``sched_nvidia.irdl.mlir`` (the
-NVIDIA warp-specialization ops).  ``load_sched_dialect`` merges the ops of every
+``amd/sched.irdl.mlir`` (the AMD schedule ops) and ``nvidia/sched_nvidia.irdl.mlir``
+(the NVIDIA warp-specialization ops).  ``load_sched_dialect`` merges the ops of every
 file into the first file's dialect, so MLIR loads one ``sched`` dialect.
 """
 
@@ -11,10 +11,10 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from warpsched.ir import ir, irdl
+from warpsched.core.ir import ir, irdl
 
-IRDL_SOURCES = (Path(__file__).with_name("sched.irdl.mlir"),
-                Path(__file__).with_name("sched_nvidia.irdl.mlir"))
+HERE = Path(__file__).parent
+IRDL_SOURCES = (HERE / "amd" / "sched.irdl.mlir", HERE / "nvidia" / "sched_nvidia.irdl.mlir")
 
 
 @cache

@@ -6,7 +6,7 @@ library, so the IR and the library are two views of the same values:
 ``PipelineProgram``, ``EntryOp.entry`` a ``ScheduleEntry``, ``BuildOp.schedule()``
 a builders ``Schedule``, ``KernelOp.spec()`` a ``KernelSpec``.  Conversions raise
 ``ValueError``/``TypeError`` naming the bad attribute; ``verify.py`` turns those
-into diagnostics.
+into diagnostics.  ``sched.build`` and ``sched.kernel`` are in ``kernel_ops``.
 
 Schedules and programs are ``builtin.module`` containers marked with the
 ``sched.schedule`` / ``sched.phase`` attributes (see sched.irdl.mlir for why).
@@ -14,10 +14,9 @@ Schedules and programs are ``builtin.module`` containers marked with the
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING
+from collections.abc import Iterator
 
-from warpsched.ir import ir
+from warpsched.core.ir import ir
 from warpsched.schedule import (
     FLAGS,
     OP_SLOTS,
@@ -28,11 +27,8 @@ from warpsched.schedule import (
     ScheduleEntry,
 )
 
-from .opdesc_attr import from_attr, to_attr
-
-if TYPE_CHECKING:
-    from warpsched.kernel_spec import KernelSpec
-    from warpsched.schedule.builders import Schedule
+from ..common.opdesc_attr import from_attr, to_attr
+from ..common.ops import body_ops, create_op, i64_attr
 
 SCHEDULE_ATTR = "sched.schedule"
 STAGGER_ATTR = "sched.warp_stagger_index"
@@ -50,23 +46,10 @@ def phase_from_name(name: str) -> Phase:
     raise ValueError(f"unknown phase '{name}' (expected prologue, kernel or epilogue)")
 
 
-def i64_attr(value: int) -> ir.IntegerAttr:
-    """A signless 64-bit integer attribute (needs an active context)."""
-    return ir.IntegerAttr.get(ir.IntegerType.get_signless(64), value)
-
-
 def changed_flags(spec: MMABlockSpec) -> dict[str, bool]:
     """The flags of ``spec`` that differ from the reference defaults, in declaration order."""
     return {name: getattr(spec, name) for name in FLAGS
             if getattr(spec, name) != getattr(_DEFAULT_BLOCK, name)}
-
-
-def _create(name: str, attributes: dict[str, ir.Attribute], *, regions: int = 0,
-            loc: ir.Location | None, ip: ir.InsertionPoint | None) -> ir.Operation:
-    op = ir.Operation.create(name, attributes=attributes, regions=regions, loc=loc, ip=ip)
-    if regions:
-        op.regions[0].blocks.append()
-    return op
 
 
 class BlockOp:
@@ -108,7 +91,7 @@ class BlockOp:
                 attrs[name] = to_attr(getattr(spec, name))
         for name, value in changed_flags(spec).items():
             attrs[name] = ir.BoolAttr.get(value)
-        return BlockOp(_create(BlockOp.OPERATION_NAME, attrs, loc=loc, ip=ip))
+        return BlockOp(create_op(BlockOp.OPERATION_NAME, attrs, loc=loc, ip=ip))
 
 
 class ExplicitBlockOp:
@@ -133,7 +116,7 @@ class ExplicitBlockOp:
     def build(ops: list[OpDesc], *, loc: ir.Location | None = None,
               ip: ir.InsertionPoint | None = None) -> ExplicitBlockOp:
         attrs = {"ops": ir.ArrayAttr.get([to_attr(op) for op in ops])}
-        return ExplicitBlockOp(_create(ExplicitBlockOp.OPERATION_NAME, attrs, loc=loc, ip=ip))
+        return ExplicitBlockOp(create_op(ExplicitBlockOp.OPERATION_NAME, attrs, loc=loc, ip=ip))
 
 
 class EntryOp:
@@ -164,7 +147,7 @@ class EntryOp:
                  "phase": ir.StringAttr.get(PHASE_NAMES[entry.phase])}
         if entry.is_prefetch:
             attrs["prefetch"] = ir.UnitAttr.get()
-        return EntryOp(_create(EntryOp.OPERATION_NAME, attrs, loc=loc, ip=ip))
+        return EntryOp(create_op(EntryOp.OPERATION_NAME, attrs, loc=loc, ip=ip))
 
 
 def is_program(op: ir.Operation) -> bool:
@@ -186,11 +169,6 @@ def top_level_ops(module: ir.Module) -> list[ir.Operation]:
     if is_schedule(module.operation) or is_program(module.operation):
         return [module.operation]
     return body_ops(module.operation)
-
-
-def body_ops(op: ir.Operation) -> list[ir.Operation]:
-    """The operations directly inside a container's single block."""
-    return [child.operation for child in op.regions[0].blocks[0].operations]
 
 
 class ProgramOp:
@@ -237,7 +215,7 @@ class ProgramOp:
         attrs: dict[str, ir.Attribute] = {PHASE_ATTR: ir.StringAttr.get(PHASE_NAMES[phase])}
         if trailing:
             attrs[TRAILING_ATTR] = ir.UnitAttr.get()
-        op = _create("builtin.module", attrs, regions=1, loc=loc, ip=ip)
+        op = create_op("builtin.module", attrs, regions=1, loc=loc, ip=ip)
         if program is not None:
             inner = ir.InsertionPoint(op.regions[0].blocks[0])
             for block, explicit in zip(program.blocks, program.explicit_blocks):
@@ -275,133 +253,4 @@ class ScheduleOp:
             attrs["sym_name"] = ir.StringAttr.get(name)
         if warp_stagger_index is not None:
             attrs[STAGGER_ATTR] = i64_attr(warp_stagger_index)
-        return ScheduleOp(_create("builtin.module", attrs, regions=1, loc=loc, ip=ip))
-
-
-Knob = bool | int | str
-"""A ``ScheduleConfig`` knob value as ``sched.build`` carries it (enums by member name)."""
-
-
-def _knob_attr(value: Knob) -> ir.Attribute:
-    if isinstance(value, bool):
-        return ir.BoolAttr.get(value)
-    return i64_attr(value) if isinstance(value, int) else ir.StringAttr.get(value)
-
-
-def _knob_value(name: str, attr: ir.Attribute) -> Knob:
-    if isinstance(attr, (ir.BoolAttr, ir.IntegerAttr, ir.StringAttr)):
-        return attr.value
-    raise TypeError(f"knob '{name}' must be a bool, integer or string attribute, got {attr}")
-
-
-def _knobs(dictionary: ir.DictAttr) -> dict[str, Knob]:
-    """A knob dictionary attribute as Python values (``TypeError`` names a bad entry)."""
-    return {named.name: _knob_value(named.name, named.attr) for named in dictionary}
-
-
-class BuildOp:
-    """``sched.build``: a whole schedule, named by family, ``ScheduleConfig`` knobs and parameters.
-
-    Attributes: ``sym_name`` (the schedule's name), ``family`` (see
-    ``families.FAMILIES``), ``config`` (a dictionary of the knobs that were
-    given, by ``ScheduleConfig`` field name), and one integer attribute per
-    family parameter (``lgkm_a``, ``lgkm_b`` for ``pingpong``).
-    """
-
-    OPERATION_NAME = "sched.build"
-    _CORE = ("sym_name", "family", "config")
-
-    def __init__(self, operation: ir.Operation) -> None:
-        self.operation = operation
-
-    @property
-    def name(self) -> str:
-        return self.operation.attributes["sym_name"].value
-
-    @property
-    def family(self) -> str:
-        return self.operation.attributes["family"].value
-
-    @property
-    def knobs(self) -> dict[str, Knob]:
-        """The given knobs, as Python values (not yet checked against ``ScheduleConfig``)."""
-        return _knobs(self.operation.attributes["config"])
-
-    @property
-    def params(self) -> dict[str, int]:
-        """The family parameters: every attribute besides the core three; each an integer."""
-        params = {}
-        for name, attr in self.operation.attributes.items():
-            if name in self._CORE:
-                continue
-            if not isinstance(attr, ir.IntegerAttr):
-                raise TypeError(f"parameter '{name}' must be an integer, got {attr}")
-            params[name] = attr.value
-        return params
-
-    def schedule(self) -> Schedule:
-        """The builders' ``Schedule``; ``ValueError``/``TypeError`` name the bad family or knob."""
-        from .families import build_schedule  # the builders are imported only when needed
-
-        return build_schedule(self.family, self.knobs, self.params)
-
-    @staticmethod
-    def build(name: str, family: str, knobs: Mapping[str, Knob] | None = None,
-              params: Mapping[str, int] | None = None, *, loc: ir.Location | None = None,
-              ip: ir.InsertionPoint | None = None) -> BuildOp:
-        """Create the op; ``knobs`` and ``params`` are stored unchecked (``schedule()`` checks)."""
-        attrs: dict[str, ir.Attribute] = {
-            "sym_name": ir.StringAttr.get(name), "family": ir.StringAttr.get(family),
-            "config": ir.DictAttr.get({k: _knob_attr(v) for k, v in (knobs or {}).items()})}
-        attrs.update({k: i64_attr(v) for k, v in (params or {}).items()})
-        return BuildOp(_create(BuildOp.OPERATION_NAME, attrs, loc=loc, ip=ip))
-
-
-class KernelOp:
-    """``sched.kernel``: a GEMM kernel driven by a schedule (see ``warpsched.kernel_spec``).
-
-    Attributes: ``sym_name`` (the kernel's symbol), ``spec`` (a dictionary of
-    the kernel knobs that were given) and, optionally, ``schedule`` (the
-    symbol of the driving schedule, as a string).
-    """
-
-    OPERATION_NAME = "sched.kernel"
-
-    def __init__(self, operation: ir.Operation) -> None:
-        self.operation = operation
-
-    @property
-    def name(self) -> str:
-        return self.operation.attributes["sym_name"].value
-
-    @property
-    def schedule_name(self) -> str | None:
-        """The driving schedule's symbol, or None for "the module's only schedule"."""
-        if "schedule" not in self.operation.attributes:
-            return None
-        attr = self.operation.attributes["schedule"]
-        if not isinstance(attr, ir.StringAttr):
-            raise TypeError(f"attribute 'schedule' must be a string, got {attr}")
-        return attr.value
-
-    @property
-    def knobs(self) -> dict[str, Knob]:
-        """The given knobs, as Python values (``spec()`` checks them)."""
-        return _knobs(self.operation.attributes["spec"])
-
-    def spec(self) -> KernelSpec:
-        """The checked ``KernelSpec``; ``ValueError``/``TypeError`` name the bad knob."""
-        from warpsched.kernel_spec import KernelSpec  # imports the AMD backend: only when needed
-
-        return KernelSpec.from_knobs(self.name, self.schedule_name, self.knobs)
-
-    @staticmethod
-    def build(name: str, schedule: str | None, knobs: Mapping[str, Knob] | None = None, *,
-              loc: ir.Location | None = None, ip: ir.InsertionPoint | None = None) -> KernelOp:
-        """Create the op; ``knobs`` are stored unchecked (``spec()`` checks)."""
-        attrs: dict[str, ir.Attribute] = {
-            "sym_name": ir.StringAttr.get(name),
-            "spec": ir.DictAttr.get({k: _knob_attr(v) for k, v in (knobs or {}).items()})}
-        if schedule is not None:
-            attrs["schedule"] = ir.StringAttr.get(schedule)
-        return KernelOp(_create(KernelOp.OPERATION_NAME, attrs, loc=loc, ip=ip))
+        return ScheduleOp(create_op("builtin.module", attrs, regions=1, loc=loc, ip=ip))

@@ -1,7 +1,7 @@
 // The `sched` dialect, declared in IRDL and loaded into an upstream MLIR 22 context.
 //
 // IRDL checks the presence and kind of each required attribute; the Python verifiers in
-// dialects/verify.py check the semantics (roles per slot, wait ranges, flags, slots).
+// dialects/amd/verify.py check the semantics (roles per slot, wait ranges, flags, slots).
 //
 // An op descriptor (`OpDesc`) is a dictionary attribute holding `tag` and every field
 // that differs from its default: {tag = 5 : i64, stage = 1 : i64, role = "COMPUTE", ...}.
@@ -36,7 +36,7 @@ irdl.dialect @sched {
     irdl.attributes { "sym_name" = %name, "family" = %family, "config" = %config }
   }
   // A GEMM kernel driven by a schedule (sched-to-rocdl): its symbol, the dictionary of
-  // kernel knobs (warpsched.kernel_spec.KNOBS) and, optionally, `schedule`, the string
+  // kernel knobs (warpsched.amdgpu.kernel_spec.KNOBS) and, optionally, `schedule`, the string
   // symbol of the sched.schedule / sched.build that drives it.
   irdl.operation @kernel {
     %name = irdl.base "#builtin.string"

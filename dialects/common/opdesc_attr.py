@@ -13,8 +13,16 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from warpsched.ir import ir
-from warpsched.schedule import KOffsetKind, OpDesc, OpRole, Ops, PingPongOps, ResourceKind, pingpong
+from warpsched.core.ir import ir
+from warpsched.schedule import (
+    KOffsetKind,
+    OpDesc,
+    OpRole,
+    Ops,
+    PingPongOps,
+    ResourceKind,
+    pingpong,
+)
 
 ENUM_FIELDS = {"k_offset": KOffsetKind, "resource": ResourceKind, "role": OpRole}
 INT_FIELDS = ("tag", "stage", "subtile", "vm_cost", "lgkm_cost", "wait_value", "latency",

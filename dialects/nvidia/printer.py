@@ -1,18 +1,20 @@
-"""Printer of the NVIDIA ops in the pretty syntax; ``nvidia_syntax`` parses what it prints.
+"""Printer of the NVIDIA ops in the pretty syntax; ``syntax`` parses what it prints.
 
 ``format_nv_op(op, depth)`` gives the lines of one verified op and its region.
 Positional parameters come first, then every given keyword parameter, in the
-order of ``nvidia_ops.SPECS``.  Stage values are named ``%0``, ``%1``... in the
+order of ``specs.SPECS``.  Stage values are named ``%0``, ``%1``... in the
 order they are acquired within the printed op.
 """
 
 from __future__ import annotations
 
-from warpsched.ir import ir
+from warpsched.core.ir import ir
 
-from .nvidia_ops import Kind, LayoutSpec, NvOp, Param, Value
+from ..common.printing import INDENT
+from .layouts import LayoutSpec
+from .ops import NvOp
+from .specs import Kind, Param, Value
 
-_INDENT = "  "
 _1D1D_DEFAULTS = (("has_sfb", False), ("num_epi_warps", 4))
 
 
@@ -63,7 +65,7 @@ class _Printer:
             words.append(self.name_of(view.operand))
         words += [f"{p.name} {_param(view, p, params[p.name])}" for p in view.spec.keywords
                   if p.name in params]
-        pad = _INDENT * depth
+        pad = INDENT * depth
         if not view.spec.region:
             return [pad + " ".join(words)]
         inner = [line for child in view.children() for line in self.lines(child, depth + 1)]

@@ -1,10 +1,10 @@
 // The NVIDIA half of the `sched` dialect: warp-specialized kernels (mojo-semantics Part B).
 //
-// dialects/registry.py merges these ops into the `irdl.dialect @sched` of sched.irdl.mlir,
+// dialects/registry.py merges these ops into the `irdl.dialect @sched` of amd/sched.irdl.mlir,
 // so MLIR loads a single `sched` dialect.  Every op is named `nv_<op>` and maps 1:1 onto a
-// class of the program model (warpsched.nvidia.program; dialects/nvidia_ops.py SPECS).
+// class of the program model (warpsched.nvidia.program; dialects/nvidia/specs.py SPECS).
 // IRDL checks the presence and kind of each attribute, operand and result;
-// dialects/nvidia_verify.py checks the semantics (layouts and launch, pipeline references,
+// dialects/nvidia/verify.py checks the semantics (layouts and launch, pipeline references,
 // which role may run an op, the Sync wait, linear use of stages).  Pipeline references
 // are string attributes holding the pipeline's symbol name.  (An IRDL constraint value binds
 // one attribute, so each attribute has its own `irdl.base`.)
@@ -127,7 +127,7 @@ irdl.dialect @sched {
   }
   // MmaStage.release() (release_from_mma) / EpilogueStage.release() (release_from_epilogue).
   // The operand is declared `irdl.any`: MLIR 22 aborts on `irdl.any_of` over two `irdl.base`
-  // type constraints ("unknown IRDL constraint"), so nvidia_verify.py checks that it is a stage.
+  // type constraints ("unknown IRDL constraint"), so nvidia/linear_use.py checks that it is a stage.
   irdl.operation @nv_release_stage {
     %stage = irdl.any
     irdl.operands(stage: %stage)

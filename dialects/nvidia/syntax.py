@@ -1,9 +1,9 @@
 """Builder of the NVIDIA ops from the pretty syntax (``sched_nvidia.lark``), with file locations.
 
 ``build_nv_op(base, tree, ip)`` builds one top-level ``nv_op`` parse tree (a
-``sched.nv_kernel`` and everything inside it).  ``base`` is syntax.py's builder,
-which supplies locations, located errors and integer range checks.  Arguments
-are checked against ``nvidia_ops.SPECS``; every error is a ``DiagnosticError``
+``sched.nv_kernel`` and everything inside it).  ``base`` is the dialect's builder
+(a ``common.syntax.SyntaxBuilder``), which supplies locations, located errors and integer range checks.  Arguments
+are checked against ``specs.SPECS``; every error is a ``DiagnosticError``
 at the offending token.
 
 Stage values (``%name = sched.nv_acquire_mma_linear @acc``) are scoped to the
@@ -15,22 +15,14 @@ reason, where the generic form would only say "undeclared SSA value".
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
 
 from lark import Token, Tree
+from warpsched.core.ir import ir
 
-from warpsched.diagnostics import DiagnosticError
-from warpsched.ir import ir
-
-from .nvidia_ops import SPECS, Kind, LayoutSpec, NvOp, OpSpec, Param, Value
-
-
-class BaseBuilder(Protocol):
-    """What syntax.py's builder offers: located errors and locations, checked integers."""
-
-    def error(self, node: Tree | Token, message: str) -> DiagnosticError: ...
-    def loc(self, node: Tree | Token) -> ir.Location: ...
-    def i64(self, token: Token, minimum: int = 0) -> int: ...
+from ..common.syntax import SyntaxBuilder
+from .layouts import LayoutSpec
+from .ops import NvOp
+from .specs import SPECS, Kind, OpSpec, Param, Value
 
 
 @dataclass(frozen=True)
@@ -49,13 +41,13 @@ class _Scope:
     region: ir.Operation | None
 
 
-def build_nv_op(base: BaseBuilder, tree: Tree, ip: ir.InsertionPoint) -> None:
+def build_nv_op(base: SyntaxBuilder, tree: Tree, ip: ir.InsertionPoint) -> None:
     """Build a top-level ``nv_op`` (normally a ``sched.nv_kernel``) and its region."""
     _NvBuilder(base).op(tree, ip, _Scope(None, None))
 
 
 class _NvBuilder:
-    def __init__(self, base: BaseBuilder) -> None:
+    def __init__(self, base: SyntaxBuilder) -> None:
         self.base = base
         self.stages: dict[str, StageDef] = {}
 

@@ -1,0 +1,131 @@
+"""The NVIDIA ops (``sched.nv_*``) as one table: ``SPECS`` gives each op's parameters, region,
+stage result/operand and program-model class (``warpsched.nvidia.program``).
+
+Positional parameters come first, then ``keyword value`` pairs in the pretty
+form; in the IR a parameter is an attribute of the same name (symbols and enum
+names are strings, integers ``i64``, a warp-role layout a dictionary).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from warpsched.nvidia import program as P
+from warpsched.nvidia.roles import Role, WarpRoleLayout
+
+PREFIX = "sched.nv_"
+MMA_STAGE_TYPE = "!sched.nv_mma_stage"
+EPILOGUE_STAGE_TYPE = "!sched.nv_epilogue_stage"
+
+
+class Kind(enum.Enum):
+    """How a parameter is spelled: ``@name``, an integer, an enum name, or a warp-role layout."""
+
+    SYMBOL = "a @symbol"
+    INT = "an integer"
+    ENUM = "a name"
+    LAYOUT = "a warp-role layout"
+
+
+@dataclass(frozen=True)
+class Param:
+    """One op parameter; ``enum`` is an enum parameter's class, ``optional`` ones may be absent."""
+
+    name: str
+    kind: Kind
+    enum: type[enum.Enum] | None = None
+    optional: bool = False
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        """The names an enum parameter accepts (its members' values)."""
+        return tuple(member.value for member in self.enum) if self.enum else ()
+
+
+@dataclass(frozen=True)
+class OpSpec:
+    """The shape of one op: parameters, region, stage result/operand and its program-model class.
+
+    ``model`` is None for ``sched.nv_kernel`` (``program.Kernel`` is assembled from
+    its parts) and for ``sched.nv_sync_wait``, which has no step of its own: the
+    verifier keeps it right before the epilogue context, whose entry the library
+    lowers to that ``bar.sync 1``.
+    """
+
+    name: str
+    positional: tuple[Param, ...] = ()
+    keywords: tuple[Param, ...] = ()
+    region: bool = False
+    result: str | None = None
+    operand: bool = False
+    model: type | None = None
+
+    @property
+    def params(self) -> tuple[Param, ...]:
+        return self.positional + self.keywords
+
+
+def _sym(name: str) -> Param:
+    return Param(name, Kind.SYMBOL)
+
+
+def _int(name: str, optional: bool = False) -> Param:
+    return Param(name, Kind.INT, optional=optional)
+
+
+def _enum(name: str, cls: type[enum.Enum]) -> Param:
+    return Param(name, Kind.ENUM, cls)
+
+
+_PIPE = (_sym("pipeline"),)
+_INPUT = (_sym("input_pipeline"),)
+
+_SPEC_LIST = (
+    OpSpec("sched.nv_kernel", (_sym("sym_name"),),
+           (Param("layout", Kind.LAYOUT), _int("threads"), _int("block_m"), _int("block_n"),
+            _int("block_k")), region=True),
+    OpSpec("sched.nv_input_pipeline", (_sym("sym_name"),),
+           (_int("num_stages"), _int("producer_count"), _int("consumer_count"),
+            _enum("payload", P.Payload)), model=P.InputPipeline),
+    OpSpec("sched.nv_output_pipeline", (_sym("sym_name"),),
+           (_int("num_stages"), _int("stage_stride_cols"), _int("cta_group"),
+            _int("producer_count", True), _int("consumer_count", True)), model=P.OutputPipeline),
+    OpSpec("sched.nv_role", (_enum("role", Role),), region=True, model=P.RoleBody),
+    OpSpec("sched.nv_tile_loop", (*_PIPE, _enum("side", P.Side)), region=True, model=P.TileLoop),
+    OpSpec("sched.nv_k_loop", region=True, model=P.KLoop),
+    OpSpec("sched.nv_input_produce", _PIPE, region=True, model=P.InputProduce),
+    OpSpec("sched.nv_input_consume", _PIPE, region=True, model=P.InputConsume),
+    OpSpec("sched.nv_output_produce", _PIPE, region=True, model=P.OutputProduce),
+    OpSpec("sched.nv_output_consume", _PIPE, region=True, model=P.OutputConsume),
+    OpSpec("sched.nv_per_k_produce", _PIPE, region=True, model=P.PerKProduce),
+    OpSpec("sched.nv_per_k_consume", _PIPE, region=True, model=P.PerKConsume),
+    OpSpec("sched.nv_per_k_epilogue", _PIPE, _INPUT, region=True, model=P.PerKEpilogue),
+    OpSpec("sched.nv_mma_context", _PIPE, region=True, model=P.MmaContext),
+    OpSpec("sched.nv_epilogue_context", _PIPE, region=True, model=P.EpilogueContext),
+    OpSpec("sched.nv_acquire_for_mma", _PIPE, model=P.AcquireForMma),
+    OpSpec("sched.nv_release_from_mma", _PIPE, model=P.ReleaseFromMma),
+    OpSpec("sched.nv_acquire_for_epilogue", _PIPE, model=P.AcquireForEpilogue),
+    OpSpec("sched.nv_release_from_epilogue", _PIPE, model=P.ReleaseFromEpilogue),
+    OpSpec("sched.nv_epilogue_arrive", _PIPE, model=P.EpilogueArrive),
+    OpSpec("sched.nv_arrive_input", _INPUT, model=P.ArriveInput),
+    OpSpec("sched.nv_acquire_mma_linear", _PIPE, result=MMA_STAGE_TYPE, model=P.AcquireMmaLinear),
+    OpSpec("sched.nv_acquire_epilogue_linear", _PIPE, result=EPILOGUE_STAGE_TYPE,
+           model=P.AcquireEpilogueLinear),
+    OpSpec("sched.nv_release_stage", operand=True, model=P.ReleaseStage),
+    OpSpec("sched.nv_sync_wait"),
+    OpSpec("sched.nv_load_input_stage", _PIPE, model=P.LoadInputStage),
+    OpSpec("sched.nv_zero_accumulator", model=P.ZeroAccumulator),
+    OpSpec("sched.nv_mma_tile_product", _INPUT, model=P.MmaTileProduct),
+    OpSpec("sched.nv_store_accumulator", _PIPE, model=P.StoreAccumulator),
+    OpSpec("sched.nv_drain_stage_to_c", _PIPE, model=P.DrainStageToC),
+    OpSpec("sched.nv_accumulate_stage", _PIPE, model=P.AccumulateStage),
+    OpSpec("sched.nv_zero_epilogue_accumulator", model=P.ZeroEpilogueAccumulator),
+    OpSpec("sched.nv_store_c", model=P.StoreC),
+    OpSpec("sched.nv_fetch_next_tile", _PIPE, model=P.FetchNextTile),
+)
+SPECS: dict[str, OpSpec] = {spec.name: spec for spec in _SPEC_LIST}
+"""Every NVIDIA op by name."""
+
+Value = int | str | enum.Enum | WarpRoleLayout
+"""A parameter's Python value: an ``int``, a ``str`` (symbol), an enum member or a layout."""
