@@ -9,7 +9,8 @@ warpsched's side runs in this process, phase by phase, on
    ``sched-expand-blocks``, read the ``ExpandedSchedule``;
 2. lower: ``warpsched.amdgpu.lower_schedule`` (llvm + rocdl MLIR text);
 3. translate: ``warpsched.llvm.translate.mlir_to_llvm_ir`` (MLIR's translator);
-4. codegen: ``warpsched.amdgpu.generate`` (llvmlite -O3: object and assembly);
+4. codegen: ``warpsched.amdgpu.generate`` (llvmlite -O3: the object, as ``--emit=hsaco``
+   produces it; the assembly is generated only for ``--emit=asm``);
 5. link: ``warpsched.amdgpu.link_hsaco`` (ld.lld-22).
 
 The peer is Triton compiling a comparable bf16 matmul (same tile, 8 warps, two

@@ -3,7 +3,8 @@
 Passes: ``sched-build-program``, ``sched-expand-blocks`` and ``sched-to-rocdl``
 (so ``--emit=mlir`` prints exactly what ``warpsched-opt --sched-to-rocdl``
 prints); ``sched-to-rocdl`` records the lowered kernel's ``KernelFacts``.  The
-binary step runs llvmlite at ``-O<n>`` and ``ld.lld -shared``.  The resource
+binary step runs llvmlite at ``-O<n>`` (the assembly only for ``--emit=asm``: each output is a
+whole codegen run) and ``ld.lld -shared``.  The resource
 report and the fidelity check read the linked code object, which is built in
 a scratch directory when the requested artefact is not the code object.
 """
@@ -52,8 +53,10 @@ class AMDBackend:
 
 
 def _binary(llvm_ir: str, facts: KernelFacts, options: CompileOptions, emit: Emit) -> CompileResult:
-    code = generate(llvm_ir, AMDOptions(arch=facts.arch, opt_level=options.opt_level))
-    if emit is Emit.ASM and not (options.report or options.fidelity):
+    needs_object = emit is not Emit.ASM or options.report or options.fidelity
+    code = generate(llvm_ir, AMDOptions(arch=facts.arch, opt_level=options.opt_level),
+                    obj=needs_object, asm=emit is Emit.ASM)
+    if not needs_object:
         return CompileResult(code.asm, emit)
     if emit is Emit.OBJ and not (options.report or options.fidelity):
         return CompileResult(code.obj, emit)

@@ -34,16 +34,19 @@ def _optimized_module(llvm_ir: str, options: AMDOptions) -> tuple[llvm.ModuleRef
 
 @dataclass(frozen=True)
 class MachineCode:
-    """The relocatable ELF object and the assembly text of one optimised module."""
+    """The relocatable ELF object and the assembly text of one optimised module (None: not asked for)."""
 
-    obj: bytes
-    asm: str
+    obj: bytes | None
+    asm: str | None = None
 
 
-def generate(llvm_ir: str, options: AMDOptions) -> MachineCode:
-    """Optimise ``llvm_ir`` once and emit both the ELF object and the assembly (``.amdhsa_kernel`` included)."""
+def generate(llvm_ir: str, options: AMDOptions, *, obj: bool = True, asm: bool = False) -> MachineCode:
+    """Optimise ``llvm_ir`` once and emit the ELF object (``obj``) and the assembly (``asm``,
+    ``.amdhsa_kernel`` included).  Each is a whole run of LLVM's code generator, so only the
+    ones asked for are produced."""
     module, tm = _optimized_module(llvm_ir, options)
-    return MachineCode(tm.emit_object(module), tm.emit_assembly(module))
+    return MachineCode(tm.emit_object(module) if obj else None,
+                       tm.emit_assembly(module) if asm else None)
 
 
 def link_hsaco(obj: bytes, out: Path) -> Path:

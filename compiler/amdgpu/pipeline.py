@@ -55,7 +55,7 @@ def compile_schedule(schedule: ExpandedSchedule, out_dir: Path, gemm: GemmSpec =
     write_atomic(out_dir / f"{stem}.mlir", lowered.mlir)
     llvm_ir = mlir_to_llvm_ir(lowered.mlir, translate_method)
     write_atomic(out_dir / f"{stem}.ll", llvm_ir)
-    code = generate(llvm_ir, options)
+    code = generate(llvm_ir, options, asm=True)
     asm = out_dir / f"{stem}.s"
     write_atomic(asm, code.asm)
     hsaco = link_hsaco(code.obj, out_dir / f"{stem}.hsaco")
