@@ -15,6 +15,7 @@ from warpsched.runtime import Swizzle, TensorMapError, TensorMapSpec, encode
 from warpsched.runtime.driver import (
     CudaUnavailableError,
     cuda_driver,
+    current_context,
     ensure_initialized,
 )
 
@@ -178,10 +179,13 @@ def test_driver_agrees_with_the_rules():
     if cu is None:
         pytest.skip("needs the CUDA driver")
     address = 0x7F00_0000_0000  # encoding reads no memory; any aligned address will do
+    current_context()  # the driver refuses to encode without one (CUDA_ERROR_INVALID_CONTEXT)
     disagreements = []
     for name, fields in ACCEPT.items():
-        if _raw_encode(cu, address, *fields) != cu.CUresult.CUDA_SUCCESS:
-            disagreements.append(f"driver rejects {name}")
+        result = _raw_encode(cu, address, *fields)
+        if result != cu.CUresult.CUDA_SUCCESS:
+            disagreements.append(f"driver rejects {name}: {result}")
+            continue
         blob = encode(spec(*fields), address)
         assert len(blob) == 128 and any(blob)
     for name, (fields, _) in REJECT.items():

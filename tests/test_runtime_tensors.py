@@ -195,5 +195,8 @@ class TestTorch:
                 return x.__dlpack_device__()
 
         assert as_matrix(Exporter(), "dl").data_ptr == x.data_ptr()
+        # A column slice keeps the 256-byte row stride, which TMA accepts; 100 columns of
+        # storage (200-byte rows) is what breaks the 16-byte rule.
+        assert as_matrix(x[:, :100], "sliced").leading_stride == 128
         with pytest.raises(TensorArgumentError, match="pad the number of columns"):
-            as_matrix(x[:, :100], "sliced")
+            as_matrix(torch.zeros(256, 100, dtype=torch.bfloat16, device="cuda"), "narrow")

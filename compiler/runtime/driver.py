@@ -23,6 +23,7 @@ __all__ = [
     "Kernel",
     "check",
     "cuda_driver",
+    "current_context",
     "device_capability",
     "device_sm_count",
     "ensure_initialized",
@@ -108,6 +109,18 @@ def ensure_initialized() -> None:
             raise CudaUnavailableError("cuInit", reason) from exc
         check(result, "cuInit")
         _initialized = True
+
+
+def current_context():
+    """The current CUDA context; device 0's primary context is made current if none is (as torch
+    does on first use)."""
+    ensure_initialized()
+    cu = cuda_driver()
+    ctx = check(cu.cuCtxGetCurrent(), "cuCtxGetCurrent")
+    if int(ctx) == 0:
+        ctx = check(cu.cuDevicePrimaryCtxRetain(_device(0)), "cuDevicePrimaryCtxRetain")
+        check(cu.cuCtxSetCurrent(ctx), "cuCtxSetCurrent")
+    return ctx
 
 
 def _device(ordinal: int):
@@ -211,19 +224,10 @@ class Kernel:
         # context handle -> (CUmodule, CUfunction, dynamic smem bytes it is opted in to)
         self._loaded: dict[int, tuple[object, object, int]] = {}
 
-    def _current_context(self):
-        ensure_initialized()
-        cu = cuda_driver()
-        ctx = check(cu.cuCtxGetCurrent(), "cuCtxGetCurrent")
-        if int(ctx) == 0:
-            ctx = check(cu.cuDevicePrimaryCtxRetain(_device(0)), "cuDevicePrimaryCtxRetain")
-            check(cu.cuCtxSetCurrent(ctx), "cuCtxSetCurrent")
-        return ctx
-
     def function(self, smem_bytes: int = 0):
         """The ``CUfunction`` in the current context, opted in to ``smem_bytes`` of dynamic smem."""
         cu = cuda_driver()
-        key = int(self._current_context())
+        key = int(current_context())
         with self._lock:
             if key not in self._loaded:
                 module = check(cu.cuModuleLoadData(self.cubin), "cuModuleLoadData")

@@ -215,8 +215,8 @@ class TensorMapSpec:
 def encode(spec: TensorMapSpec, global_address: int) -> bytes:
     """The 128-byte ``CUtensorMap`` for ``spec`` over device memory at ``global_address``.
 
-    Calls ``cuTensorMapEncodeTiled`` (needs a CUDA driver, not a current
-    context). Raises ``TensorMapError`` for a null or misaligned address and
+    Calls ``cuTensorMapEncodeTiled``, which needs a current context (device 0's
+    primary context is made current if there is none). Raises ``TensorMapError`` for a null or misaligned address and
     ``warpsched.runtime.driver.CudaError`` if the driver refuses the map.
     """
     if not _is_int(global_address) or global_address <= 0:
@@ -232,7 +232,7 @@ def encode(spec: TensorMapSpec, global_address: int) -> bytes:
     from . import driver as rt
 
     cu = rt.cuda_driver()
-    rt.ensure_initialized()
+    rt.current_context()
     rank = spec.rank
     tensor_map = rt.check(
         cu.cuTensorMapEncodeTiled(

@@ -1,0 +1,203 @@
+"""Hopper GEMM throughput against cuBLAS (``torch.matmul``), measured in the same run.
+
+    python bench/gemm_vs_cublas.py prepare            # here: compile every candidate into the cache
+    python3 bench/gemm_vs_cublas.py run [--quick]     # on the GPU: check, time, print the table
+
+Per shape: fresh random bf16 inputs (never zeros), every candidate configuration
+checked against a float64 reference (NaN-poisoned C) before it is timed; then
+the candidates and cuBLAS are each captured in a CUDA graph of ``REPS`` calls
+(rotating among input sets that together exceed L2) and the graphs replayed in
+interleaved rounds, timed with CUDA events (warm-up first, median per call).
+Graphs keep Python's launch path out of both sides; ``--eager`` times plain
+back-to-back calls instead, host overhead included.  The best candidate per shape is reported with its ratio to cuBLAS
+and its fraction of the measured dense bf16 peak (the best cuBLAS rate seen in
+the run).  ``WARPSCHED_CACHE_DIR`` names the kernel cache both modes use.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from pathlib import Path
+
+from warpsched.nvidia.hopper.config import HopperGemmConfig
+
+CANDIDATES = {
+    "coop_128x256_s4": {},
+    "coop_128x256_s3_tma": {"stages": 3, "epilogue": "tma"},
+    "coop_256x128_s3_tma": {"block_m": 256, "block_n": 128, "stages": 3, "epilogue": "tma"},
+    "coop_128x128_s5_tma": {"block_n": 128, "stages": 5, "epilogue": "tma"},
+    "pp_64x256_s4_tma": {"consumers": "pingpong", "block_m": 64, "stages": 4, "epilogue": "tma"},
+    "pp_128x128_s4_tma": {"consumers": "pingpong", "block_n": 128, "stages": 4, "epilogue": "tma"},
+    "pp_64x128_s6_tma": {"consumers": "pingpong", "block_m": 64, "block_n": 128, "stages": 6,
+                         "epilogue": "tma"},
+}
+HEADLINE = [(4096, 4096, 4096), (8192, 8192, 8192), (16384, 16384, 4096), (8192, 8192, 1024)]
+SWEEP = [
+    (2048, 2048, 2048), (6144, 6144, 6144), (12288, 12288, 12288),   # square
+    (8192, 4096, 8192), (4096, 16384, 4096), (16384, 2048, 8192),     # non-square
+    (2048, 2048, 16384), (4096, 4096, 16384),                          # K-heavy
+    (256, 8192, 8192), (512, 16384, 4096), (128, 8192, 8192),         # small M
+    (3000, 5000, 4000), (8000, 8000, 8000), (5000, 3000, 2040),       # not multiples of the tile
+]
+L2_BYTES = 50 * 2**20
+REPS = 10
+ROUNDS = 7
+TOLERANCE = 1e-2
+
+
+def config(name: str, a_layout: str = "row", b_layout: str = "row") -> HopperGemmConfig:
+    return HopperGemmConfig(name=name, a_layout=a_layout, b_layout=b_layout, **CANDIDATES[name])
+
+
+def prepare() -> int:
+    """Compile the candidates and the GPU tests' configurations into the kernel cache."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    from test_hopper_gpu import gpu_test_configs
+
+    from warpsched.runtime.gemm import GemmKernel
+
+    for cfg in [config(name) for name in CANDIDATES] + gpu_test_configs():
+        kernel = GemmKernel(cfg)
+        kernel.cubin()
+        print(f"cached {cfg.name} -> {kernel.cache_key[:16]}", flush=True)
+    return 0
+
+
+def _inputs(torch, m, n, k, seed):
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    a = torch.randn(m, k, device="cuda", generator=g, dtype=torch.float32).to(torch.bfloat16)
+    b = torch.randn(k, n, device="cuda", generator=g, dtype=torch.float32).to(torch.bfloat16)
+    return a, b
+
+
+def _rel_err(torch, c, a, b) -> float:
+    ref = a.double() @ b.double()
+    if not torch.isfinite(c).all():
+        return float("inf")
+    return ((c.double() - ref).norm() / ref.norm()).item()
+
+
+def _time_graphs(torch, fns: dict, sets: int) -> dict[str, float]:
+    """Median milliseconds per call of each function, from CUDA-graph replays.
+
+    Each function's ``REPS`` calls (rotating over the input sets) are captured in one graph,
+    so the host's launch path is out of the measurement for cuBLAS and warpsched alike; the
+    graphs are replayed in interleaved rounds, each replay bracketed by events.
+    """
+    graphs = {}
+    stream = torch.cuda.Stream()
+    stream.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(stream):
+        for fn in fns.values():                      # warm-up outside capture (cuBLAS workspaces)
+            for i in range(3):
+                fn(i % sets)
+    torch.cuda.current_stream().wait_stream(stream)
+    torch.cuda.synchronize()
+    for name, fn in fns.items():
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            for rep in range(REPS):
+                fn(rep % sets)
+        graphs[name] = graph
+    times: dict[str, list[float]] = {name: [] for name in fns}
+    for _round in range(ROUNDS):
+        for name, graph in graphs.items():
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            start.record()
+            graph.replay()
+            end.record()
+            end.synchronize()
+            times[name].append(start.elapsed_time(end) / REPS)
+    return {name: statistics.median(t) for name, t in times.items()}
+
+
+def _time_eager(torch, fns: dict, sets: int) -> dict[str, float]:
+    """Median milliseconds per call from plain back-to-back calls, each bracketed by events
+    (the host queues ahead; its launch overhead shows where it exceeds the kernel time)."""
+    for fn in fns.values():
+        for i in range(3):
+            fn(i % sets)
+    torch.cuda.synchronize()
+    times: dict[str, list[float]] = {name: [] for name in fns}
+    for _round in range(ROUNDS):
+        for name, fn in fns.items():
+            events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
+                      for _ in range(REPS)]
+            for rep, (start, end) in enumerate(events):
+                start.record()
+                fn(rep % sets)
+                end.record()
+            torch.cuda.synchronize()
+            times[name].extend(start.elapsed_time(end) for start, end in events)
+    return {name: statistics.median(t) for name, t in times.items()}
+
+
+def run(quick: bool, eager: bool) -> int:
+    import torch
+    from warpsched.runtime.gemm import GemmKernel
+
+    torch.empty(1, device="cuda")
+    kernels = {name: GemmKernel(config(name)) for name in CANDIDATES}
+    shapes = HEADLINE if quick else HEADLINE + SWEEP
+    print(f"device {torch.cuda.get_device_name(0)}", flush=True)
+    rows, failures, peak = [], 0, 0.0
+    for m, n, k in shapes:
+        a, b = _inputs(torch, m, n, k, seed=m * 31 + n * 7 + k)
+        ok = {}
+        for name, kern in kernels.items():
+            c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+            kern(a, b, c)
+            torch.cuda.synchronize()
+            err = _rel_err(torch, c, a, b)
+            ok[name] = err < TOLERANCE
+            failures += not ok[name]
+            print(f"  check {m}x{n}x{k} {name}: rel_err {err:.2e} {'ok' if ok[name] else 'FAIL'}",
+                  flush=True)
+        per_set = 2 * (m * k + k * n + m * n)
+        sets = max(2, -(-2 * L2_BYTES // per_set))
+        data = [_inputs(torch, m, n, k, seed=s) for s in range(sets)]
+        outs = [torch.empty(m, n, device="cuda", dtype=torch.bfloat16) for _ in range(sets)]
+        fns = {"cublas": lambda i: torch.matmul(data[i][0], data[i][1], out=outs[i])}
+        for name, kern in kernels.items():
+            if ok[name]:
+                fns[name] = lambda i, kern=kern: kern(data[i][0], data[i][1], outs[i])
+        ms = (_time_eager if eager else _time_graphs)(torch, fns, sets)
+        flop = 2 * m * n * k
+        tflops = {name: flop / t / 1e9 for name, t in ms.items()}
+        best = max((x for x in tflops if x != "cublas"), key=tflops.get)
+        peak = max(peak, tflops["cublas"])
+        rows.append((m, n, k, best, tflops[best], tflops["cublas"]))
+        print(f"  {m}x{n}x{k}: " + ", ".join(f"{x} {v:.1f}" for x, v in tflops.items()), flush=True)
+        del data, outs
+        torch.cuda.empty_cache()
+    print("\n| M | N | K | best config | warpsched TFLOP/s | cuBLAS TFLOP/s | ratio | of peak |")
+    print("|---|---|---|---|---|---|---|---|")
+    ratios = []
+    for m, n, k, best, ours, ref in rows:
+        ratios.append(ours / ref)
+        print(f"| {m} | {n} | {k} | {best} | {ours:.1f} | {ref:.1f} | {ours / ref:.3f} | "
+              f"{ours / peak:.2f} |")
+    print(f"\nmeasured dense bf16 peak (best cuBLAS): {peak:.1f} TFLOP/s")
+    print(f"median ratio {statistics.median(ratios):.3f}, min ratio {min(ratios):.3f}, "
+          f"correctness failures {failures}")
+    return 1 if failures else 0
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("mode", choices=("prepare", "run"))
+    parser.add_argument("--quick", action="store_true", help="only the four headline shapes")
+    parser.add_argument("--eager", action="store_true",
+                        help="time plain calls (host launch overhead included), not graph replays")
+    parser.add_argument("--only", default="", help="comma-separated candidate names to keep")
+    args = parser.parse_args(argv)
+    if args.only:
+        for name in set(CANDIDATES) - set(args.only.split(",")):
+            del CANDIDATES[name]
+    return prepare() if args.mode == "prepare" else run(args.quick, args.eager)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,171 @@
+"""A consumer warpgroup: the wgmma mainloop over the ring, then the epilogue, for each of its tiles.
+
+Per k-block: wait for the slot's ``full`` barrier, ``wgmma.fence``, one
+``wgmma.mma_async`` m64n``block_n``k16 per m64 row block and k16 step (the
+first k-block of a tile starts from zero through ``scale-d = 0``), commit the
+group, then ``wgmma.wait_group 1``: the previous k-block's group has finished
+reading its stage, so one elected thread of the warpgroup releases that stage
+on its ``empty`` barrier.  At the end of the tile ``wait_group 0`` releases
+the last stage and the accumulators go to the epilogue.
+
+Cooperative: both consumer warpgroups take every tile of the CTA, each its
+half of the rows.  Ping-pong: warpgroup ``c`` takes the CTA's tiles ``c``,
+``c + 2``, ... with all rows, and skips the other warpgroup's ring slots.  The
+two mainloops take turns through named barriers (``ORDER_BARRIERS``): a
+warpgroup starts a tile's mainloop only after the other one finished issuing
+its previous tile's, so its epilogue overlaps the other's mainloop and no
+waiter ever runs two phases ahead of a stage's ``full`` barrier.
+"""
+
+from __future__ import annotations
+
+from .config import ConsumerMode, EpilogueKind
+from .descriptors import Major
+from .emitter import GemmEmitter
+from .epilogue import emit_epilogue
+from .epilogue_tma import emit_tma_epilogue, wait_stores
+from .operands import operand_tile, wgmma_layout
+
+
+ORDER_BARRIERS = (1, 2)
+"""Ping-pong: named barrier ``ORDER_BARRIERS[c]`` lets consumer warpgroup ``c`` start a mainloop."""
+
+
+def acc_type(n: int) -> str:
+    """The LLVM struct of one m64n``n`` f32 accumulator fragment (``n / 2`` floats per thread)."""
+    return "!llvm.struct<(" + ", ".join(["f32"] * (n // 2)) + ")>"
+
+
+class Consumer:
+    """Writes the mainloop of consumer warpgroup ``index`` (an i32 SSA value, 0 or 1)."""
+
+    def __init__(self, em: GemmEmitter, index: str) -> None:
+        self.em, self.w, self.cfg = em, em.w, em.config
+        self.index = index
+        self.acc = acc_type(self.cfg.block_n)
+        self.thread = em.urem(em.tid, self.w.const(128))
+        self.leader = self.w.icmp("eq", self.thread, self.w.const(0))
+        self.a_tile = operand_tile(self.cfg, "a")
+        self.b_tile = operand_tile(self.cfg, "b")
+        cooperative = self.cfg.consumers is ConsumerMode.COOPERATIVE
+        self.row_in_tile = self.w.muli(index, self.cfg.rows_per_consumer) if cooperative \
+            else self.w.const(0)
+
+    # ---- descriptors --------------------------------------------------------------------------
+    def _desc_base(self, tile, region: int, rows: str) -> str:
+        """i64 descriptor of stage 0's sub-tile at ``rows`` (K step 0)."""
+        w, em = self.w, self.em
+        if tile.major is Major.K:
+            rows_off = w.muli(rows, 128)
+        else:
+            rows_off = w.muli(em.udiv(rows, w.const(64)), tile.chunk_bytes)
+        addr = w.add(w.add(em.base_addr, w.const(region)), rows_off)
+        addr64 = w.emit(f"llvm.zext {addr} : i32 to i64")
+        field = em.binop("lshr", addr64, w.const(4, "i64"), "i64")
+        return em.binop("or", field, w.const(tile.descriptor_template, "i64"), "i64")
+
+    def _stage_desc(self, base: str, stage: str) -> str:
+        off = self.w.emit(f"llvm.zext {self.w.muli(stage, self.cfg.stage_bytes // 16)} : i32 to i64")
+        return self.em.binop("add", base, off, "i64")
+
+    # ---- mainloop -----------------------------------------------------------------------------
+    def _mma_block(self, slot_q: str, accs: list[str], first: bool) -> list[str]:
+        """Wait for slot ``slot_q``, issue its wgmmas on ``accs`` and commit; the new accumulators."""
+        w, em, cfg = self.w, self.em, self.cfg
+        slot = em.slot(slot_q)
+        em.wait_parity(em.full_barrier(slot.stage), slot.parity)
+        desc_a = self._stage_desc(self.desc_a0, slot.stage)
+        desc_b = self._stage_desc(self.desc_b0, slot.stage)
+        w.stmt("nvvm.wgmma.fence.aligned")
+        out = list(accs)
+        for kk in range(self.a_tile.k_steps):
+            db = em.binop("add", desc_b, w.const(kk * self.b_tile.k_step_bytes // 16, "i64"), "i64")
+            for atom in range(cfg.m_atoms):
+                da_off = (kk * self.a_tile.k_step_bytes + self.a_tile.row_offset(atom * 64)) // 16
+                da = em.binop("add", desc_a, w.const(da_off, "i64"), "i64")
+                scale = "zero" if first and kk == 0 else "one"
+                out[atom] = w.emit(
+                    f"nvvm.wgmma.mma_async {da}, {db}, {out[atom]}, "
+                    f"<m = 64, n = {cfg.block_n}, k = 16>, D[<f32>, <{scale}>, <wrapped>], "
+                    f"A[<bf16>, <one>, <{wgmma_layout(cfg, 'a')}>], "
+                    f"B[<bf16>, <one>, <{wgmma_layout(cfg, 'b')}>] : {self.acc} -> {self.acc}")
+        w.stmt("nvvm.wgmma.commit.group.sync.aligned")
+        return out
+
+    def _release(self, slot_q: str) -> None:
+        """One thread of the warpgroup arrives on the slot's ``empty`` barrier."""
+        em = self.em
+        bar = em.empty_barrier(em.slot(slot_q).stage)
+        em.if_then(self.leader, lambda: em.mbarrier_arrive(bar), "release")
+
+    def _wait_turn(self) -> None:
+        """``bar.sync ORDER_BARRIERS[c]`` except for warpgroup 0's first tile."""
+        w, em = self.w, self.em
+        first = em.and_(w.icmp("eq", self.index, w.const(0)), w.icmp("eq", "%ct", em.cta))
+        bar = em.select(w.icmp("eq", self.index, w.const(0)), w.const(ORDER_BARRIERS[0]),
+                        w.const(ORDER_BARRIERS[1]))
+        threads = w.const(2 * 128)
+        em.if_then(em.binop("xor", first, w.const(1, "i1"), "i1"),
+                   lambda: w.stmt(f"nvvm.barrier id = {bar} number_of_threads = {threads}"), "turn")
+
+    def _pass_turn(self) -> None:
+        """``bar.arrive ORDER_BARRIERS[1 - c]``: the other warpgroup may start its mainloop."""
+        w, em = self.w, self.em
+        other0 = w.icmp("eq", self.index, w.const(1))
+        em.if_then(other0, lambda: em.named_arrive(ORDER_BARRIERS[0], 256), "pass0")
+        em.if_then(em.binop("xor", other0, w.const(1, "i1"), "i1"),
+                   lambda: em.named_arrive(ORDER_BARRIERS[1], 256), "pass1")
+
+    def emit(self) -> None:
+        w, em, cfg = self.w, self.em, self.cfg
+        pingpong = cfg.consumers is ConsumerMode.PINGPONG
+        self.desc_a0 = self._desc_base(self.a_tile, 0, self.row_in_tile)
+        self.desc_b0 = self._desc_base(self.b_tile, cfg.a_stage_bytes, w.const(0))
+        first_tile = w.add(em.cta, w.mul(self.index, em.grid)) if pingpong else em.cta
+        tile_step = w.muli(em.grid, 2) if pingpong else em.grid
+        first_q = w.mul(self.index, em.k_blocks) if pingpong else w.const(0)
+        names = [f"%acc{a}" for a in range(cfg.m_atoms)]
+        tile, body, exit_ = em.label("ctile"), em.label("cbody"), em.label("cexit")
+        kloop, kbody, kdone = em.label("ck"), em.label("ckbody"), em.label("ckdone")
+
+        w.stmt(f"llvm.br ^{tile}({first_tile}, {first_q} : i32, i32)")
+        w.block(tile, [("%ct", "i32"), ("%cq", "i32")])
+        em.cond_br(w.icmp("ult", "%ct", em.total_tiles), body, exit_)
+        em.open(body)
+        if pingpong:
+            self._wait_turn()
+        zero = [w.zero(self.acc)] * cfg.m_atoms
+        accs = self._mma_block("%cq", zero, first=True)
+        carried = ", ".join(["%ct", "%cq", *accs])
+        types = ", ".join(["i32", "i32", *[self.acc] * cfg.m_atoms])
+        w.stmt(f"llvm.br ^{kloop}({w.const(1)}, {carried} : i32, {types})")
+
+        params = [("%ckb", "i32"), ("%ckt", "i32"), ("%ckq", "i32"),
+                  *[(n, self.acc) for n in names]]
+        w.block(kloop, params)
+        em.cond_br(w.icmp("ult", "%ckb", em.k_blocks), kbody, kdone)
+        em.open(kbody)
+        q = w.addi("%ckq", 1)
+        accs = self._mma_block(q, names, first=False)
+        w.stmt("nvvm.wgmma.wait.group.sync.aligned 1")
+        self._release("%ckq")
+        carried = ", ".join(["%ckt", q, *accs])
+        w.stmt(f"llvm.br ^{kloop}({w.addi('%ckb', 1)}, {carried} : i32, {types})")
+
+        em.open(kdone)
+        w.stmt("nvvm.wgmma.wait.group.sync.aligned 0")
+        self._release("%ckq")
+        if pingpong:
+            self._pass_turn()
+        tm, tn = em.tile_coords("%ckt")
+        row0 = w.add(w.muli(tm, cfg.block_m), self.row_in_tile)
+        col0 = w.muli(tn, cfg.block_n)
+        if cfg.epilogue is EpilogueKind.TMA:
+            emit_tma_epilogue(em, names, self.thread, self.leader, self.index, row0, col0, self.acc)
+        else:
+            emit_epilogue(em, names, self.thread, row0, col0)
+        next_q = w.add(w.addi("%ckq", 1), em.k_blocks) if pingpong else w.addi("%ckq", 1)
+        w.stmt(f"llvm.br ^{tile}({w.add('%ckt', tile_step)}, {next_q} : i32, i32)")
+        em.open(exit_)
+        if cfg.epilogue is EpilogueKind.TMA:
+            em.if_then(self.leader, lambda: wait_stores(em, read_only=False), "stores_done")

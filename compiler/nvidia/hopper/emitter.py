@@ -1,0 +1,142 @@
+"""The shared state of one Hopper GEMM kernel while it is being written: values every role uses.
+
+``GemmEmitter`` wraps ``NvvmEmitter`` (control flow, special registers,
+mbarrier init) with what the GEMM's roles share: the problem-size arguments,
+the 1024-byte-aligned shared base, the stage and barrier addresses of a ring
+*slot* (slot ``q`` uses stage ``q mod stages`` at parity ``(q div stages) & 1``)
+and the tile order of the persistent scheduler.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..nvvm_ops import PTR_SHARED, NvvmEmitter
+from .config import HopperGemmConfig, Raster
+
+PTR_CLUSTER = "!llvm.ptr<7>"
+SMEM_SYMBOL = "warpsched_gemm_smem"
+WAIT_TICKS = 10_000_000
+"""The suspend-time hint of ``mbarrier.try_wait.parity`` (what CUTLASS passes)."""
+
+
+@dataclass(frozen=True)
+class KernelArgs:
+    """SSA names of the kernel's parameters."""
+
+    tmap_a: str = "%tmap_a"
+    tmap_b: str = "%tmap_b"
+    tmap_c: str = "%tmap_c"
+    c: str = "%c"
+    m: str = "%m"
+    n: str = "%n"
+    k: str = "%k"
+    ldc: str = "%ldc"
+
+
+ARGS = KernelArgs()
+TMAP_ATTRS = "{llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}"
+SIGNATURE = (f"{ARGS.tmap_a}: !llvm.ptr {TMAP_ATTRS}, {ARGS.tmap_b}: !llvm.ptr {TMAP_ATTRS}, "
+             f"{ARGS.tmap_c}: !llvm.ptr {TMAP_ATTRS}, "
+             f"{ARGS.c}: !llvm.ptr<1>, {ARGS.m}: i32, {ARGS.n}: i32, {ARGS.k}: i32, {ARGS.ldc}: i32")
+"""``(tmap_a, tmap_b, tmap_c, c, M, N, K, ldc)``: three ``__grid_constant__`` CUtensorMaps (C's is
+read by the TMA epilogue only), C's base address and the sizes."""
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A ring slot's stage index and the parity of its current use."""
+
+    stage: str
+    parity: str
+
+
+class GemmEmitter(NvvmEmitter):
+    """``NvvmEmitter`` plus the GEMM's shared values; create once per kernel, at the entry block."""
+
+    def __init__(self, writer, config: HopperGemmConfig) -> None:
+        super().__init__(writer, SMEM_SYMBOL)
+        self.config = config
+        w = self.w
+        raw = w.emit(f"llvm.ptrtoint {self.smem} : {PTR_SHARED} to i32")
+        aligned = self.binop("and", w.addi(raw, 1023), w.const(-1024))
+        self.base = self.smem_at(self.binop("sub", aligned, raw))
+        """``!llvm.ptr<3>`` to the 1024-byte-aligned start of the stages."""
+        self.base_addr = aligned
+        """The same address as an i32 shared-window address (for descriptors)."""
+        self.tid = self.sreg("tid.x")
+        self.cta = self.sreg("ctaid.x")
+        self.grid = self.sreg("nctaid.x")
+        self.tiles_m = self.ceil_div(ARGS.m, config.block_m)
+        self.tiles_n = self.ceil_div(ARGS.n, config.block_n)
+        self.total_tiles = w.mul(self.tiles_m, self.tiles_n)
+        self.k_blocks = self.ceil_div(ARGS.k, config.block_k)
+
+    # ---- arithmetic --------------------------------------------------------------------------
+    def ceil_div(self, value: str, divisor: int) -> str:
+        return self.binop("udiv", self.w.addi(value, divisor - 1), self.w.const(divisor))
+
+    def udiv(self, a: str, b: str) -> str:
+        return self.binop("udiv", a, b)
+
+    def urem(self, a: str, b: str) -> str:
+        return self.binop("urem", a, b)
+
+    def umin(self, a: str, b: str) -> str:
+        return self.select(self.w.icmp("ult", a, b), a, b)
+
+    # ---- ring ---------------------------------------------------------------------------------
+    def slot(self, q: str) -> Slot:
+        """Stage and parity of ring slot ``q``."""
+        stages = self.w.const(self.config.stages)
+        turn = self.udiv(q, stages)
+        return Slot(self.urem(q, stages), self.binop("and", turn, self.w.const(1)))
+
+    def stage_ptr(self, stage: str, byte_offset: int) -> str:
+        """``!llvm.ptr<3>`` to ``byte_offset`` inside ``stage``."""
+        off = self.w.add(self.w.mul(stage, self.w.const(self.config.stage_bytes)),
+                         self.w.const(byte_offset))
+        return self.elem(self.base, off, "i8", PTR_SHARED)
+
+    def full_barrier(self, stage: str) -> str:
+        return self._barrier(stage, 0)
+
+    def empty_barrier(self, stage: str) -> str:
+        return self._barrier(stage, self.config.stages)
+
+    def _barrier(self, stage: str, first: int) -> str:
+        index = self.w.add(stage, self.w.const(first))
+        off = self.w.add(self.w.const(self.config.barrier_offset), self.w.muli(index, 8))
+        return self.elem(self.base, off, "i8", PTR_SHARED)
+
+    def wait_parity(self, bar: str, parity: str) -> None:
+        """Block until the phase of ``bar`` with ``parity`` has completed."""
+        self.w.stmt(f'"nvvm.mbarrier.try_wait.parity"({bar}, {parity}, {self.w.const(WAIT_TICKS)}) '
+                    f": ({PTR_SHARED}, i32, i32) -> ()")
+
+    def init_barriers(self) -> None:
+        """Thread 0: ``full[s]`` expects the producer's one arrival (plus the TMA bytes),
+        ``empty[s]`` one arrival per releasing consumer warpgroup."""
+        for s in range(self.config.stages):
+            stage = self.w.const(s)
+            self.mbarrier_init(self.full_barrier(stage), 1)
+            self.mbarrier_init(self.empty_barrier(stage), self.config.empty_arrivals)
+
+    # ---- scheduler ----------------------------------------------------------------------------
+    def tile_coords(self, t: str) -> tuple[str, str]:
+        """(tile row, tile column) of linear tile ``t`` in grouped order (``group`` tiles wide)."""
+        w, cfg = self.w, self.config
+        major, minor = ((self.tiles_m, self.tiles_n) if cfg.raster is Raster.ALONG_M
+                        else (self.tiles_n, self.tiles_m))
+        per_group = w.muli(minor, cfg.group)
+        g = self.udiv(t, per_group)
+        first = w.muli(g, cfg.group)
+        width = self.umin(self.binop("sub", major, first), w.const(cfg.group))
+        r = self.binop("sub", t, w.mul(g, per_group))
+        along = w.add(first, self.urem(r, width))
+        across = self.udiv(r, width)
+        return (along, across) if cfg.raster is Raster.ALONG_M else (across, along)
+
+    def set_max_registers(self, count: int, increase: bool) -> None:
+        action = "increase" if increase else "decrease"
+        self.w.stmt(f"nvvm.setmaxregister {action} {count}")

@@ -1,0 +1,91 @@
+"""The TMA epilogue: a consumer warpgroup's accumulators → swizzled shared memory → TMA stores.
+
+The warpgroup's ``rows × block_n`` sub-tile of C is staged as boxes of
+``rows × (128 / element bytes)`` columns with the 128-byte swizzle (16-byte
+chunk ``k`` of row ``r`` lives at chunk ``k ^ (r % 8)``), which makes the
+fragment stores bank-conflict-free.  Per tile:
+
+    leader: cp.async.bulk.wait_group.read 0     the previous tile's stores have read the buffer
+    bar.sync 3 + c, 128
+    every thread: st.shared its column pairs;  fence.proxy.async.shared::cta
+    bar.sync 3 + c, 128
+    leader: one cp.async.bulk.tensor.2d.global.shared::cta per box; cp.async.bulk.commit_group
+
+TMA clips the boxes at C's edges, so edge tiles need no guards.  The leader
+waits for all its stores (``wait_group 0``) before the warpgroup exits.
+"""
+
+from __future__ import annotations
+
+from .config import OutDtype
+from .emitter import ARGS, GemmEmitter
+
+PTR_SHARED = "!llvm.ptr<3>"
+STAGING_BARRIER = 3
+"""Named barrier ``STAGING_BARRIER + c`` orders consumer warpgroup ``c``'s staging buffer."""
+SWIZZLE_ROW = 128
+
+
+def _staging_sync(em: GemmEmitter, index: str) -> None:
+    w = em.w
+    bar = w.addi(index, STAGING_BARRIER)
+    w.stmt(f"nvvm.barrier id = {bar} number_of_threads = {w.const(128)}")
+
+
+def wait_stores(em: GemmEmitter, read_only: bool) -> None:
+    """``cp.async.bulk.wait_group[.read] 0`` (the leader thread's committed stores)."""
+    em.w.stmt(f"nvvm.cp.async.bulk.wait_group 0{' {read}' if read_only else ''}")
+
+
+def emit_tma_epilogue(em: GemmEmitter, accs: list[str], thread: str, leader: str, index: str,
+                      row0: str, col0: str, acc_type: str) -> None:
+    """Stage fragments ``accs`` of consumer ``index`` and store them at (``row0``, ``col0``)."""
+    w, cfg = em.w, em.config
+    esize = cfg.out_dtype.nbytes
+    ty = "bf16" if cfg.out_dtype is OutDtype.BF16 else "f32"
+    box_cols = SWIZZLE_ROW // esize
+    box_bytes = cfg.rows_per_consumer * SWIZZLE_ROW
+    staging = w.add(w.const(cfg.staging_offset), w.muli(index, cfg.staging_bytes))
+
+    em.if_then(leader, lambda: wait_stores(em, read_only=True), "staging_free")
+    _staging_sync(em, index)
+    warp, lane = em.udiv(thread, w.const(32)), em.urem(thread, w.const(32))
+    quad = em.udiv(lane, w.const(4))                       # row % 8 of every fragment row
+    pair_bytes = w.muli(em.urem(lane, w.const(4)), 2 * esize)
+    row_bytes = w.muli(w.add(w.muli(warp, 16), quad), SWIZZLE_ROW)
+    chunk_offsets = {}
+    for j in range(box_cols // 8):                          # distinct column groups in a box
+        cbytes = w.addi(pair_bytes, j * 8 * esize)
+        chunk = em.binop("lshr", cbytes, w.const(4))
+        swz = em.binop("shl", em.binop("xor", chunk, quad), w.const(4))
+        chunk_offsets[j] = em.binop("or", swz, em.binop("and", cbytes, w.const(15)))
+    vec = f"vector<2x{ty}>"
+    for atom, acc in enumerate(accs):
+        for half in range(2):
+            for j in range(cfg.block_n // 8):
+                box, group = divmod(j, box_cols // 8)
+                fixed = box * box_bytes + (atom * 64 + half * 8) * SWIZZLE_ROW
+                off = w.add(w.add(staging, w.const(fixed)), w.add(row_bytes, chunk_offsets[group]))
+                v = w.zero(vec)
+                for e in range(2):
+                    x = w.emit(f"llvm.extractvalue {acc}[{4 * j + 2 * half + e}] : {acc_type}")
+                    if ty == "bf16":
+                        x = w.emit(f"llvm.fptrunc {x} : f32 to bf16")
+                    v = w.emit(f"llvm.insertelement {x}, {v}[{w.const(e)} : i32] : {vec}")
+                ptr = em.elem(em.base, off, "i8", PTR_SHARED)
+                w.stmt(f"llvm.store {v}, {ptr} {{alignment = {2 * esize} : i64}} : {vec}, "
+                       f"{PTR_SHARED}")
+    w.stmt("nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, "
+           "space = #nvvm.shared_space<cta>}")
+    _staging_sync(em, index)
+
+    def store_boxes() -> None:
+        for box in range(cfg.block_n // box_cols):
+            src = em.elem(em.base, w.addi(staging, box * box_bytes), "i8", PTR_SHARED)
+            col = w.addi(col0, box * box_cols)
+            w.stmt(f'"nvvm.cp.async.bulk.tensor.global.shared.cta"({ARGS.tmap_c}, {src}, {col}, '
+                   f"{row0}) <{{operandSegmentSizes = array<i32: 1, 1, 2, 0, 0>}}> "
+                   f": (!llvm.ptr, {PTR_SHARED}, i32, i32) -> ()")
+        w.stmt("nvvm.cp.async.bulk.commit.group")
+
+    em.if_then(leader, store_boxes, "tma_store")

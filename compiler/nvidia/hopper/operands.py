@@ -1,0 +1,88 @@
+"""Where A and B come from and where they land: TMA boxes, shared-memory offsets, descriptors.
+
+A is M×K and B is K×N.  An operand stored with K contiguous (A row-major, B
+column-major) is *K-major*: one TMA box of ``64 (K) × mn`` rows fills its
+stage tile.  An operand stored with M (or N) contiguous is *MN-major*: its
+stage tile is ``mn / 64`` chunks, each one ``64 (M/N) × 64 (K)`` box of 8 KiB.
+Both use the 128-byte swizzle, which wgmma reads through ``descriptors``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .config import ELEMENT_BYTES, SWIZZLE_BYTES, HopperGemmConfig, MatrixLayout
+from .descriptors import Major, OperandTile
+
+CHUNK = 64
+"""M/N elements of one MN-major box (128 bytes of bf16)."""
+
+
+@dataclass(frozen=True)
+class OperandCopy:
+    """One ``cp.async.bulk.tensor.2d`` per stage: operand ``"a"`` or ``"b"``, whether the
+    tensor map's inner dimension is K (``k_inner``), the byte offset of its box in the
+    stage, and the M/N offset of its box inside the tile."""
+
+    operand: str
+    k_inner: bool
+    smem_offset: int
+    mn_offset: int
+
+
+@dataclass(frozen=True)
+class TensorMapShape:
+    """A 2-D tiled tensor map: dims and box innermost first, the outer stride in bytes."""
+
+    dims: tuple[int, int]
+    outer_stride_bytes: int
+    box: tuple[int, int]
+
+
+def major(config: HopperGemmConfig, operand: str) -> Major:
+    """K-major when K is the contiguous dimension of the operand's storage."""
+    layout = config.a_layout if operand == "a" else config.b_layout
+    k_contiguous = (layout is MatrixLayout.ROW) == (operand == "a")
+    return Major.K if k_contiguous else Major.MN
+
+
+def operand_tile(config: HopperGemmConfig, operand: str) -> OperandTile:
+    mn = config.block_m if operand == "a" else config.block_n
+    return OperandTile(major(config, operand), mn, config.block_k)
+
+
+def copies(config: HopperGemmConfig) -> tuple[OperandCopy, ...]:
+    """The TMA copies that fill one stage, A's first."""
+    out = []
+    for operand, base in (("a", 0), ("b", config.a_stage_bytes)):
+        tile = operand_tile(config, operand)
+        if tile.major is Major.K:
+            out.append(OperandCopy(operand, True, base, 0))
+        else:
+            out.extend(OperandCopy(operand, False, base + c * tile.chunk_bytes, c * CHUNK)
+                       for c in range(tile.mn // CHUNK))
+    return tuple(out)
+
+
+def tensor_map_shape(config: HopperGemmConfig, operand: str, mn: int, k: int,
+                     stride_elems: int) -> TensorMapShape:
+    """The tensor map of an operand with ``mn`` rows (M or N), ``k`` depth and the storage's
+    leading stride ``stride_elems`` (elements between consecutive outer indices)."""
+    tile = operand_tile(config, operand)
+    if tile.major is Major.K:
+        return TensorMapShape((k, mn), stride_elems * ELEMENT_BYTES, (config.block_k, tile.mn))
+    return TensorMapShape((mn, k), stride_elems * ELEMENT_BYTES, (CHUNK, config.block_k))
+
+
+def wgmma_layout(config: HopperGemmConfig, operand: str) -> str:
+    """The MLIR ``nvvm.wgmma.mma_async`` layout of an operand: A ``row`` and B ``col`` are K-major."""
+    k_major = major(config, operand) is Major.K
+    if operand == "a":
+        return "row" if k_major else "col"
+    return "col" if k_major else "row"
+
+
+def c_tensor_map_shape(config: HopperGemmConfig, m: int, n: int, ldc: int) -> TensorMapShape:
+    """The TMA epilogue's map of row-major C: boxes of one consumer's rows × one 128-byte row."""
+    esize = config.out_dtype.nbytes
+    return TensorMapShape((n, m), ldc * esize, (SWIZZLE_BYTES // esize, config.rows_per_consumer))

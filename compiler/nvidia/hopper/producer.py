@@ -1,0 +1,61 @@
+"""The producer warpgroup: one elected thread streams A and B k-blocks into the TMA ring.
+
+For each of the CTA's tiles (``ctaid.x``, then every ``nctaid.x``-th) and each
+k-block it takes the next ring slot: waits until the consumers released the
+stage (``empty``, parity flipped), arms ``full`` with ``arrive.expect_tx`` of
+the stage's bytes, and issues the ``cp.async.bulk.tensor`` copies that
+complete on ``full``.  Out-of-range rows, columns and K are zero-filled by TMA.
+"""
+
+from __future__ import annotations
+
+from .emitter import ARGS, PTR_CLUSTER, GemmEmitter
+from .operands import OperandCopy, copies
+
+PTR_SHARED = "!llvm.ptr<3>"
+
+
+def emit_producer(em: GemmEmitter) -> None:
+    """The producer's tile loop; runs on thread 0 of warpgroup 0 (the caller branches there)."""
+    w, cfg = em.w, em.config
+    tile, body, exit_ = em.label("ptile"), em.label("pbody"), em.label("pexit")
+    kloop, kbody, knext = em.label("pk"), em.label("pkbody"), em.label("pknext")
+    em.w.stmt(f"llvm.br ^{tile}({em.cta}, {w.const(0)} : i32, i32)")
+
+    w.block(tile, [("%pt", "i32"), ("%pq", "i32")])
+    em.cond_br(w.icmp("ult", "%pt", em.total_tiles), body, exit_)
+    em.open(body)
+    tm, tn = em.tile_coords("%pt")
+    row0 = w.muli(tm, cfg.block_m)
+    col0 = w.muli(tn, cfg.block_n)
+    w.stmt(f"llvm.br ^{kloop}({w.const(0)}, %pq : i32, i32)")
+
+    w.block(kloop, [("%pkb", "i32"), ("%pkq", "i32")])
+    em.cond_br(w.icmp("ult", "%pkb", em.k_blocks), kbody, knext)
+    em.open(kbody)
+    slot = em.slot("%pkq")
+    em.wait_parity(em.empty_barrier(slot.stage), em.binop("xor", slot.parity, w.const(1)))
+    full = em.full_barrier(slot.stage)
+    w.stmt(f'"nvvm.mbarrier.arrive.expect_tx"({full}, {w.const(cfg.stage_bytes)}) '
+           f": ({PTR_SHARED}, i32) -> ()")
+    k0 = w.muli("%pkb", cfg.block_k)
+    for copy in copies(cfg):
+        _issue(em, copy, slot.stage, full, row0 if copy.operand == "a" else col0, k0)
+    w.stmt(f"llvm.br ^{kloop}({w.addi('%pkb', 1)}, {w.addi('%pkq', 1)} : i32, i32)")
+
+    em.open(knext)
+    w.stmt(f"llvm.br ^{tile}({w.add('%pt', em.grid)}, %pkq : i32, i32)")
+    em.open(exit_)
+
+
+def _issue(em: GemmEmitter, copy: OperandCopy, stage: str, full: str, mn0: str, k0: str) -> None:
+    """One ``cp.async.bulk.tensor.2d`` of ``copy`` into ``stage``, completing on ``full``."""
+    w = em.w
+    dst = em.w.emit(f"llvm.addrspacecast {em.stage_ptr(stage, copy.smem_offset)} : "
+                    f"{PTR_SHARED} to {PTR_CLUSTER}")
+    mn = w.addi(mn0, copy.mn_offset)
+    coords = (k0, mn) if copy.k_inner else (mn, k0)
+    tmap = ARGS.tmap_a if copy.operand == "a" else ARGS.tmap_b
+    w.stmt(f'"nvvm.cp.async.bulk.tensor.shared.cluster.global"({dst}, {tmap}, {coords[0]}, '
+           f"{coords[1]}, {full}) <{{operandSegmentSizes = array<i32: 1, 1, 2, 1, 0, 0, 0, 0>}}> "
+           f": ({PTR_CLUSTER}, !llvm.ptr, i32, i32, {PTR_SHARED}) -> ()")

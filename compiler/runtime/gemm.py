@@ -1,0 +1,187 @@
+"""The Hopper GEMM from Python: ``GemmKernel`` (one compiled configuration) and ``gemm(a, b)``.
+
+``GemmKernel(config)`` compiles the kernel on first use through the disk cache
+(key: the generated MLIR text, the target and warpsched's version), so a
+machine without the MLIR/LLVM toolchain can run kernels another machine
+compiled into the same cache directory.  A call validates its operands before
+anything is launched and raises ``GemmArgumentError`` (or
+``TensorArgumentError`` from ``as_matrix``) with the rule that was broken:
+
+* A (M×K), B (K×N), C (M×N) on one CUDA device; A and B bf16, C the kernel's
+  output type, C row-major (column stride 1);
+* A and B stored the way the kernel was compiled for (``a_layout`` /
+  ``b_layout``); ``gemm()`` picks the matching variant itself;
+* TMA's rule for A, B and C alike: every leading stride a multiple of 16
+  bytes, base addresses 16-byte aligned (so a row-major C needs N a multiple of
+  8 for bf16, 4 for f32);
+* K ≥ 1 and every size below 2³¹.
+
+The launch is persistent: ``min(tiles, SM count)`` CTAs of 384 threads.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import threading
+from collections import OrderedDict
+
+from ..nvidia.hopper.config import EpilogueKind, HopperGemmConfig, MatrixLayout, OutDtype
+from ..nvidia.hopper.kernel import gemm_module
+from ..nvidia.hopper.operands import c_tensor_map_shape, tensor_map_shape
+from .cache import KernelCache, cache_key
+from .driver import Kernel, device_sm_count
+from .params import I32Param, PointerParam, TensorMapParam
+from .tensormap import Swizzle, TensorMapSpec, encode
+from .tensors import Layout, MatrixArg, as_matrix
+
+TARGET = "sm_90a"
+INT32_MAX = 2**31 - 1
+UNUSED_MAP = TensorMapParam(bytes(128))
+"""The C map the register epilogue never reads."""
+TENSOR_MAP_CACHE = 64
+"""Encoded tensor maps a kernel keeps (per operand address, shape and stride): a repeated call
+on the same tensors skips ``cuTensorMapEncodeTiled``."""
+
+
+@functools.cache
+def _sm_count(device: int) -> int:
+    return device_sm_count(device)
+
+
+class GemmArgumentError(ValueError):
+    """Operands this kernel cannot multiply; raised before launch."""
+
+
+def _layout(layout: Layout) -> MatrixLayout:
+    return MatrixLayout.ROW if layout is Layout.ROW else MatrixLayout.COL
+
+
+class GemmKernel:
+    """One compiled Hopper GEMM configuration, launchable on torch / DLPack tensors."""
+
+    def __init__(self, config: HopperGemmConfig, cache: KernelCache | None = None) -> None:
+        self.config = config
+        self.module = gemm_module(config)
+        self.cache = cache or KernelCache()
+        self._kernel: Kernel | None = None
+        self._lock = threading.Lock()
+        self._maps: OrderedDict[tuple, TensorMapParam] = OrderedDict()
+
+    @property
+    def cache_key(self) -> str:
+        return cache_key(self.module.mlir, self.module.name, TARGET, {})
+
+    def cubin(self) -> bytes:
+        """The cubin: from the cache, else compiled now (needs the toolchain) and cached."""
+        key = self.cache_key
+        cubin = self.cache.get(key)
+        if cubin is None:
+            from ..nvidia.hopper.compile import compile_gemm
+
+            compiled = compile_gemm(self.config)
+            cubin = compiled.cubin
+            self.cache.put(key, cubin, {"kernel": self.module.name, "target": TARGET,
+                                        "config": self.config.attributes(),
+                                        "timings": compiled.timings})
+        return cubin
+
+    def _loaded(self) -> Kernel:
+        with self._lock:
+            if self._kernel is None:
+                self._kernel = Kernel(self.cubin(), self.module.name)
+            return self._kernel
+
+    # ---- validation ---------------------------------------------------------------------------
+    def check(self, a: MatrixArg, b: MatrixArg, c: MatrixArg) -> tuple[int, int, int]:
+        """(M, N, K) of a legal call; ``GemmArgumentError`` naming the broken rule otherwise."""
+        cfg = self.config
+        m, k = a.rows, a.cols
+        if b.rows != k:
+            raise GemmArgumentError(f"A is {m}x{k} but B is {b.rows}x{b.cols}: inner sizes differ")
+        n = b.cols
+        if (c.rows, c.cols) != (m, n):
+            raise GemmArgumentError(f"C is {c.rows}x{c.cols}, expected {m}x{n}")
+        if k < 1:
+            raise GemmArgumentError("K = 0: nothing to multiply (C would be all zeros)")
+        if max(m, n, k, c.row_stride) > INT32_MAX:
+            raise GemmArgumentError("sizes and strides must be below 2**31")
+        for arg, want in ((a, "bf16"), (b, "bf16"), (c, cfg.out_dtype.value)):
+            if arg.dtype != want:
+                raise GemmArgumentError(f"{arg.name} is {arg.dtype}; this kernel needs {want}")
+        devices = {x.device for x in (a, b, c)} - {None}
+        if len(devices) > 1:
+            raise GemmArgumentError(f"A, B and C are on different devices: {sorted(devices)}")
+        if c.layout is not Layout.ROW or c.col_stride != 1:
+            raise GemmArgumentError("C must be row-major (column stride 1)")
+        for arg, want in ((a, cfg.a_layout), (b, cfg.b_layout)):
+            if _layout(arg.layout) is not want:
+                raise GemmArgumentError(f"{arg.name} is {arg.layout.name.lower()}-major but this "
+                                        f"kernel was compiled for {want.value}-major "
+                                        f"({arg.name.lower()}_layout = {want.value})")
+        return m, n, k
+
+    # ---- launch -------------------------------------------------------------------------------
+    def _tensor_map(self, arg: MatrixArg, operand: str, mn: int, k: int) -> TensorMapParam:
+        """The map of ``operand`` (``"a"``, ``"b"``; ``"c"`` with ``mn, k = M, N``), cached."""
+        key = (operand, arg.data_ptr, mn, k, arg.leading_stride)
+        cached = self._maps.get(key)
+        if cached is not None:
+            self._maps.move_to_end(key)
+            return cached
+        if operand == "c":
+            shape = c_tensor_map_shape(self.config, mn, k, arg.leading_stride)
+        else:
+            shape = tensor_map_shape(self.config, operand, mn, k, arg.leading_stride)
+        spec = TensorMapSpec(arg.dtype, shape.dims, (shape.outer_stride_bytes,), shape.box,
+                             Swizzle.B128)
+        param = self._maps[key] = TensorMapParam(encode(spec, arg.data_ptr))
+        if len(self._maps) > TENSOR_MAP_CACHE:
+            self._maps.popitem(last=False)
+        return param
+
+    def launch(self, a: MatrixArg, b: MatrixArg, c: MatrixArg, stream=None) -> None:
+        """Validate, then enqueue ``C = A·B`` on ``stream`` (asynchronous)."""
+        m, n, k = self.check(a, b, c)
+        cfg = self.config
+        tiles = -(-m // cfg.block_m) * -(-n // cfg.block_n)
+        device = a.device or 0
+        grid = max(1, min(tiles, _sm_count(device)))
+        c_map = (self._tensor_map(c, "c", m, n) if cfg.epilogue is EpilogueKind.TMA
+                 else UNUSED_MAP)
+        params = (self._tensor_map(a, "a", m, k), self._tensor_map(b, "b", n, k), c_map,
+                  PointerParam(c.data_ptr), I32Param(m), I32Param(n), I32Param(k),
+                  I32Param(c.row_stride))
+        self._loaded().launch(grid, cfg.threads, (1, 1, 1), cfg.smem_bytes, stream, params)
+
+    def __call__(self, a, b, out=None, stream=None):
+        """``out = a @ b`` for torch tensors (``out`` allocated when None); returns ``out``."""
+        a_arg, b_arg = as_matrix(a, "A"), as_matrix(b, "B")
+        if out is None:
+            import torch
+
+            dtype = torch.bfloat16 if self.config.out_dtype is OutDtype.BF16 else torch.float32
+            out = torch.empty((a_arg.rows, b_arg.cols), dtype=dtype, device=a.device)
+        if stream is None and hasattr(out, "device"):
+            import torch
+
+            stream = torch.cuda.current_stream(out.device).cuda_stream
+        self.launch(a_arg, b_arg, as_matrix(out, "C"), stream)
+        return out
+
+
+_KERNELS: dict[HopperGemmConfig, GemmKernel] = {}
+
+
+def gemm(a, b, out=None, *, config: HopperGemmConfig | None = None, stream=None):
+    """``a @ b`` with the Hopper GEMM: the variant of ``config`` (default: the cooperative
+    128×256×64 kernel) whose operand layouts match ``a`` and ``b``."""
+    base = config or HopperGemmConfig()
+    a_arg, b_arg = as_matrix(a, "A"), as_matrix(b, "B")
+    out_dtype = base.out_dtype if out is None else OutDtype(as_matrix(out, "C").dtype)
+    chosen = dataclasses.replace(base, a_layout=_layout(a_arg.layout),
+                                 b_layout=_layout(b_arg.layout), out_dtype=out_dtype)
+    kernel = _KERNELS.get(chosen)
+    if kernel is None:
+        kernel = _KERNELS[chosen] = GemmKernel(chosen)
+    return kernel(a, b, out, stream)

@@ -1,0 +1,53 @@
+"""``HopperGemmConfig``: the tuning surface's rules and derived launch facts."""
+
+import pytest
+from warpsched.nvidia.hopper.config import (
+    ConsumerMode,
+    GemmConfigError,
+    HopperGemmConfig,
+    OutDtype,
+)
+
+
+def test_defaults_are_the_cooperative_128x256_kernel():
+    cfg = HopperGemmConfig()
+    assert (cfg.block_m, cfg.block_n, cfg.block_k, cfg.stages) == (128, 256, 64, 4)
+    assert cfg.consumers is ConsumerMode.COOPERATIVE
+    assert cfg.threads == 384
+    assert cfg.rows_per_consumer == 64 and cfg.m_atoms == 1
+    assert cfg.accumulator_registers == 128
+    assert cfg.stage_bytes == (128 + 256) * 64 * 2 == 49152
+    assert cfg.smem_bytes == 4 * 49152 + 4 * 2 * 8 + 1024
+    assert cfg.empty_arrivals == 2
+
+
+def test_pingpong_takes_whole_tiles():
+    cfg = HopperGemmConfig(consumers="pingpong", block_m=128, block_n=128)
+    assert cfg.consumers is ConsumerMode.PINGPONG
+    assert cfg.rows_per_consumer == 128 and cfg.m_atoms == 2
+    assert cfg.accumulator_registers == 128
+    assert cfg.empty_arrivals == 1
+
+
+def test_strings_become_enums():
+    cfg = HopperGemmConfig(out_dtype="f32", a_layout="col")
+    assert cfg.out_dtype is OutDtype.F32 and cfg.out_dtype.nbytes == 4
+    assert cfg.attributes()["a_layout"] == "col"
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"block_k": 32}, "block_k = 32: must be 64"),
+    ({"block_n": 96}, "block_n = 96"),
+    ({"block_m": 64}, "block_m = 64: must be 128 or 256 in cooperative mode"),
+    ({"consumers": "pingpong", "block_m": 256}, "at most 128"),
+    ({"block_m": 256, "block_n": 256}, "256 f32 accumulators per consumer thread"),
+    ({"stages": 1}, "at least 2 stages"),
+    ({"stages": 5}, "bytes of shared memory"),
+    ({"cluster_m": 2}, "cluster = 2x1: thread-block clusters with TMA multicast are not implemented"),
+    ({"consumers": "bogus"}, "consumers = 'bogus': expected one of cooperative, pingpong"),
+    ({"stages": 0}, "stages = 0: must be a positive integer"),
+    ({"name": "not an identifier"}, "must be an identifier"),
+])
+def test_illegal_configurations_name_the_field(kwargs, message):
+    with pytest.raises(GemmConfigError, match=message):
+        HopperGemmConfig(**kwargs)

@@ -1,0 +1,100 @@
+"""The Hopper GEMM through ``warpsched.runtime`` on a real Hopper GPU, against float64 torch.
+
+Skipped without torch, the CUDA driver and a compute-capability-9.0 device.  The
+kernels come from the runtime's disk cache (``WARPSCHED_CACHE_DIR``), so a
+device without the MLIR/LLVM toolchain runs cubins compiled elsewhere
+(``python bench/gemm_vs_cublas.py prepare`` fills it); with the toolchain
+present they are compiled on first use.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+
+import pytest
+
+from warpsched.nvidia.hopper.config import HopperGemmConfig
+
+
+def _hopper_present() -> bool:
+    if importlib.util.find_spec("torch") is None or importlib.util.find_spec("cuda") is None:
+        return False
+    import torch
+    return torch.cuda.is_available() and torch.cuda.get_device_capability(0) == (9, 0)
+
+
+pytestmark = [pytest.mark.gpu,
+              pytest.mark.skipif(not _hopper_present(), reason="needs a Hopper GPU, torch and "
+                                                               "cuda-python")]
+
+GPU_CONFIGS = {
+    "coop": {},
+    "pingpong": {"consumers": "pingpong", "block_n": 128, "stages": 6},
+    "coop_tma": {"block_n": 128, "epilogue": "tma"},
+    "pp_tma": {"consumers": "pingpong", "block_n": 128, "stages": 3, "epilogue": "tma"},
+}
+"""Configurations the GPU tests use (row/col variants are derived); ``prepare`` caches them."""
+
+SHAPES = [(128, 256, 64), (1000, 520, 264), (264, 136, 72), (2048, 4096, 1024), (296, 1000, 8200),
+          (8, 8, 8)]
+
+
+def gpu_test_configs() -> list[HopperGemmConfig]:
+    """Every configuration the GPU tests launch (for pre-filling the cache)."""
+    out = []
+    for name, kw in GPU_CONFIGS.items():
+        for a in ("row", "col"):
+            for b in ("row", "col"):
+                for dtype in ("bf16", "f32"):
+                    out.append(HopperGemmConfig(name=f"gpu_{name}_{a}{b}_{dtype}", a_layout=a,
+                                                b_layout=b, out_dtype=dtype, **kw))
+    return out
+
+
+def _operand(torch, rows, cols, layout, gen):
+    x = torch.randn(rows, cols, device="cuda", generator=gen).to(torch.bfloat16)
+    return x if layout == "row" else x.t().contiguous().t()
+
+
+@pytest.mark.parametrize("config", gpu_test_configs(), ids=lambda c: c.name)
+def test_matches_float64_torch(config):
+    import torch
+
+    from warpsched.runtime.gemm import GemmKernel
+
+    kernel = GemmKernel(config)
+    gen = torch.Generator(device="cuda").manual_seed(len(config.name))
+    dtype = torch.bfloat16 if config.out_dtype.value == "bf16" else torch.float32
+    for m, n, k in SHAPES:
+        a = _operand(torch, m, k, config.a_layout.value, gen)
+        b = _operand(torch, k, n, config.b_layout.value, gen)
+        c = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
+        kernel(a, b, c)
+        torch.cuda.synchronize()
+        ref = a.double() @ b.double()
+        assert torch.isfinite(c).all(), f"{m}x{n}x{k}: unwritten elements"
+        err = ((c.double() - ref).norm() / ref.norm()).item()
+        assert err < (1e-2 if dtype == torch.bfloat16 else 1e-4), f"{m}x{n}x{k}: rel err {err}"
+
+
+def test_rejected_before_launch():
+    import torch
+
+    from warpsched.runtime.gemm import GemmArgumentError, GemmKernel
+    from warpsched.runtime.tensors import TensorArgumentError
+
+    kernel = GemmKernel(gpu_test_configs()[0])          # row/row, bf16 out
+    a = torch.randn(64, 64, device="cuda").to(torch.bfloat16)
+    c = torch.zeros(64, 64, device="cuda", dtype=torch.bfloat16)
+    with pytest.raises(GemmArgumentError, match="inner sizes differ"):
+        kernel(a, torch.randn(32, 64, device="cuda").to(torch.bfloat16), torch.zeros_like(c))
+    with pytest.raises(GemmArgumentError, match="B is col-major but this kernel was compiled"):
+        kernel(a, a.t().contiguous().t(), c)
+    with pytest.raises(GemmArgumentError, match="needs bf16"):
+        kernel(a.float(), a, c)
+    with pytest.raises(TensorArgumentError):                         # K*2 bytes not a multiple of 16
+        kernel(torch.randn(64, 12, device="cuda").to(torch.bfloat16),
+               torch.randn(12, 64, device="cuda").to(torch.bfloat16), c)
+    with pytest.raises(TensorArgumentError):
+        kernel(a.cpu(), a, c)
+    assert torch.count_nonzero(c) == 0                   # nothing was launched
