@@ -8,7 +8,7 @@ STAMP   := $(VENV)/.warpsched-installed
 SYSTEM_TOOLS := ld.lld-22 llvm-objdump-22
 OUT     ?= out
 
-.PHONY: setup system-tools demo test lit pytest bench doctor clean
+.PHONY: setup system-tools demo test lint lit pytest bench doctor clean
 
 setup: system-tools $(STAMP)
 
@@ -63,14 +63,27 @@ demo: setup
 	  $(VENV)/bin/warpsched-compile examples/ws_gemm_sm90a.mlir --target $$target -o $(OUT)/ws_gemm.$$target.cubin || exit 1; \
 	done
 
+# The import contracts (pyproject.toml [tool.importlinter]) are checked on a copy of the package
+# as installed, build/import-tree/warpsched (grimp reads the root package's folder, and the source
+# tree maps dialects/, passes/ and tools/ into it from beside compiler/); then ruff.
+IMPORT_TREE := build/import-tree
+
+lint: setup
+	@rm -rf $(IMPORT_TREE) && mkdir -p $(IMPORT_TREE) && cp -r compiler $(IMPORT_TREE)/warpsched
+	@for dir in dialects passes tools; do cp -r $$dir $(IMPORT_TREE)/warpsched/$$dir; done
+	PYTHONPATH=$(IMPORT_TREE) $(VENV)/bin/lint-imports --config pyproject.toml --no-cache
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
 lit: setup
 	@if [ -d tests/lit ] && ls tests/lit/lit.cfg.py >/dev/null 2>&1; then $(VENV)/bin/lit -sv tests/lit; fi
 
 pytest: setup
 	$(PY) -m pytest -q -p no:cacheprovider tests
 
-# lit first, pytest last: the run ends with pytest's summary line.
+# lint, then lit, pytest last: the run ends with pytest's summary line.
 test: setup
+	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory lit
 	$(MAKE) --no-print-directory pytest
 

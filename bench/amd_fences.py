@@ -35,6 +35,7 @@ from pathlib import Path
 import llvmlite
 import llvmlite.binding
 from pingpong_input import EXAMPLE, TILES, load_expanded
+
 from warpsched.amdgpu import AMDOptions, compile_schedule
 from warpsched.amdgpu.isa_diff import INTERLEAVED, InsnClass, IsaProfile, diff, profile
 from warpsched.core.atomic import write_atomic
@@ -52,10 +53,10 @@ class Variant:
 
     name: str
     toggles: str
-    pipeline: str = ""                              # passes between build and expansion
-    knobs: dict[str, Knob] = field(default_factory=dict)   # extra sched.build knobs
-    sched_barrier_mask: int = 0                     # AMDOptions.sched_barrier_mask
-    pin_order: bool = False                         # AMDOptions.pin_order: the lowering's own fences
+    pipeline: str = ""  # passes between build and expansion
+    knobs: dict[str, Knob] = field(default_factory=dict)  # extra sched.build knobs
+    sched_barrier_mask: int = 0  # AMDOptions.sched_barrier_mask
+    pin_order: bool = False  # AMDOptions.pin_order: the lowering's own fences
 
     def recipe(self) -> str:
         """How the variant is made, as markdown."""
@@ -69,27 +70,55 @@ class Variant:
 
 
 VARIANTS = (
-    Variant("baseline", "as shipped: trailing sched_barrier after kernel blocks 0, 2, 4, 6; "
-                        "set_prio 1/0 around every MMA"),
-    Variant("no-trailing", "trailing sched_barriers stripped", "sched-strip-fences{classes=trailing}"),
-    Variant("no-post-barrier", "post-barrier sched_barriers stripped",
-            "sched-strip-fences{classes=post-barrier}"),
+    Variant(
+        "baseline",
+        "as shipped: trailing sched_barrier after kernel blocks 0, 2, 4, 6; "
+        "set_prio 1/0 around every MMA",
+    ),
+    Variant(
+        "no-trailing", "trailing sched_barriers stripped", "sched-strip-fences{classes=trailing}"
+    ),
+    Variant(
+        "no-post-barrier",
+        "post-barrier sched_barriers stripped",
+        "sched-strip-fences{classes=post-barrier}",
+    ),
     Variant("no-set-prio", "set_prio pairs stripped", "sched-strip-fences{classes=set-prio}"),
-    Variant("no-fences", "all fence classes stripped", f"sched-strip-fences{{classes={ALL_CLASSES}}}"),
-    Variant("trailing-all", "trailing sched_barrier after every block (mask 0xff)",
-            "sched-set-fence-mask{mask=0xff}"),
-    Variant("wrap", "sched_barriers around every wait group (wrap_waits_with_sched_barrier)",
-            knobs={"wrap_waits_with_sched_barrier": True}),
-    Variant("mask-mfma", "baseline fences, intrinsic mask 0x8: MFMAs may cross",
-            sched_barrier_mask=0x8),
-    Variant("mask-ds-read", "baseline fences, intrinsic mask 0x100: DS reads may cross",
-            sched_barrier_mask=0x100),
-    Variant("mask-vmem", "baseline fences, intrinsic mask 0x10: VMEM may cross",
-            sched_barrier_mask=0x10),
-    Variant("pinned", "baseline, plus the lowering's sched_barrier(0) on both sides of every barrier and MMA",
-            pin_order=True),
-    Variant("no-fences-pinned", "all schedule fences stripped, the lowering's pins kept",
-            f"sched-strip-fences{{classes={ALL_CLASSES}}}", pin_order=True),
+    Variant(
+        "no-fences", "all fence classes stripped", f"sched-strip-fences{{classes={ALL_CLASSES}}}"
+    ),
+    Variant(
+        "trailing-all",
+        "trailing sched_barrier after every block (mask 0xff)",
+        "sched-set-fence-mask{mask=0xff}",
+    ),
+    Variant(
+        "wrap",
+        "sched_barriers around every wait group (wrap_waits_with_sched_barrier)",
+        knobs={"wrap_waits_with_sched_barrier": True},
+    ),
+    Variant(
+        "mask-mfma", "baseline fences, intrinsic mask 0x8: MFMAs may cross", sched_barrier_mask=0x8
+    ),
+    Variant(
+        "mask-ds-read",
+        "baseline fences, intrinsic mask 0x100: DS reads may cross",
+        sched_barrier_mask=0x100,
+    ),
+    Variant(
+        "mask-vmem", "baseline fences, intrinsic mask 0x10: VMEM may cross", sched_barrier_mask=0x10
+    ),
+    Variant(
+        "pinned",
+        "baseline, plus the lowering's sched_barrier(0) on both sides of every barrier and MMA",
+        pin_order=True,
+    ),
+    Variant(
+        "no-fences-pinned",
+        "all schedule fences stripped, the lowering's pins kept",
+        f"sched-strip-fences{{classes={ALL_CLASSES}}}",
+        pin_order=True,
+    ),
 )
 
 
@@ -107,20 +136,57 @@ class Result:
 def run_variant(variant: Variant, arch: str, work: Path) -> Result:
     """Build, compile and profile ``variant`` for ``arch`` under ``work``."""
     schedule = load_expanded(EXAMPLE, variant.pipeline, variant.knobs)
-    kernel = compile_schedule(schedule, work / variant.name, tile=TILES[arch],
-                              options=AMDOptions(arch=arch, sched_barrier_mask=variant.sched_barrier_mask,
-                                                 pin_order=variant.pin_order))
+    kernel = compile_schedule(
+        schedule,
+        work / variant.name,
+        tile=TILES[arch],
+        options=AMDOptions(
+            arch=arch, sched_barrier_mask=variant.sched_barrier_mask, pin_order=variant.pin_order
+        ),
+    )
     text = kernel.disassembly()
     report = kernel.report()
-    return Result(variant, profile(text), kernel.fidelity(schedule).fraction, report.vgprs,
-                  report.waves_per_simd)
+    return Result(
+        variant,
+        profile(text),
+        kernel.fidelity(schedule).fraction,
+        report.vgprs,
+        report.waves_per_simd,
+    )
 
 
-COLUMNS = ("variant", "loop insns", "MFMA", "DS rd", "DS wr", "VMEM→LDS", "waitcnt", "barrier",
-           "setprio", "s_nop", "max MFMA run", "MFMA↔DS alt.", "moved", "indel", "loop indel", "kernel ±",
-           "fidelity", "VGPRs", "waves/SIMD", "same ISA as")
-COUNTED = (InsnClass.MFMA, InsnClass.DS_READ, InsnClass.DS_WRITE, InsnClass.VMEM_LDS, InsnClass.WAITCNT,
-           InsnClass.BARRIER, InsnClass.SETPRIO, InsnClass.NOP)
+COLUMNS = (
+    "variant",
+    "loop insns",
+    "MFMA",
+    "DS rd",
+    "DS wr",
+    "VMEM→LDS",
+    "waitcnt",
+    "barrier",
+    "setprio",
+    "s_nop",
+    "max MFMA run",
+    "MFMA↔DS alt.",
+    "moved",
+    "indel",
+    "loop indel",
+    "kernel ±",
+    "fidelity",
+    "VGPRs",
+    "waves/SIMD",
+    "same ISA as",
+)
+COUNTED = (
+    InsnClass.MFMA,
+    InsnClass.DS_READ,
+    InsnClass.DS_WRITE,
+    InsnClass.VMEM_LDS,
+    InsnClass.WAITCNT,
+    InsnClass.BARRIER,
+    InsnClass.SETPRIO,
+    InsnClass.NOP,
+)
 
 
 def same_isa_as(results: list[Result], index: int) -> str:
@@ -136,9 +202,21 @@ def results_table(results: list[Result]) -> str:
     for i, r in enumerate(results):
         p, d = r.profile, diff(base, r.profile)
         same = same_isa_as(results, i)
-        cells = [f"`{r.variant.name}`", p.loop_length, *(p.count(k) for k in COUNTED), p.max_mfma_run,
-                 p.mfma_ds_alternations, d.moved, d.indel, d.loop_indel, d.kernel_changed,
-                 f"{r.fidelity:.0%}", r.vgprs, r.waves_per_simd, f"`{same}`" if same else "—"]
+        cells = [
+            f"`{r.variant.name}`",
+            p.loop_length,
+            *(p.count(k) for k in COUNTED),
+            p.max_mfma_run,
+            p.mfma_ds_alternations,
+            d.moved,
+            d.indel,
+            d.loop_indel,
+            d.kernel_changed,
+            f"{r.fidelity:.0%}",
+            r.vgprs,
+            r.waves_per_simd,
+            f"`{same}`" if same else "—",
+        ]
         lines.append("| " + " | ".join(str(c) for c in cells) + " |")
     return "\n".join(lines) + "\n"
 
@@ -155,13 +233,19 @@ def interleave_table(results: list[Result]) -> str:
 def report(results_by_arch: dict[str, list[Result]], command: str) -> str:
     """The generated markdown: provenance, the variants, then both tables per architecture."""
     llvm_version = ".".join(map(str, llvmlite.binding.llvm_version_info))
-    out = [f"Generated {datetime.date.today().isoformat()} on {platform.machine()} "
-           f"({os.cpu_count()} CPUs, Python {platform.python_version()}, llvmlite {llvmlite.__version__} "
-           f"with LLVM {llvm_version}) by `{command}`.\n",
-           "| variant | toggled relative to the shipped schedule | passes / knobs / intrinsic mask |",
-           "|---|---|---|"]
+    out = [
+        f"Generated {datetime.date.today().isoformat()} on {platform.machine()} "
+        f"({os.cpu_count()} CPUs, Python {platform.python_version()}, llvmlite {llvmlite.__version__} "
+        f"with LLVM {llvm_version}) by `{command}`.\n",
+        "| variant | toggled relative to the shipped schedule | passes / knobs / intrinsic mask |",
+        "|---|---|---|",
+    ]
     out += [f"| `{v.name}` | {v.toggles} | {v.recipe()} |" for v in VARIANTS]
-    out.append("\nLetters of the interleave: " + ", ".join(f"`{k.symbol}` {k.name}" for k in INTERLEAVED) + ".\n")
+    out.append(
+        "\nLetters of the interleave: "
+        + ", ".join(f"`{k.symbol}` {k.name}" for k in INTERLEAVED)
+        + ".\n"
+    )
     for arch, results in results_by_arch.items():
         out.append(f"### {arch} ({TILES[arch].bm}x{TILES[arch].bn}x{TILES[arch].bk} tile)\n")
         out.append(results_table(results))
@@ -180,10 +264,18 @@ def splice(document: str, generated: str) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--arch", action="append", choices=sorted(TILES),
-                        help="architecture (repeatable; default: all)")
-    parser.add_argument("--write", type=Path, metavar="PATH",
-                        help="replace the generated part of PATH (markdown) with the tables")
+    parser.add_argument(
+        "--arch",
+        action="append",
+        choices=sorted(TILES),
+        help="architecture (repeatable; default: all)",
+    )
+    parser.add_argument(
+        "--write",
+        type=Path,
+        metavar="PATH",
+        help="replace the generated part of PATH (markdown) with the tables",
+    )
     args = parser.parse_args()
     command = shlex.join([Path(sys.executable).name, *sys.argv])
     results: dict[str, list[Result]] = {}

@@ -40,11 +40,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pingpong_input import EXAMPLE, TILES, load_expanded
+
 from warpsched.amdgpu import AMDOptions, generate, link_hsaco, lower_schedule
 from warpsched.core.diagnostics import DiagnosticError
 from warpsched.llvm.translate import mlir_to_llvm_ir
 
-PHASES = ("parse + build + expand", "lower to MLIR", "MLIR → LLVM IR", "llvmlite codegen", "ld.lld link")
+PHASES = (
+    "parse + build + expand",
+    "lower to MLIR",
+    "MLIR → LLVM IR",
+    "llvmlite codegen",
+    "ld.lld link",
+)
 PEER = Path(__file__).resolve().parent / "triton_matmul_peer.py"
 
 
@@ -87,7 +94,9 @@ class Peer:
     def __init__(self, python: str, arch: str) -> None:
         cmd = [python, str(PEER), "--arch", arch, "--bk", str(TILES[arch].bk)]
         self.command = " ".join(cmd)
-        self.process = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.process = subprocess.Popen(
+            cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
         self.version = self._reply()["triton"]
 
     def __enter__(self) -> Peer:
@@ -100,7 +109,9 @@ class Peer:
     def _reply(self) -> dict:
         line = self.process.stdout.readline()
         if not line:
-            raise RuntimeError(f"{self.command} exited with {self.process.wait()} (its errors are above)")
+            raise RuntimeError(
+                f"{self.command} exited with {self.process.wait()} (its errors are above)"
+            )
         return json.loads(line)
 
     def compile(self) -> float:
@@ -123,14 +134,23 @@ def measure(arch: str, out: Path, runs: int, triton_python: str | None) -> list[
                 peer_seconds.append(peer.compile())
     phases = [statistics.median(t.phases[i] for t in timings) for i in range(len(PHASES))]
     totals = [t.total for t in timings]
-    cells = [arch, *(f"{p * 1e3:.1f}" for p in phases), f"{statistics.median(totals) * 1e3:.0f}",
-             f"{min(totals) * 1e3:.0f}", f"{first.total * 1e3:.0f}"]
+    cells = [
+        arch,
+        *(f"{p * 1e3:.1f}" for p in phases),
+        f"{statistics.median(totals) * 1e3:.0f}",
+        f"{min(totals) * 1e3:.0f}",
+        f"{first.total * 1e3:.0f}",
+    ]
     if not peer:
         return cells + ["skipped"] * 5
     ratio = statistics.median(totals) / statistics.median(peer_seconds)
-    return cells + [f"{statistics.median(peer_seconds) * 1e3:.0f} (Triton {peer.version})",
-                    f"{min(peer_seconds) * 1e3:.0f}", f"{peer_first * 1e3:.0f}", f"{ratio:.2f}",
-                    f"{min(totals) / min(peer_seconds):.2f}"]
+    return cells + [
+        f"{statistics.median(peer_seconds) * 1e3:.0f} (Triton {peer.version})",
+        f"{min(peer_seconds) * 1e3:.0f}",
+        f"{peer_first * 1e3:.0f}",
+        f"{ratio:.2f}",
+        f"{min(totals) / min(peer_seconds):.2f}",
+    ]
 
 
 def cpu_model() -> str:
@@ -147,19 +167,40 @@ def cpu_model() -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=9, help="timed compiles per side (default 9)")
-    parser.add_argument("--arch", action="append", choices=sorted(TILES),
-                        help="architecture (repeatable; default: all)")
-    parser.add_argument("--triton-python", default=os.environ.get("WARPSCHED_TRITON_PYTHON"),
-                        help="interpreter with triton installed (default: $WARPSCHED_TRITON_PYTHON)")
+    parser.add_argument(
+        "--arch",
+        action="append",
+        choices=sorted(TILES),
+        help="architecture (repeatable; default: all)",
+    )
+    parser.add_argument(
+        "--triton-python",
+        default=os.environ.get("WARPSCHED_TRITON_PYTHON"),
+        help="interpreter with triton installed (default: $WARPSCHED_TRITON_PYTHON)",
+    )
     args = parser.parse_args()
     if args.runs < 1:
         parser.error("--runs must be at least 1")
-    print(f"host: {cpu_model()}, {os.cpu_count()} CPUs, Python {platform.python_version()}; "
-          f"{args.runs} alternating rounds after one first run; ms")
+    print(
+        f"host: {cpu_model()}, {os.cpu_count()} CPUs, Python {platform.python_version()}; "
+        f"{args.runs} alternating rounds after one first run; ms"
+    )
     if not args.triton_python:
-        print("peer: skipped (no interpreter with triton; pass --triton-python or set WARPSCHED_TRITON_PYTHON)")
-    header = ["arch", *PHASES, "warpsched total", "best", "first run", "Triton peer", "best",
-              "first run", "warpsched / Triton (medians)", "(bests)"]
+        print(
+            "peer: skipped (no interpreter with triton; pass --triton-python or set WARPSCHED_TRITON_PYTHON)"
+        )
+    header = [
+        "arch",
+        *PHASES,
+        "warpsched total",
+        "best",
+        "first run",
+        "Triton peer",
+        "best",
+        "first run",
+        "warpsched / Triton (medians)",
+        "(bests)",
+    ]
     print("\n| " + " | ".join(header) + " |\n|" + "---|" * len(header))
     with tempfile.TemporaryDirectory(prefix="warpsched-compile-time-") as tmp:
         for arch in args.arch or sorted(TILES):

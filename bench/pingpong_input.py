@@ -37,20 +37,28 @@ def expanded_schedule(module: ir.Module) -> ExpandedSchedule:
 def _add_knobs(module: ir.Module, knobs: Mapping[str, Knob]) -> None:
     for op in list(builds(module.operation)):
         view = BuildOp(op)
-        BuildOp.build(view.name, view.family, {**view.knobs, **knobs}, view.params,
-                      loc=op.location, ip=ir.InsertionPoint(op))
+        BuildOp.build(
+            view.name,
+            view.family,
+            {**view.knobs, **knobs},
+            view.params,
+            loc=op.location,
+            ip=ir.InsertionPoint(op),
+        )
         op.erase()
 
 
-def load_expanded(source: Path = EXAMPLE, pipeline: str = "",
-                  knobs: Mapping[str, Knob] | None = None) -> ExpandedSchedule:
+def load_expanded(
+    source: Path = EXAMPLE, pipeline: str = "", knobs: Mapping[str, Knob] | None = None
+) -> ExpandedSchedule:
     """Build, transform with ``pipeline`` and expand ``source``; raises ``DiagnosticError`` on bad input."""
     context = new_context()
     with context:
         module = load_module(Path(source).read_text(), str(source), context)
         if knobs:
             _add_knobs(module, knobs)
-        passes = parse_pipeline(",".join(p for p in ("sched-build-program", pipeline,
-                                                     "sched-expand-blocks") if p))
+        passes = parse_pipeline(
+            ",".join(p for p in ("sched-build-program", pipeline, "sched-expand-blocks") if p)
+        )
         run_pipeline(module, passes, context, str(source))
         return expanded_schedule(module)

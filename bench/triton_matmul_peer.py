@@ -58,8 +58,8 @@ def serve(arch: str, bk: int) -> None:
         rm = tl.program_id(1) * BM + tl.arange(0, BM)
         rn = tl.program_id(0) * BN + tl.arange(0, BN)
         rk = tl.arange(0, BK)
-        a = a_ptr + rm[:, None] * K + rk[None, :]     # A row-major
-        b = b_ptr + rk[:, None] + rn[None, :] * K     # B column-major
+        a = a_ptr + rm[:, None] * K + rk[None, :]  # A row-major
+        b = b_ptr + rk[:, None] + rn[None, :] * K  # B column-major
         acc = tl.zeros((BM, BN), dtype=tl.float32)
         for _ in range(0, K, BK):
             acc += tl.dot(tl.load(a), tl.load(b))
@@ -67,15 +67,28 @@ def serve(arch: str, bk: int) -> None:
             b += BK
         tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
 
-    signature = {"a_ptr": "*bf16", "b_ptr": "*bf16", "c_ptr": "*fp32", "M": "i32", "N": "i32", "K": "i32",
-                 "BM": "constexpr", "BN": "constexpr", "BK": "constexpr"}
+    signature = {
+        "a_ptr": "*bf16",
+        "b_ptr": "*bf16",
+        "c_ptr": "*fp32",
+        "M": "i32",
+        "N": "i32",
+        "K": "i32",
+        "BM": "constexpr",
+        "BN": "constexpr",
+        "BK": "constexpr",
+    }
     # What Triton's launcher specialises for 16-byte-aligned pointers and M, N, K divisible by 16.
     aligned = {(index,): [["tt.divisibility", 16]] for index in range(6)}
     target = GPUTarget("hip", arch, 64)
 
     def compile_once() -> dict[str, float]:
-        source = ASTSource(fn=matmul, signature=signature, constexprs={"BM": 256, "BN": 256, "BK": bk},
-                           attrs=aligned)
+        source = ASTSource(
+            fn=matmul,
+            signature=signature,
+            constexprs={"BM": 256, "BN": 256, "BK": bk},
+            attrs=aligned,
+        )
         start = time.perf_counter()
         kernel = triton.compile(source, target=target, options={"num_warps": 8, "num_stages": 2})
         return {"seconds": time.perf_counter() - start, "hsaco_bytes": len(kernel.asm["hsaco"])}

@@ -38,16 +38,19 @@ def print_pretty(module: ir.Module) -> str:
         return str(module)
     if top_level_ops(module) == [module.operation]:
         return "".join(line + "\n" for line in _top(module.operation, 0))
-    attrs = {name: attr for name, attr in module.operation.attributes.items()
-             if name != "sym_name"}
+    attrs = {name: attr for name, attr in module.operation.attributes.items() if name != "sym_name"}
     tops = body_ops(module.operation)
     if not attrs and "sym_name" not in module.operation.attributes:
         return "".join(line + "\n" for op in tops for line in _top(op, 0))
-    name = (f" @{module.operation.attributes['sym_name'].value}"
-            if "sym_name" in module.operation.attributes else "")
+    name = (
+        f" @{module.operation.attributes['sym_name'].value}"
+        if "sym_name" in module.operation.attributes
+        else ""
+    )
     header = f"module{name}"
     if attrs:
-        header += " attributes {" + ", ".join(f"{k} = {_attr_text(v)}" for k, v in attrs.items()) + "}"
+        header += (
+            " attributes {" + ", ".join(f"{k} = {_attr_text(v)}" for k, v in attrs.items()) + "}"
+        )
     lines = [header + " {"] + [line for op in tops for line in _top(op, 1)] + ["}"]
     return "".join(line + "\n" for line in lines)
-

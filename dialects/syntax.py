@@ -23,6 +23,7 @@ from lark.exceptions import (
     UnexpectedInput,
     UnexpectedToken,
 )
+
 from warpsched.core.diagnostics import Diagnostic, DiagnosticError, Severity
 from warpsched.core.ir import ir
 from warpsched.schedule.validate import I64_MAX
@@ -38,8 +39,12 @@ _GENERIC_RE = re.compile(r'^\s*(module\s*(@\S+\s*)?(attributes\s*\{[^}]*\}\s*)?\
 
 @cache
 def _parser() -> Lark:
-    return Lark("\n".join(g.read_text() for g in GRAMMARS), parser="lalr", propagate_positions=True,
-                maybe_placeholders=False)
+    return Lark(
+        "\n".join(g.read_text() for g in GRAMMARS),
+        parser="lalr",
+        propagate_positions=True,
+        maybe_placeholders=False,
+    )
 
 
 def looks_generic(text: str) -> bool:
@@ -52,9 +57,14 @@ class _Builder(AmdSyntax):
     """The whole-module builder: top-level dispatch and ``module`` containers."""
 
     def top(self, tree: Tree, ip: ir.InsertionPoint) -> None:
-        {"module": self.module, "schedule": self.schedule, "program": self.program,
-         "build": self.build, "kernel": self.kernel,
-         "nv_op": lambda tree, ip: build_nv_op(self, tree, ip)}[tree.data](tree, ip)
+        {
+            "module": self.module,
+            "schedule": self.schedule,
+            "program": self.program,
+            "build": self.build,
+            "kernel": self.kernel,
+            "nv_op": lambda tree, ip: build_nv_op(self, tree, ip),
+        }[tree.data](tree, ip)
 
     def module(self, tree: Tree, ip: ir.InsertionPoint) -> None:
         attrs: dict[str, ir.Attribute] = {}
@@ -67,12 +77,16 @@ class _Builder(AmdSyntax):
                 key, value = attr.children
                 if key in attrs:
                     raise self.error(key, f"duplicate module attribute '{key}'")
-                attrs[str(key)] = (ir.StringAttr.get(value[1:-1]) if value.type == "STRING" else
-                                   i64_attr(self.i64(value, -I64_MAX - 1)))
+                attrs[str(key)] = (
+                    ir.StringAttr.get(value[1:-1])
+                    if value.type == "STRING"
+                    else i64_attr(self.i64(value, -I64_MAX - 1))
+                )
         if name is not None:
             attrs["sym_name"] = ir.StringAttr.get(name)
-        op = ir.Operation.create("builtin.module", attributes=attrs, regions=1, loc=self.loc(tree),
-                                 ip=ip)
+        op = ir.Operation.create(
+            "builtin.module", attributes=attrs, regions=1, loc=self.loc(tree), ip=ip
+        )
         op.regions[0].blocks.append()
         inner = ir.InsertionPoint(op.regions[0].blocks[0])
         for child in children:
@@ -81,10 +95,19 @@ class _Builder(AmdSyntax):
 
 def _describe(terminals: set[str]) -> str:
     """Terminal names as the user would type them ('sched.block', a name, an integer...)."""
-    words = {"NAME": "a name", "INT": "an integer", "HEX": "a hex integer",
-             "SIGNED_INT": "an integer", "STRING": "a string", "SYMBOL": "a @symbol",
-             "ATTR_NAME": "an attribute name", "$END": "end of input",
-             "NV_OP": "a sched.nv_* op", "NV_RESULT": "'%stage ='", "NV_VALUE": "a %stage"}
+    words = {
+        "NAME": "a name",
+        "INT": "an integer",
+        "HEX": "a hex integer",
+        "SIGNED_INT": "an integer",
+        "STRING": "a string",
+        "SYMBOL": "a @symbol",
+        "ATTR_NAME": "an attribute name",
+        "$END": "end of input",
+        "NV_OP": "a sched.nv_* op",
+        "NV_RESULT": "'%stage ='",
+        "NV_VALUE": "a %stage",
+    }
     described = set()
     for name in terminals:
         if name in words:
@@ -106,9 +129,17 @@ def _syntax_error(exc: UnexpectedInput, filename: str) -> DiagnosticError:
         message = f"unexpected character '{exc.char}'"
     else:
         message = str(exc).splitlines()[0]
-    return DiagnosticError([Diagnostic(Severity.ERROR, message, filename,
-                                       getattr(exc, "line", 0) or 0,
-                                       getattr(exc, "column", 0) or 0)])
+    return DiagnosticError(
+        [
+            Diagnostic(
+                Severity.ERROR,
+                message,
+                filename,
+                getattr(exc, "line", 0) or 0,
+                getattr(exc, "column", 0) or 0,
+            )
+        ]
+    )
 
 
 def parse_pretty(text: str, filename: str, context: ir.Context) -> ir.Module:

@@ -19,5 +19,7 @@ block = MMABlockSpec(
 entries = []
 block.expand_to_list(entries, Phase.KERNEL)
 print(format_entries(entries), end="")
-print(f"entry_count={block.entry_count()} mma_position={block.mma_position()} "
-      f"post_barrier_lgkm_position={block.post_barrier_lgkm_position()}")
+print(
+    f"entry_count={block.entry_count()} mma_position={block.mma_position()} "
+    f"post_barrier_lgkm_position={block.post_barrier_lgkm_position()}"
+)

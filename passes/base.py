@@ -61,8 +61,9 @@ class ModulePass:
                 else:
                     kwargs[name] = text
             except ValueError:
-                raise OptionError(f"{cls.ARGUMENT}: option '{key}' expects {kind}, got '{text}'") \
-                    from None
+                raise OptionError(
+                    f"{cls.ARGUMENT}: option '{key}' expects {kind}, got '{text}'"
+                ) from None
         try:
             return cls(**kwargs)  # type: ignore[arg-type]
         except (TypeError, ValueError) as exc:

@@ -63,14 +63,20 @@ def parse_pipeline(text: str) -> list[ModulePass]:
     return [parse_element(element) for element in split_elements(text)]
 
 
-def run_pipeline(module: ir.Module, passes: list[ModulePass], context: ir.Context,
-                 filename: str, after_each: Callable[[ModulePass], None] | None = None,
-                 metadata: dict[str, object] | None = None) -> None:
+def run_pipeline(
+    module: ir.Module,
+    passes: list[ModulePass],
+    context: ir.Context,
+    filename: str,
+    after_each: Callable[[ModulePass], None] | None = None,
+    metadata: dict[str, object] | None = None,
+) -> None:
     """Run ``passes`` in order; raise ``DiagnosticError`` at the first failing pass.
 
     What a pass returns is added to ``metadata`` (when given) for the backend.
     """
     for pass_ in passes:
+
         def run(op: ir.Operation, external: object, pass_: ModulePass = pass_) -> None:
             try:
                 facts = pass_.apply(op)

@@ -46,14 +46,20 @@ class BuildProgram(ModulePass):
                 compiled = compile_schedule(schedule)
             except (TypeError, ValueError) as exc:
                 raise PassFailure(op, str(exc)) from None
-            build_schedule_op(view.name, schedule, compiled, loc=op.location,
-                              ip=ir.InsertionPoint(op))
+            build_schedule_op(
+                view.name, schedule, compiled, loc=op.location, ip=ir.InsertionPoint(op)
+            )
             op.erase()
 
 
-def build_schedule_op(name: str, schedule: Schedule, compiled: CompiledSchedule, *,
-                      loc: ir.Location | None = None,
-                      ip: ir.InsertionPoint | None = None) -> ScheduleOp:
+def build_schedule_op(
+    name: str,
+    schedule: Schedule,
+    compiled: CompiledSchedule,
+    *,
+    loc: ir.Location | None = None,
+    ip: ir.InsertionPoint | None = None,
+) -> ScheduleOp:
     """The ``sched.schedule`` of ``compiled`` (from ``schedule``), in the shape described above."""
     op = ScheduleOp.build(name, compiled.warp_stagger_index, loc=loc, ip=ip)
     inner = ir.InsertionPoint(op.operation.regions[0].blocks[0])
@@ -62,7 +68,10 @@ def build_schedule_op(name: str, schedule: Schedule, compiled: CompiledSchedule,
     epilogue_blocks = strip_drain_fuse_blocks(compiled.program.blocks, schedule.pipeline)
     epilogue = PipelineProgram(len(epilogue_blocks), trailing_barrier=True)
     epilogue.blocks = epilogue_blocks
-    for phase, program in ((Phase.PROLOGUE, prologue), (Phase.KERNEL, compiled.program),
-                           (Phase.EPILOGUE, epilogue)):
+    for phase, program in (
+        (Phase.PROLOGUE, prologue),
+        (Phase.KERNEL, compiled.program),
+        (Phase.EPILOGUE, epilogue),
+    ):
         ProgramOp.build(phase, program, loc=loc, ip=inner)
     return op

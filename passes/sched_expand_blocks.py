@@ -38,7 +38,7 @@ def expand_program(op: ir.Operation) -> None:
     children = body_ops(op)
     ip = ir.InsertionPoint(op.regions[0].blocks[0])
     for index, child in enumerate(children):
-        for entry in entries[program.block_start(index):program.block_start(index + 1)]:
+        for entry in entries[program.block_start(index) : program.block_start(index + 1)]:
             EntryOp.build(entry, loc=child.location, ip=ip)
     if program.trailing_barrier:
         EntryOp.build(entries[-1], loc=op.location, ip=ip)

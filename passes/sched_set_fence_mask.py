@@ -32,12 +32,14 @@ class SetFenceMask(ModulePass):
     def apply(self, module: ir.Operation) -> None:
         for program in list(programs(module)):
             if has_entries(program):
-                raise PassFailure(program, "needs unexpanded blocks; run it "
-                                           "before sched-expand-blocks")
+                raise PassFailure(
+                    program, "needs unexpanded blocks; run it before sched-expand-blocks"
+                )
             for index, child in enumerate(body_ops(program)):
                 if child.name != BlockOp.OPERATION_NAME:
                     continue
-                spec = dataclasses.replace(BlockOp(child).spec,
-                                           trailing_sched_barrier=bool(self.mask >> index & 1))
+                spec = dataclasses.replace(
+                    BlockOp(child).spec, trailing_sched_barrier=bool(self.mask >> index & 1)
+                )
                 BlockOp.build(spec, loc=child.location, ip=ir.InsertionPoint(child))
                 child.erase()

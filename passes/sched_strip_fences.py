@@ -24,12 +24,18 @@ BLOCK_CLASSES = {
     "post-barrier": ("post_barrier_sched",),
     "wrap": ("wrap_waits_with_sched_barrier",),
     "set-prio": ("pre_mma_set_prio", "post_mma_set_prio"),
-    "sched-barrier": ("trailing_sched_barrier", "post_barrier_sched",
-                      "wrap_waits_with_sched_barrier"),
+    "sched-barrier": (
+        "trailing_sched_barrier",
+        "post_barrier_sched",
+        "wrap_waits_with_sched_barrier",
+    ),
 }
 """Fence class → the block flags it clears."""
-OP_CLASSES = {"sched-barrier": Ops.SCHEDULE_BARRIER, "set-prio": Ops.SET_PRIO,
-              "sched-group": Ops.SCHED_GROUP_BARRIER}
+OP_CLASSES = {
+    "sched-barrier": Ops.SCHEDULE_BARRIER,
+    "set-prio": Ops.SET_PRIO,
+    "sched-group": Ops.SCHED_GROUP_BARRIER,
+}
 """Fence class → the op tag it removes from entries and explicit blocks."""
 
 
@@ -38,14 +44,18 @@ class StripFences(ModulePass):
     """Remove the fence classes listed in ``classes`` (comma-separated)."""
 
     ARGUMENT = "sched-strip-fences"
-    SUMMARY = "Remove fence classes (trailing, post-barrier, wrap, set-prio, sched-barrier, sched-group)"
+    SUMMARY = (
+        "Remove fence classes (trailing, post-barrier, wrap, set-prio, sched-barrier, sched-group)"
+    )
     classes: str = "sched-barrier,set-prio,sched-group"
 
     def __post_init__(self) -> None:
         unknown = sorted(set(self.chosen()) - set(BLOCK_CLASSES) - set(OP_CLASSES))
         if unknown:
-            raise OptionError(f"unknown fence class '{unknown[0]}' (classes: "
-                              f"{', '.join(sorted({*BLOCK_CLASSES, *OP_CLASSES}))})")
+            raise OptionError(
+                f"unknown fence class '{unknown[0]}' (classes: "
+                f"{', '.join(sorted({*BLOCK_CLASSES, *OP_CLASSES}))})"
+            )
 
     def chosen(self) -> list[str]:
         return [c.strip() for c in self.classes.split(",") if c.strip()]
@@ -58,9 +68,12 @@ class StripFences(ModulePass):
             if any(c.name == EntryOp.OPERATION_NAME for c in children):
                 block_only = [c for c in self.chosen() if c not in OP_CLASSES]
                 if block_only:
-                    raise PassFailure(program, f"fence class '{block_only[0]}' needs unexpanded "
-                                               "blocks; run sched-strip-fences before "
-                                               "sched-expand-blocks")
+                    raise PassFailure(
+                        program,
+                        f"fence class '{block_only[0]}' needs unexpanded "
+                        "blocks; run sched-strip-fences before "
+                        "sched-expand-blocks",
+                    )
                 _strip_entries(children, tags)
                 continue
             for child in children:

@@ -46,8 +46,11 @@ class SchedToNvvm(ModulePass):
         if not kernels:
             raise PassFailure(module, "found no sched.nv_kernel to lower")
         if len(kernels) > 1:
-            raise PassFailure(kernels[1], "lowers one sched.nv_kernel per module (the kernels "
-                                          "would share one shared-memory global); split the input")
+            raise PassFailure(
+                kernels[1],
+                "lowers one sched.nv_kernel per module (the kernels "
+                "would share one shared-memory global); split the input",
+            )
         target = self.resolve_target(module)
         try:
             lowered = lower_kernel(to_kernel(kernels[0], target))
@@ -65,8 +68,11 @@ class SchedToNvvm(ModulePass):
         try:
             return NVTarget.parse(name)
         except ValueError as exc:
-            raise PassFailure(module, f"{exc}; pass target=sm_90a or target=sm_100a, or set "
-                                      f"the module attribute {TARGET_ATTR}") from None
+            raise PassFailure(
+                module,
+                f"{exc}; pass target=sm_90a or target=sm_100a, or set "
+                f"the module attribute {TARGET_ATTR}",
+            ) from None
 
 
 def nv_kernels(module: ir.Operation):
@@ -74,8 +80,9 @@ def nv_kernels(module: ir.Operation):
     for op in body_ops(module):
         if is_nv_kernel(op):
             yield op
-        elif op.name == "builtin.module" and not any(n.startswith("sched.") for n in
-                                                      op.attributes.keys()):
+        elif op.name == "builtin.module" and not any(
+            n.startswith("sched.") for n in op.attributes.keys()
+        ):
             yield from nv_kernels(op)
 
 
@@ -96,19 +103,31 @@ def to_kernel(op: ir.Operation, target: NVTarget) -> P.Kernel:
     for child in map(NvOp, view.children()):
         p = child.params()
         if child.name == "sched.nv_input_pipeline":
-            config = InputPipelineConfig(p["num_stages"], BarrierCounts(p["producer_count"],
-                                                                        p["consumer_count"]))
+            config = InputPipelineConfig(
+                p["num_stages"], BarrierCounts(p["producer_count"], p["consumer_count"])
+            )
             inputs.append(child.spec.model(p["sym_name"], config, p["payload"]))
         elif child.name == "sched.nv_output_pipeline":
             config = OutputPipelineConfig(p["num_stages"], p["stage_stride_cols"], p["cta_group"])
-            counts = BarrierCounts(p["producer_count"], p["consumer_count"]) \
-                if "producer_count" in p else None
+            counts = (
+                BarrierCounts(p["producer_count"], p["consumer_count"])
+                if "producer_count" in p
+                else None
+            )
             outputs.append(child.spec.model(p["sym_name"], config, counts))
         else:
             bodies.append(child.spec.model(p["role"], _StepConverter().steps(child)))
     gemm = P.GemmParams(params["block_m"], params["block_n"], params["block_k"])
-    return P.Kernel(params["sym_name"], target, params["layout"], params["threads"], gemm,
-                    tuple(inputs), outputs[0], tuple(bodies))
+    return P.Kernel(
+        params["sym_name"],
+        target,
+        params["layout"],
+        params["threads"],
+        gemm,
+        tuple(inputs),
+        outputs[0],
+        tuple(bodies),
+    )
 
 
 class _StepConverter:

@@ -65,12 +65,16 @@ def select_kernel(module: ir.Operation, name: str = "") -> KernelInput:
         raise PassFailure(module, "no sched.kernel op: nothing to lower")
     if name:
         if name not in names:
-            raise PassFailure(module, f"no kernel @{name} (kernels: "
-                                      f"{', '.join('@' + n for n in names)})")
+            raise PassFailure(
+                module, f"no kernel @{name} (kernels: {', '.join('@' + n for n in names)})"
+            )
         op = kernels[names.index(name)]
     elif len(kernels) > 1:
-        raise PassFailure(module, f"{len(kernels)} kernels ({', '.join('@' + n for n in names)}); "
-                                  "pick one with kernel=NAME (warpsched-compile --kernel NAME)")
+        raise PassFailure(
+            module,
+            f"{len(kernels)} kernels ({', '.join('@' + n for n in names)}); "
+            "pick one with kernel=NAME (warpsched-compile --kernel NAME)",
+        )
     else:
         op = kernels[0]
     view = KernelOp(op)
@@ -82,15 +86,23 @@ def select_kernel(module: ir.Operation, name: str = "") -> KernelInput:
     programs: dict[Phase, ir.Operation] = {}
     for program in body_ops(schedule_op):
         if has_blocks(program):
-            raise PassFailure(op, f"schedule @{ScheduleOp(schedule_op).name} still holds blocks; "
-                                  "run sched-expand-blocks first")
+            raise PassFailure(
+                op,
+                f"schedule @{ScheduleOp(schedule_op).name} still holds blocks; "
+                "run sched-expand-blocks first",
+            )
         programs[ProgramOp(program).phase] = program
-    entries = {phase: tuple(EntryOp(e).entry for e in body_ops(program))
-               for phase, program in programs.items()}
+    entries = {
+        phase: tuple(EntryOp(e).entry for e in body_ops(program))
+        for phase, program in programs.items()
+    }
     try:
-        expanded = ExpandedSchedule(entries.get(Phase.PROLOGUE, ()), entries.get(Phase.KERNEL, ()),
-                                    entries.get(Phase.EPILOGUE, ()),
-                                    ScheduleOp(schedule_op).warp_stagger_index or 0)
+        expanded = ExpandedSchedule(
+            entries.get(Phase.PROLOGUE, ()),
+            entries.get(Phase.KERNEL, ()),
+            entries.get(Phase.EPILOGUE, ()),
+            ScheduleOp(schedule_op).warp_stagger_index or 0,
+        )
     except (TypeError, ValueError) as exc:
         raise PassFailure(op, str(exc)) from None
     return KernelInput(op, spec, expanded, programs)
@@ -99,8 +111,11 @@ def select_kernel(module: ir.Operation, name: str = "") -> KernelInput:
 def _schedule_of(module: ir.Operation, kernel: ir.Operation, name: str | None) -> ir.Operation:
     for op in body_ops(module):
         if op.name == BuildOp.OPERATION_NAME and BuildOp(op).name == name:
-            raise PassFailure(kernel, f"schedule @{name} is a sched.build; run "
-                                      "sched-build-program and sched-expand-blocks first")
+            raise PassFailure(
+                kernel,
+                f"schedule @{name} is a sched.build; run "
+                "sched-build-program and sched-expand-blocks first",
+            )
     schedules = [op for op in body_ops(module) if is_schedule(op)]
     if name is not None:
         schedules = [op for op in schedules if ScheduleOp(op).name == name]
@@ -115,12 +130,16 @@ def module_target(module: ir.Operation, target: str) -> str:
     if not target:
         attr = module.attributes[TARGET_ATTR] if TARGET_ATTR in module.attributes else None
         if not isinstance(attr, ir.StringAttr):
-            raise PassFailure(module, f"no target: give target=gfx942|gfx950 or a module "
-                                      f"attribute {TARGET_ATTR} = \"gfx950\"")
+            raise PassFailure(
+                module,
+                f"no target: give target=gfx942|gfx950 or a module "
+                f'attribute {TARGET_ATTR} = "gfx950"',
+            )
         target = attr.value
     if target not in ARCHS:
-        raise PassFailure(module, f"unsupported AMD target '{target}' "
-                                  f"(supported: {', '.join(sorted(ARCHS))})")
+        raise PassFailure(
+            module, f"unsupported AMD target '{target}' (supported: {', '.join(sorted(ARCHS))})"
+        )
     return target
 
 
@@ -128,13 +147,19 @@ def lower_kernel(kernel: KernelInput, arch: str, opt_level: int = 3) -> LoweredK
     """``lower_schedule`` for ``kernel`` on ``arch``; failures are ``PassFailure``s located in the IR."""
     spec = kernel.spec
     try:
-        return lower_schedule(kernel.schedule, spec.gemm, spec.tile, spec.amd_options(arch, opt_level),
-                              structure=spec.structure)
+        return lower_schedule(
+            kernel.schedule,
+            spec.gemm,
+            spec.tile,
+            spec.amd_options(arch, opt_level),
+            structure=spec.structure,
+        )
     except LoweringError as err:
         program = kernel.programs.get(err.phase)
         at = body_ops(program)[err.index] if program is not None else kernel.op
-        raise PassFailure(at, f"cannot lower this {PHASE_NAMES[err.phase]} entry for "
-                              f"@{spec.name}: {err.reason}") from None
+        raise PassFailure(
+            at, f"cannot lower this {PHASE_NAMES[err.phase]} entry for @{spec.name}: {err.reason}"
+        ) from None
     except ValueError as exc:
         raise PassFailure(kernel.op, f"@{spec.name} on {arch}: {exc}") from None
 
@@ -162,8 +187,10 @@ class ToROCDL(ModulePass):
 
     def __post_init__(self) -> None:
         if self.target and self.target not in ARCHS:
-            raise OptionError(f"target: unsupported AMD target '{self.target}' "
-                              f"(supported: {', '.join(sorted(ARCHS))})")
+            raise OptionError(
+                f"target: unsupported AMD target '{self.target}' "
+                f"(supported: {', '.join(sorted(ARCHS))})"
+            )
 
     def apply(self, module: ir.Operation) -> dict[str, object]:
         arch = module_target(module, self.target)

@@ -33,8 +33,10 @@ def builds(module: ir.Operation) -> Iterator[ir.Operation]:
 
 def has_blocks(program: ir.Operation) -> bool:
     """True when the program still holds unexpanded blocks."""
-    return any(op.name in (BlockOp.OPERATION_NAME, ExplicitBlockOp.OPERATION_NAME)
-               for op in body_ops(program))
+    return any(
+        op.name in (BlockOp.OPERATION_NAME, ExplicitBlockOp.OPERATION_NAME)
+        for op in body_ops(program)
+    )
 
 
 def has_entries(program: ir.Operation) -> bool:

@@ -38,8 +38,9 @@ class GoldenBlock:
 
     def __init__(self, path: Path) -> None:
         header, body = path.read_text().split("---\n", 1)
-        fields = dict(line.split(": ", 1) for line in header.splitlines()
-                      if line and not line.startswith("#"))
+        fields = dict(
+            line.split(": ", 1) for line in header.splitlines() if line and not line.startswith("#")
+        )
         self.name = path.stem
         self.spec = eval_spec(fields["spec"])
         self.spec_text = fields["spec"]

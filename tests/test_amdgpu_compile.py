@@ -8,6 +8,7 @@ import subprocess
 
 import pytest
 from test_amdgpu_s1 import s1_schedule
+
 from warpsched.amdgpu import (
     AMDOptions,
     check_fidelity,
@@ -51,8 +52,14 @@ def test_metadata_kernarg_layout(compiled) -> None:
     _, ck = compiled
     meta = read_code_object(ck.hsaco).kernel("warpsched_gemm")
     args = [(a[".offset"], a[".size"], a[".value_kind"]) for a in meta[".args"]]
-    assert args == [(0, 8, "global_buffer"), (8, 8, "global_buffer"), (16, 8, "global_buffer"),
-                    (24, 4, "by_value"), (28, 4, "by_value"), (32, 4, "by_value")]
+    assert args == [
+        (0, 8, "global_buffer"),
+        (8, 8, "global_buffer"),
+        (16, 8, "global_buffer"),
+        (24, 4, "by_value"),
+        (28, 4, "by_value"),
+        (32, 4, "by_value"),
+    ]
     assert meta[".symbol"] == "warpsched_gemm.kd"
     assert meta[".max_flat_workgroup_size"] == 512 and meta[".wavefront_size"] == 64
     assert meta[".group_segment_fixed_size"] == ck.lowered.lds_bytes
@@ -63,8 +70,15 @@ def test_disassembly_shows_the_lowering(compiled) -> None:
     isa = ck.disassembly()
     assert ck.lowered.mfma_isa in isa
     assert len(re.findall(r"^\s+v_mfma", isa, re.M)) == 16 * ck.lowered.mfma_per_mma
-    for pattern in (r"s_setprio 1", r"s_setprio 0", r"s_barrier", r"s_waitcnt vmcnt\(6\)",
-                    r"s_waitcnt lgkmcnt\(8\)", r"buffer_load_dword\w* .* lds", r"ds_read"):
+    for pattern in (
+        r"s_setprio 1",
+        r"s_setprio 0",
+        r"s_barrier",
+        r"s_waitcnt vmcnt\(6\)",
+        r"s_waitcnt lgkmcnt\(8\)",
+        r"buffer_load_dword\w* .* lds",
+        r"ds_read",
+    ):
         assert re.search(pattern, isa), pattern
     width = "buffer_load_dwordx4" if arch == "gfx950" else "buffer_load_dword "
     assert width in isa
@@ -74,11 +88,26 @@ def test_filecheck_on_the_disassembly(compiled, tmp_path) -> None:
     """The kernel-loop order of block 0, checked by the real FileCheck."""
     _, ck = compiled
     checks = tmp_path / "checks.txt"
-    checks.write_text("\n".join([
-        "CHECK: s_waitcnt lgkmcnt(8)", "CHECK-NEXT: s_barrier", "CHECK: s_setprio 1",
-        "CHECK-NEXT: v_mfma", "CHECK: s_setprio 0", "CHECK-NEXT: s_barrier", ""]))
-    proc = subprocess.run([str(find_tool("FileCheck")), str(checks)], input=ck.disassembly(),
-                          capture_output=True, text=True, check=False)
+    checks.write_text(
+        "\n".join(
+            [
+                "CHECK: s_waitcnt lgkmcnt(8)",
+                "CHECK-NEXT: s_barrier",
+                "CHECK: s_setprio 1",
+                "CHECK-NEXT: v_mfma",
+                "CHECK: s_setprio 0",
+                "CHECK-NEXT: s_barrier",
+                "",
+            ]
+        )
+    )
+    proc = subprocess.run(
+        [str(find_tool("FileCheck")), str(checks)],
+        input=ck.disassembly(),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stderr
 
 
@@ -105,7 +134,8 @@ def test_perturbed_isa_names_the_missing_setprio(compiled) -> None:
     result = check_fidelity(s1_schedule(), isa, ck.lowered.mfma_per_mma)
     assert result.fraction < 1.0
     assert [str(d) for d in result.deviations] == [
-        "kernel block 0 entry 6 set_prio(1): instruction missing or out of declared order"]
+        "kernel block 0 entry 6 set_prio(1): instruction missing or out of declared order"
+    ]
 
 
 def test_perturbed_isa_with_reordered_wait_is_caught(compiled) -> None:
@@ -113,22 +143,31 @@ def test_perturbed_isa_with_reordered_wait_is_caught(compiled) -> None:
     lines = ck.disassembly().splitlines()
     wait = next(i for i, line in enumerate(lines) if "s_waitcnt vmcnt(6)" in line)
     barrier = next(i for i in range(wait + 1, len(lines)) if "s_barrier" in lines[i])
-    lines.insert(barrier + 1, lines.pop(wait))                   # move the wait after its barrier
+    lines.insert(barrier + 1, lines.pop(wait))  # move the wait after its barrier
     result = check_fidelity(s1_schedule(), "\n".join(lines), ck.lowered.mfma_per_mma)
     assert result.fraction < 1.0
-    assert any(d.item.phase == "kernel" and d.item.entry == 29 and d.item.block == 3 for d in result.deviations)
+    assert any(
+        d.item.phase == "kernel" and d.item.entry == 29 and d.item.block == 3
+        for d in result.deviations
+    )
 
 
 def test_perturbed_schedule_is_caught(compiled) -> None:
     _, ck = compiled
     s1 = s1_schedule()
     kernel = list(s1.kernel)
-    kernel[29] = dataclasses.replace(kernel[29], op=OpDesc.wait_vm(2))  # stronger than what was compiled
-    kernel[30], kernel[31] = kernel[31], kernel[30]                     # set_prio(1) before the barrier
-    result = check_fidelity(dataclasses.replace(s1, kernel=kernel), ck.disassembly(), ck.lowered.mfma_per_mma)
+    kernel[29] = dataclasses.replace(
+        kernel[29], op=OpDesc.wait_vm(2)
+    )  # stronger than what was compiled
+    kernel[30], kernel[31] = kernel[31], kernel[30]  # set_prio(1) before the barrier
+    result = check_fidelity(
+        dataclasses.replace(s1, kernel=kernel), ck.disassembly(), ck.lowered.mfma_per_mma
+    )
     assert result.fraction < 1.0
     text = result.render()
     assert "kernel block 3 entry 29 wait_vm(2): no s_waitcnt at least as strong" in text
     assert "found: vmcnt(6)" in text
-    assert "kernel block 3 entry 30 set_prio(1): instruction missing or out of declared order" in text
+    assert (
+        "kernel block 3 entry 30 set_prio(1): instruction missing or out of declared order" in text
+    )
     assert result.present == result.total - 2

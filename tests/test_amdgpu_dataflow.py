@@ -18,6 +18,7 @@ import random
 import pytest
 from test_amdgpu_four_wave import s4_schedule
 from test_amdgpu_s1 import s1_schedule
+
 from warpsched.amdgpu import execution_plan
 from warpsched.amdgpu.execution import KBase, Run
 from warpsched.schedule import ExpandedSchedule, PingPongOps, pingpong
@@ -35,8 +36,15 @@ from warpsched.tile_geometry import (
 WAVE = 64
 
 
-def _load(lds: dict[int, int], gemm: GemmSpec, tile: TileShape, op, k_base: int, lane_bytes: int,
-          operand_value) -> None:
+def _load(
+    lds: dict[int, int],
+    gemm: GemmSpec,
+    tile: TileShape,
+    op,
+    k_base: int,
+    lane_bytes: int,
+    operand_value,
+) -> None:
     sl = load_slice(gemm, tile, op)
     dst = sl.dst
     plan = dma_plan(dst, tile.waves, lane_bytes)
@@ -51,8 +59,15 @@ def _load(lds: dict[int, int], gemm: GemmSpec, tile: TileShape, op, k_base: int,
             lds[at + e * dst.elem_bytes] = operand_value(dst.operand, sl.mn_start + mn, k_start + k)
 
 
-def simulate(schedule: ExpandedSchedule, structure: KernelStructure, tile: TileShape, k_extent: int,
-             lane_bytes: int, a: list[list[int]], b: list[list[int]]) -> list[list[int | None]]:
+def simulate(
+    schedule: ExpandedSchedule,
+    structure: KernelStructure,
+    tile: TileShape,
+    k_extent: int,
+    lane_bytes: int,
+    a: list[list[int]],
+    b: list[list[int]],
+) -> list[list[int | None]]:
     """C (``tile.bm x tile.bn``, one workgroup) computed by ``schedule``; ``None`` where nothing was stored."""
     gemm = GemmSpec()
 
@@ -62,7 +77,12 @@ def simulate(schedule: ExpandedSchedule, structure: KernelStructure, tile: TileS
     waves = [(wave // tile.warps_n, wave % tile.warps_n) for wave in range(tile.waves)]
     lds: dict[int, int] = {}
     frags: dict[tuple, list[list[int]]] = {}
-    acc = {(w, m, n): [[0] * tile.qn for _ in range(tile.qm)] for w in waves for m in range(2) for n in range(2)}
+    acc = {
+        (w, m, n): [[0] * tile.qn for _ in range(tile.qm)]
+        for w in waves
+        for m in range(2)
+        for n in range(2)
+    }
 
     def issue(run: Run, k_base: int) -> None:
         for _, entry in run.entries:
@@ -76,7 +96,8 @@ def simulate(schedule: ExpandedSchedule, structure: KernelStructure, tile: TileS
                     base = region.offset.evaluate(*w, tile.warps_n)
                     frags[(w, region.operand, region.quadrant)] = [
                         [lds[base + r * src.row_step + k * src.k_step] for k in range(region.k)]
-                        for r in range(region.rows)]
+                        for r in range(region.rows)
+                    ]
             elif op.tag == PingPongOps.MMA:
                 quad = acc_quadrant(tile, op, structure)
                 for w in waves:
@@ -115,7 +136,7 @@ def _matrices(tile: TileShape, k_extent: int, seed: int) -> tuple[list[list[int]
 
 
 def _reference(a: list[list[int]], b: list[list[int]]) -> list[list[int]]:
-    columns = list(zip(*b))
+    columns = list(zip(*b, strict=True))
     return [[sum(map(operator.mul, row, col)) for col in columns] for row in a]
 
 
@@ -139,7 +160,9 @@ def test_ping_pong_schedule_computes_the_gemm() -> None:
     tile = TileShape(128, 128, 64)
     k_extent = 2 * tile.bk
     a, b = _matrices(tile, k_extent, seed=7)
-    assert simulate(s1_schedule(), KernelStructure.PING_PONG, tile, k_extent, 16, a, b) == _reference(a, b)
+    assert simulate(
+        s1_schedule(), KernelStructure.PING_PONG, tile, k_extent, 16, a, b
+    ) == _reference(a, b)
 
 
 def test_four_wave_schedule_on_the_ping_pong_mapping_is_wrong() -> None:

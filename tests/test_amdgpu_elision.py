@@ -14,6 +14,7 @@ import re
 
 import pytest
 from test_amdgpu_four_wave import FOUR, TILE, s4_schedule
+
 from warpsched.amdgpu import AMDOptions, check_fidelity, compile_schedule
 from warpsched.amdgpu.isa import (
     Counter,
@@ -25,8 +26,13 @@ from warpsched.amdgpu.isa import (
 
 @pytest.fixture(scope="module")
 def compiled(tmp_path_factory):
-    return compile_schedule(s4_schedule(), tmp_path_factory.mktemp("gfx950"), tile=TILE,
-                            options=AMDOptions("gfx950", pin_order=False), structure=FOUR)
+    return compile_schedule(
+        s4_schedule(),
+        tmp_path_factory.mktemp("gfx950"),
+        tile=TILE,
+        options=AMDOptions("gfx950", pin_order=False),
+        structure=FOUR,
+    )
 
 
 def _check(ck, text: str):
@@ -40,7 +46,7 @@ def test_instructions_carry_addresses_and_branch_targets(compiled) -> None:
     branches = [insn for insn in isa if insn.mnemonic.startswith(("s_branch", "s_cbranch"))]
     assert branches and all(insn.target in addresses for insn in branches)
     regions = straight_line_regions(isa)
-    back_edge = next(insn for insn in branches if insn.target < insn.address)   # the main loop
+    back_edge = next(insn for insn in branches if insn.target < insn.address)  # the main loop
     head = addresses.index(back_edge.target)
     assert regions[head] == regions[head - 1] + 1
 
@@ -50,7 +56,11 @@ def test_counters() -> None:
     read = Instruction("ds_read_b128", "v[0:3], v4")
     scalar = Instruction("s_load_dwordx2", "s[0:1], s[2:3], 0x0")
     assert load.increments(Counter.VM) and not load.increments(Counter.LGKM)
-    assert read.increments(Counter.LGKM) and scalar.increments(Counter.LGKM) and not read.increments(Counter.VM)
+    assert (
+        read.increments(Counter.LGKM)
+        and scalar.increments(Counter.LGKM)
+        and not read.increments(Counter.VM)
+    )
     assert Instruction("flat_load_dword", "v0, v[0:1]").increments(Counter.VM)
     assert not Instruction("v_mfma_f32_16x16x32_bf16", "").increments(Counter.LGKM)
 
@@ -63,13 +73,16 @@ def test_epilogue_waits_are_satisfied_by_elision_with_a_proof(compiled) -> None:
         assert f"s_waitcnt {by_address[elided.address].operands}" == elided.by
     text = result.render()
     assert f"{result.present} present, {len(result.elided)} satisfied by elision" in text
-    assert "epilogue block 1 entry 6 wait_vm(0): satisfied by elision (counter already drained by " in text
+    assert (
+        "epilogue block 1 entry 6 wait_vm(0): satisfied by elision (counter already drained by "
+        in text
+    )
 
 
 def _insert_after(text: str, address: int, line: str) -> str:
     lines = text.splitlines()
     at = next(i for i, old in enumerate(lines) if f"// {address:012X}:" in old)
-    return "\n".join([*lines[:at + 1], line, *lines[at + 1:]])
+    return "\n".join([*lines[: at + 1], line, *lines[at + 1 :]])
 
 
 def _vm_elision(ck):
@@ -79,7 +92,9 @@ def _vm_elision(ck):
 
 def test_a_counted_instruction_after_the_draining_wait_refutes_elision(compiled) -> None:
     elided = _vm_elision(compiled)
-    text = _insert_after(compiled.disassembly(), elided.address, "\tbuffer_load_dword v1, v2, s[4:7], 0 offen lds")
+    text = _insert_after(
+        compiled.disassembly(), elided.address, "\tbuffer_load_dword v1, v2, s[4:7], 0 offen lds"
+    )
     result = _check(compiled, text)
     assert elided.item in [d.item for d in result.deviations]
     assert elided.item not in [e.item for e in result.elided]
@@ -103,7 +118,9 @@ def test_a_branch_between_refutes_elision(compiled) -> None:
 
 
 def test_unresolvable_branch_targets_refute_every_elision(compiled) -> None:
-    text = "\n".join(line.split(" <warpsched_gemm")[0] for line in compiled.disassembly().splitlines())
+    text = "\n".join(
+        line.split(" <warpsched_gemm")[0] for line in compiled.disassembly().splitlines()
+    )
     assert straight_line_regions(parse_disassembly(text)) is None
     result = _check(compiled, text)
     baseline = compiled.fidelity(s4_schedule())

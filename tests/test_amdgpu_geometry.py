@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
+
 from warpsched.schedule import KOffsetKind, pingpong
 from warpsched.tile_geometry import (
     Dim,
@@ -36,19 +37,29 @@ def test_reference_tile_defaults() -> None:
     assert lds_bytes(GemmSpec(), TileShape(bk=32)) == 64 * 1024
 
 
-@pytest.mark.parametrize(("kwargs", "field"), [
-    ({"bm": 0}, "TileShape.bm"), ({"warps_m": 4}, "TileShape.warps_m"), ({"warps_n": 3}, "TileShape.warps_n"),
-    ({"bn": 100}, "TileShape.bn"), ({"bk": "64"}, "TileShape.bk"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "field"),
+    [
+        ({"bm": 0}, "TileShape.bm"),
+        ({"warps_m": 4}, "TileShape.warps_m"),
+        ({"warps_n": 3}, "TileShape.warps_n"),
+        ({"bn": 100}, "TileShape.bn"),
+        ({"bk": "64"}, "TileShape.bk"),
+    ],
+)
 def test_tile_validation_names_the_field(kwargs, field) -> None:
     with pytest.raises((ValueError, TypeError), match=field):
         TileShape(**kwargs)
 
 
-@pytest.mark.parametrize(("kwargs", "field"), [
-    ({"in_dtype": DType.F32}, "GemmSpec.in_dtype"), ({"out_dtype": DType.F16}, "GemmSpec.out_dtype"),
-    ({"a_layout": "diagonal"}, "GemmSpec.a_layout"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "field"),
+    [
+        ({"in_dtype": DType.F32}, "GemmSpec.in_dtype"),
+        ({"out_dtype": DType.F16}, "GemmSpec.out_dtype"),
+        ({"a_layout": "diagonal"}, "GemmSpec.a_layout"),
+    ],
+)
 def test_gemm_validation_names_the_field(kwargs, field) -> None:
     with pytest.raises(ValueError, match=field):
         GemmSpec(**kwargs)
@@ -66,13 +77,18 @@ def test_lds_tiles_are_disjoint_and_packed() -> None:
     tiles = [lds_tile(gemm, tile, op, s, h) for op in Operand for s in range(2) for h in range(2)]
     spans = sorted((t.offset, t.offset + t.bytes) for t in tiles)
     assert spans[0][0] == 0 and spans[-1][1] == lds_bytes(gemm, tile)
-    assert all(a[1] == b[0] for a, b in zip(spans, spans[1:]))
+    assert all(a[1] == b[0] for a, b in itertools.pairwise(spans))
 
 
-@pytest.mark.parametrize(("k_offset", "k_base", "expected"), [
-    (KOffsetKind.K0, 128, (128, 192)), (KOffsetKind.K1, 128, (192, 256)),
-    (KOffsetKind.K_PREV, 256, (192, 256)), (KOffsetKind.K_NEXT, 0, (128, 192)),
-])
+@pytest.mark.parametrize(
+    ("k_offset", "k_base", "expected"),
+    [
+        (KOffsetKind.K0, 128, (128, 192)),
+        (KOffsetKind.K1, 128, (192, 256)),
+        (KOffsetKind.K_PREV, 256, (192, 256)),
+        (KOffsetKind.K_NEXT, 0, (128, 192)),
+    ],
+)
 def test_load_slice_k_range(k_offset, k_base, expected) -> None:
     sl = load_slice(GemmSpec(), TileShape(), pingpong.load_a(1, 1, k_offset))
     assert sl.k_range(k_base) == expected
@@ -95,7 +111,9 @@ def test_dma_plan_reports_the_fix() -> None:
 
 
 def test_wave_affine_evaluation() -> None:
-    form = WaveAffine(10, ((WaveIndex.WARP_M, 100), (WaveIndex.B_HALF, 1000), (WaveIndex.B_LOCAL, 7)))
+    form = WaveAffine(
+        10, ((WaveIndex.WARP_M, 100), (WaveIndex.B_HALF, 1000), (WaveIndex.B_LOCAL, 7))
+    )
     assert form.evaluate(warp_m=1, warp_n=3, warps_n=4) == 10 + 100 + 1000 + 7
 
 
@@ -107,18 +125,27 @@ def test_acc_quadrants_tile_the_wave_tile() -> None:
             q = acc_quadrant(tile, pingpong.mma(m, n))
             assert (q.a_quadrant, q.b_quadrant) == (m, n)
             r0, c0 = q.row.evaluate(wm, wn, tile.warps_n), q.col.evaluate(wm, wn, tile.warps_n)
-            cells |= {(r, c) for r in range(r0, r0 + q.rows, 16) for c in range(c0, c0 + q.cols, 16)}
-        assert cells == {(wm * tile.wm + r, wn * tile.wn + c)
-                         for r in range(0, tile.wm, 16) for c in range(0, tile.wn, 16)}
+            cells |= {
+                (r, c) for r in range(r0, r0 + q.rows, 16) for c in range(c0, c0 + q.cols, 16)
+            }
+        assert cells == {
+            (wm * tile.wm + r, wn * tile.wn + c)
+            for r in range(0, tile.wm, 16)
+            for c in range(0, tile.wn, 16)
+        }
 
 
-def _simulate_lds(gemm: GemmSpec, tile: TileShape, lane_bytes: int) -> dict[int, tuple[Operand, int, int]]:
+def _simulate_lds(
+    gemm: GemmSpec, tile: TileShape, lane_bytes: int
+) -> dict[int, tuple[Operand, int, int]]:
     """LDS byte → (operand, block-relative mn, k within the tile) after every LOAD of both stages.
 
     Uses the lowering's per-lane formula: outer = (wave*64+lane)*lane_bytes // pitch + copy*outer_per_copy.
     """
     lds: dict[int, tuple[Operand, int, int]] = {}
-    for load, stage, half in itertools.product((pingpong.load_a, pingpong.load_b), range(2), range(2)):
+    for load, stage, half in itertools.product(
+        (pingpong.load_a, pingpong.load_b), range(2), range(2)
+    ):
         sl = load_slice(gemm, tile, load(stage, half, KOffsetKind.K0))
         dst = sl.dst
         plan = dma_plan(dst, tile.waves, lane_bytes)
@@ -142,11 +169,16 @@ def test_fragments_read_what_the_quadrant_needs(gemm, tile, lane_bytes) -> None:
     """DMA writes, then every wave's fragment reads find exactly the A rows / B columns of its quadrants."""
     lds = _simulate_lds(gemm, tile, lane_bytes)
     assert len(lds) == lds_bytes(gemm, tile) // gemm.in_dtype.bytes
-    for wm, wn, stage, sub in itertools.product(range(tile.warps_m), range(tile.warps_n), range(2), range(2)):
+    for wm, wn, stage, sub in itertools.product(
+        range(tile.warps_m), range(tile.warps_n), range(2), range(2)
+    ):
         quad = acc_quadrant(tile, pingpong.mma(sub, sub))
         rows0 = quad.row.evaluate(wm, wn, tile.warps_n)
         cols0 = quad.col.evaluate(wm, wn, tile.warps_n)
-        for frag, want0, operand in ((pingpong.mma_load_a, rows0, Operand.A), (pingpong.mma_load_b, cols0, Operand.B)):
+        for frag, want0, operand in (
+            (pingpong.mma_load_a, rows0, Operand.A),
+            (pingpong.mma_load_b, cols0, Operand.B),
+        ):
             region = fragment_region(gemm, tile, frag(stage, sub))
             assert (region.operand, region.stage, region.quadrant) == (operand, stage, sub)
             base = region.offset.evaluate(wm, wn, tile.warps_n)

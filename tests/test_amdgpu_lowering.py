@@ -7,6 +7,7 @@ import re
 
 import pytest
 from test_amdgpu_s1 import s1_schedule
+
 from warpsched.amdgpu import (
     AMDOptions,
     LoweringError,
@@ -69,14 +70,24 @@ def test_op_counts_follow_the_schedule(s1_kernel) -> None:
 
 def test_execution_structure_order(s1_kernel) -> None:
     text = s1_kernel.mlir
-    marks = ["^stagger:", "^stagger_done:", "^loop(", "^body:", "^epilogue:", "^balance:", "llvm.return"]
+    marks = [
+        "^stagger:",
+        "^stagger_done:",
+        "^loop(",
+        "^body:",
+        "^epilogue:",
+        "^balance:",
+        "llvm.return",
+    ]
     positions = [text.index(m) for m in marks]
     assert positions == sorted(positions)
     assert 'llvm.icmp "slt"' in text and "rocdl.readfirstlane" in text
 
 
 def test_sched_barrier_mask_is_configurable() -> None:
-    text = lower_schedule(s1_schedule(), options=AMDOptions("gfx950", sched_barrier_mask=8, pin_order=False)).mlir
+    text = lower_schedule(
+        s1_schedule(), options=AMDOptions("gfx950", sched_barrier_mask=8, pin_order=False)
+    ).mlir
     assert text.count("rocdl.sched.barrier 8") == 4 and "rocdl.sched.barrier 0" not in text
 
 
@@ -108,36 +119,64 @@ def test_wait_out_of_range_names_entry_field_and_limit() -> None:
 def test_bad_priority_is_a_lowering_error() -> None:
     s1 = s1_schedule()
     bad = dataclasses.replace(s1, kernel=_replace(s1.kernel, 6, OpDesc.set_prio(4)))
-    with pytest.raises(LoweringError, match=r"kernel\[6\] set_prio\(4\): priority must be in \[0, 3\]") as info:
+    with pytest.raises(
+        LoweringError, match=r"kernel\[6\] set_prio\(4\): priority must be in \[0, 3\]"
+    ) as info:
         lower_schedule(bad, options=GFX950)
     assert info.value.phase is Phase.KERNEL and info.value.index == 6
 
 
 def test_default_tile_does_not_fit_gfx942_lds() -> None:
-    with pytest.raises(ValueError, match="131072 bytes of LDS exceed the 65536 bytes of gfx942; reduce bk"):
+    with pytest.raises(
+        ValueError, match="131072 bytes of LDS exceed the 65536 bytes of gfx942; reduce bk"
+    ):
         lower_schedule(s1_schedule(), options=AMDOptions("gfx942"))
 
 
 def test_mfma_divisibility_names_the_field() -> None:
     with pytest.raises(ValueError, match="TileShape.bn"):
-        lower_schedule(s1_schedule(), tile=TileShape(bn=128), options=AMDOptions("gfx950", MfmaFamily.M32N32))
+        lower_schedule(
+            s1_schedule(), tile=TileShape(bn=128), options=AMDOptions("gfx950", MfmaFamily.M32N32)
+        )
 
 
 def test_schedule_input_validation() -> None:
     s1 = s1_schedule()
     with pytest.raises(ValueError, match="warp_stagger_index"):
         ExpandedSchedule(s1.prologue, s1.kernel, s1.epilogue, -1)
-    with pytest.raises(ValueError, match=r"ExpandedSchedule\.kernel\[0\]: tag 2 has no AMD lowering"):
-        ExpandedSchedule(s1.prologue, [ScheduleEntry(OpDesc(tag=2), 0, Phase.KERNEL)], s1.epilogue, 4)
+    with pytest.raises(
+        ValueError, match=r"ExpandedSchedule\.kernel\[0\]: tag 2 has no AMD lowering"
+    ):
+        ExpandedSchedule(
+            s1.prologue, [ScheduleEntry(OpDesc(tag=2), 0, Phase.KERNEL)], s1.epilogue, 4
+        )
     late = ExpandedSchedule(s1.prologue, s1.kernel, s1.epilogue, len(s1.prologue) + 1)
     assert late.stagger_split == len(s1.prologue)
 
 
-@pytest.mark.parametrize(("arch", "gemm", "tile", "family"), [
-    ("gfx942", GemmSpec(DType.F16, DType.BF16, Layout.COL_MAJOR, Layout.ROW_MAJOR), TileShape(bk=32), "32x32"),
-    ("gfx950", GemmSpec(DType.BF16, DType.BF16, Layout.ROW_MAJOR, Layout.ROW_MAJOR), TileShape(128, 128, 64), "16x16"),
-    ("gfx950", GemmSpec(DType.F16, DType.F32, Layout.ROW_MAJOR, Layout.COL_MAJOR), TileShape(), "32x32"),
-])
+@pytest.mark.parametrize(
+    ("arch", "gemm", "tile", "family"),
+    [
+        (
+            "gfx942",
+            GemmSpec(DType.F16, DType.BF16, Layout.COL_MAJOR, Layout.ROW_MAJOR),
+            TileShape(bk=32),
+            "32x32",
+        ),
+        (
+            "gfx950",
+            GemmSpec(DType.BF16, DType.BF16, Layout.ROW_MAJOR, Layout.ROW_MAJOR),
+            TileShape(128, 128, 64),
+            "16x16",
+        ),
+        (
+            "gfx950",
+            GemmSpec(DType.F16, DType.F32, Layout.ROW_MAJOR, Layout.COL_MAJOR),
+            TileShape(),
+            "32x32",
+        ),
+    ],
+)
 def test_variants_compile(tmp_path, arch, gemm, tile, family) -> None:
     options = AMDOptions(arch, MfmaFamily(family))
     compiled = compile_schedule(s1_schedule(), tmp_path, gemm, tile, options)
@@ -156,9 +195,17 @@ def test_values_first_needed_inside_the_loop_dominate_the_epilogue() -> None:
     def phase(ops, ph):
         return [ScheduleEntry(op, i, ph) for i, op in enumerate(ops)]
 
-    body = [pingpong.load_a(0, 0, KOffsetKind.K0), pingpong.load_b(0, 1, KOffsetKind.K0), OpDesc.wait_vm(0),
-            OpDesc.barrier(), pingpong.mma_load_a(0, 0), pingpong.mma_load_b(0, 1), OpDesc.wait_lgkm(0),
-            pingpong.mma(0, 1), OpDesc.barrier()]
+    body = [
+        pingpong.load_a(0, 0, KOffsetKind.K0),
+        pingpong.load_b(0, 1, KOffsetKind.K0),
+        OpDesc.wait_vm(0),
+        OpDesc.barrier(),
+        pingpong.mma_load_a(0, 0),
+        pingpong.mma_load_b(0, 1),
+        OpDesc.wait_lgkm(0),
+        pingpong.mma(0, 1),
+        OpDesc.barrier(),
+    ]
     schedule = ExpandedSchedule([], phase(body, Phase.KERNEL), phase(body, Phase.EPILOGUE), 0)
     kernel = lower_schedule(schedule, options=GFX950)
     ir.Module.parse(kernel.mlir, ir.Context())
@@ -170,9 +217,13 @@ def test_pin_order_fences_every_barrier_and_mma() -> None:
     schedule = s1_schedule()
     pinned = lower_schedule(schedule, options=AMDOptions("gfx950")).mlir
     plain = lower_schedule(schedule, options=GFX950).mlir
-    mmas = sum(1 for _, entries in schedule.phases() for e in entries if e.op.tag == PingPongOps.MMA)
-    barriers = plain.count("rocdl.s.barrier")   # the schedule's and the §A7 structure's
-    assert barriers > sum(1 for _, entries in schedule.phases() for e in entries if e.op.tag == Ops.BARRIER)
+    mmas = sum(
+        1 for _, entries in schedule.phases() for e in entries if e.op.tag == PingPongOps.MMA
+    )
+    barriers = plain.count("rocdl.s.barrier")  # the schedule's and the §A7 structure's
+    assert barriers > sum(
+        1 for _, entries in schedule.phases() for e in entries if e.op.tag == Ops.BARRIER
+    )
     added = pinned.count("rocdl.sched.barrier 0") - plain.count("rocdl.sched.barrier 0")
     assert added == 2 * (mmas + barriers)
     assert _without_pins(pinned) == _without_pins(plain)

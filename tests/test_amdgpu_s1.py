@@ -28,9 +28,15 @@ S1_KERNEL = (GOLDEN / "S1.kernel.txt").read_text()
 S1_EPILOGUE = (GOLDEN / "S1.epilogue.txt").read_text()
 S1_WARP_STAGGER_INDEX = 4
 
-_DATA = {"LOAD_A": pingpong.load_a, "LOAD_B": pingpong.load_b, "MMA_LOAD_A": pingpong.mma_load_a,
-         "MMA_LOAD_B": pingpong.mma_load_b}
-_LINE = re.compile(r"^(\d+): (\w+)(?:\[st=(\d+),sub=(\d+)(?:,k=(\w+))?\]|\((\d+)\))?( \(prefetch\))?$")
+_DATA = {
+    "LOAD_A": pingpong.load_a,
+    "LOAD_B": pingpong.load_b,
+    "MMA_LOAD_A": pingpong.mma_load_a,
+    "MMA_LOAD_B": pingpong.mma_load_b,
+}
+_LINE = re.compile(
+    r"^(\d+): (\w+)(?:\[st=(\d+),sub=(\d+)(?:,k=(\w+))?\]|\((\d+)\))?( \(prefetch\))?$"
+)
 
 
 def _op(name: str, stage: str | None, sub: str | None, k: str | None, value: str | None) -> OpDesc:
@@ -39,8 +45,11 @@ def _op(name: str, stage: str | None, sub: str | None, k: str | None, value: str
     if name == "sched_barrier":
         return OpDesc.schedule_barrier()
     if name in ("wait_vm", "wait_lgkm", "set_prio"):
-        return {"wait_vm": OpDesc.wait_vm, "wait_lgkm": OpDesc.wait_lgkm,
-                "set_prio": OpDesc.set_prio}[name](int(value))
+        return {
+            "wait_vm": OpDesc.wait_vm,
+            "wait_lgkm": OpDesc.wait_lgkm,
+            "set_prio": OpDesc.set_prio,
+        }[name](int(value))
     if name == "MMA":
         return pingpong.mma(int(stage), int(sub))
     if k is None:
@@ -55,16 +64,20 @@ def parse_listing(text: str, phase: Phase) -> list[ScheduleEntry]:
         match = _LINE.match(line)
         assert match, f"unparsable golden line {line!r}"
         index, name, stage, sub, k, value, prefetch = match.groups()
-        entries.append(ScheduleEntry(_op(name, stage, sub, k, value), int(index), phase,
-                                     prefetch is not None))
+        entries.append(
+            ScheduleEntry(_op(name, stage, sub, k, value), int(index), phase, prefetch is not None)
+        )
     return entries
 
 
 def s1_schedule() -> ExpandedSchedule:
     """The S1 schedule, ready to lower."""
-    return ExpandedSchedule(parse_listing(S1_PROLOGUE, Phase.PROLOGUE),
-                            parse_listing(S1_KERNEL, Phase.KERNEL),
-                            parse_listing(S1_EPILOGUE, Phase.EPILOGUE), S1_WARP_STAGGER_INDEX)
+    return ExpandedSchedule(
+        parse_listing(S1_PROLOGUE, Phase.PROLOGUE),
+        parse_listing(S1_KERNEL, Phase.KERNEL),
+        parse_listing(S1_EPILOGUE, Phase.EPILOGUE),
+        S1_WARP_STAGGER_INDEX,
+    )
 
 
 def test_fixture_round_trips_through_the_formatter() -> None:
@@ -80,7 +93,9 @@ def test_fixture_matches_the_reference_test_counts() -> None:
     prefetch = [e for e in s1.kernel if e.is_prefetch]
     assert len(prefetch) == 7
     assert all(e.op.k_offset in (KOffsetKind.K0, KOffsetKind.K1) for e in prefetch)
-    assert [e.op.k_offset for e in s1.kernel if e.op.tag < 2 and not e.is_prefetch] == [KOffsetKind.K_PREV]
+    assert [e.op.k_offset for e in s1.kernel if e.op.tag < 2 and not e.is_prefetch] == [
+        KOffsetKind.K_PREV
+    ]
 
 
 def test_block_index_matches_the_golden_block_starts() -> None:

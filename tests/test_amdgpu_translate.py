@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from test_amdgpu_s1 import s1_schedule
+
 from warpsched.amdgpu import AMDOptions, lower_schedule
 from warpsched.llvm.translate import TranslateError, mlir_to_llvm_ir
 
@@ -21,9 +22,15 @@ def test_both_paths_agree_on_s1(s1_mlir) -> None:
     assert in_process == subprocess_
     assert mlir_to_llvm_ir(s1_mlir) == in_process
     assert "define amdgpu_kernel void @warpsched_gemm(" in in_process
-    for intrinsic in ("llvm.amdgcn.s.barrier", "llvm.amdgcn.s.setprio", "llvm.amdgcn.s.waitcnt",
-                      "llvm.amdgcn.sched.barrier", "llvm.amdgcn.raw.ptr.buffer.load.lds",
-                      "llvm.amdgcn.mfma.f32.16x16x32.bf16", "llvm.amdgcn.raw.ptr.buffer.store"):
+    for intrinsic in (
+        "llvm.amdgcn.s.barrier",
+        "llvm.amdgcn.s.setprio",
+        "llvm.amdgcn.s.waitcnt",
+        "llvm.amdgcn.sched.barrier",
+        "llvm.amdgcn.raw.ptr.buffer.load.lds",
+        "llvm.amdgcn.mfma.f32.16x16x32.bf16",
+        "llvm.amdgcn.raw.ptr.buffer.store",
+    ):
         assert f"@{intrinsic}" in in_process, intrinsic
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from warpsched.amdgpu import (
     ARCHS,
     Waitcnt,
@@ -13,10 +14,17 @@ from warpsched.amdgpu import (
 from warpsched.amdgpu.waitcnt import parse_waitcnt_asm, wait_lgkm, wait_vm
 
 
-@pytest.mark.parametrize(("make", "count", "imm"), [
-    (wait_vm, 0, 0x0F70), (wait_vm, 6, 0x0F76), (wait_vm, 12, 0x0F7C), (wait_vm, 16, 0x4F70),
-    (wait_lgkm, 0, 0xC07F), (wait_lgkm, 8, 0xC87F),
-])
+@pytest.mark.parametrize(
+    ("make", "count", "imm"),
+    [
+        (wait_vm, 0, 0x0F70),
+        (wait_vm, 6, 0x0F76),
+        (wait_vm, 12, 0x0F7C),
+        (wait_vm, 16, 0x4F70),
+        (wait_lgkm, 0, 0xC07F),
+        (wait_lgkm, 8, 0xC87F),
+    ],
+)
 def test_reference_examples(make, count, imm) -> None:
     assert make(count) == imm
     assert make(count, ARCHS["gfx942"]) == imm
@@ -29,16 +37,24 @@ def test_unspecified_fields_are_at_their_maximum() -> None:
     assert encode_waitcnt(Waitcnt(vmcnt=0, expcnt=0, lgkmcnt=0)) == 0
 
 
-@pytest.mark.parametrize("wait", [Waitcnt(vmcnt=v) for v in (0, 1, 15, 16, 47, 62)]
-                         + [Waitcnt(lgkmcnt=n, expcnt=e) for n in (0, 9, 14) for e in (0, 3, 6)])
+@pytest.mark.parametrize(
+    "wait",
+    [Waitcnt(vmcnt=v) for v in (0, 1, 15, 16, 47, 62)]
+    + [Waitcnt(lgkmcnt=n, expcnt=e) for n in (0, 9, 14) for e in (0, 3, 6)],
+)
 def test_decode_inverts_encode(wait) -> None:
     assert decode_waitcnt(encode_waitcnt(wait)) == wait
 
 
-@pytest.mark.parametrize(("wait", "field", "limit"), [
-    (Waitcnt(vmcnt=64), "vmcnt", 63), (Waitcnt(lgkmcnt=16), "lgkmcnt", 15),
-    (Waitcnt(expcnt=8), "expcnt", 7), (Waitcnt(vmcnt=-1), "vmcnt", 63),
-])
+@pytest.mark.parametrize(
+    ("wait", "field", "limit"),
+    [
+        (Waitcnt(vmcnt=64), "vmcnt", 63),
+        (Waitcnt(lgkmcnt=16), "lgkmcnt", 15),
+        (Waitcnt(expcnt=8), "expcnt", 7),
+        (Waitcnt(vmcnt=-1), "vmcnt", 63),
+    ],
+)
 def test_out_of_range_counts_raise_with_field_and_limit(wait, field, limit) -> None:
     with pytest.raises(WaitcntRangeError) as info:
         encode_waitcnt(wait)

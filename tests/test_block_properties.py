@@ -5,6 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import block_specs
+
 from warpsched.schedule import (
     EntryBuilder,
     MMABlockSpec,
@@ -35,7 +36,7 @@ def test_mma_position_indexes_mma(spec: MMABlockSpec) -> None:
     entries = expansion(spec)
     assert entries[spec.mma_position()].op is spec.mma
     # ...and it is the first time the block's mma object is emitted
-    assert all(e.op is not spec.mma for e in entries[:spec.mma_position()])
+    assert all(e.op is not spec.mma for e in entries[: spec.mma_position()])
 
 
 @settings(max_examples=400)
@@ -47,9 +48,9 @@ def test_post_barrier_lgkm_position_points_after_last_pre_mma_barrier(spec: MMAB
         assert pos == -1
         return
     assert entries[pos].op == OpDesc.wait_lgkm(0)
-    before_mma = entries[:spec.mma_position()]
+    before_mma = entries[: spec.mma_position()]
     last_barrier = max(i for i, e in enumerate(before_mma) if e.op.tag == Ops.BARRIER)
-    between = [e.op.tag for e in entries[last_barrier + 1:pos]]
+    between = [e.op.tag for e in entries[last_barrier + 1 : pos]]
     assert set(between) <= {Ops.SCHEDULE_BARRIER}
 
 
@@ -72,8 +73,9 @@ def test_expand_and_expand_to_list_agree(spec: MMABlockSpec, start: int) -> None
     spec.expand(builder)
     from_builder = builder.written()
     from_list = expansion(spec)
-    assert [(e.op, e.is_prefetch, e.phase) for e in from_builder] == \
-        [(e.op, e.is_prefetch, e.phase) for e in from_list]
+    assert [(e.op, e.is_prefetch, e.phase) for e in from_builder] == [
+        (e.op, e.is_prefetch, e.phase) for e in from_list
+    ]
     assert [e.time_slot for e in from_builder] == [start + e.time_slot for e in from_list]
 
 
@@ -93,7 +95,9 @@ def test_program_offsets(blocks: list[MMABlockSpec], trailing: bool, data: st.Da
         if not program.explicit_blocks[i]:
             assert entries[index].op is block.mma
             continue
-        computes = [j for j, op in enumerate(program.explicit_blocks[i]) if op.role == OpRole.COMPUTE]
+        computes = [
+            j for j, op in enumerate(program.explicit_blocks[i]) if op.role == OpRole.COMPUTE
+        ]
         assert index == start + (computes[0] if computes else 0)
     if trailing:
         assert entries[-1].op == OpDesc.barrier()

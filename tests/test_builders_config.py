@@ -7,6 +7,7 @@ from dataclasses import fields, replace
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
 from warpsched.schedule import OpRole, PingPongOps, ResourceKind
 from warpsched.schedule.builders import (
     BF16_128x128x64,
@@ -24,12 +25,24 @@ from warpsched.schedule.builders import (
 )
 
 REFERENCE_DEFAULTS = {
-    "scheduling": SchedulingStrategy.IDENTITY, "sched_barrier_mask": 0b01010101,
-    "auto_waits": True, "drain_lgkm_mask": 0, "auto_drain": False, "lds_contention_penalty": 0,
-    "wait_lgkm_first": 8, "wait_vm_last": 6, "lgkm_per_load_a": 0, "lgkm_per_load_b": 0,
-    "lgkm_after_last": False, "minimal_barriers": False, "omit_mma_set_prio": False,
-    "max_vgpr": 999999, "global_before_frag": False, "barrier_before_pre_ops": False,
-    "inter_block_lgkm_drain": False, "partial_prologue_drain": False,
+    "scheduling": SchedulingStrategy.IDENTITY,
+    "sched_barrier_mask": 0b01010101,
+    "auto_waits": True,
+    "drain_lgkm_mask": 0,
+    "auto_drain": False,
+    "lds_contention_penalty": 0,
+    "wait_lgkm_first": 8,
+    "wait_vm_last": 6,
+    "lgkm_per_load_a": 0,
+    "lgkm_per_load_b": 0,
+    "lgkm_after_last": False,
+    "minimal_barriers": False,
+    "omit_mma_set_prio": False,
+    "max_vgpr": 999999,
+    "global_before_frag": False,
+    "barrier_before_pre_ops": False,
+    "inter_block_lgkm_drain": False,
+    "partial_prologue_drain": False,
     "wrap_waits_with_sched_barrier": False,
 }
 
@@ -39,9 +52,14 @@ def test_schedule_config_defaults_match_reference() -> None:
     assert {f.name: getattr(config, f.name) for f in fields(config)} == REFERENCE_DEFAULTS
 
 
-@pytest.mark.parametrize("knob", [k for k, v in REFERENCE_DEFAULTS.items()
-                                  if isinstance(v, int) and not isinstance(v, bool)
-                                  and k != "scheduling"])
+@pytest.mark.parametrize(
+    "knob",
+    [
+        k
+        for k, v in REFERENCE_DEFAULTS.items()
+        if isinstance(v, int) and not isinstance(v, bool) and k != "scheduling"
+    ],
+)
 def test_negative_int_knob_is_rejected_by_name(knob: str) -> None:
     with pytest.raises(ValueError, match=f"ScheduleConfig.{knob} must be >= 0"):
         ScheduleConfig(**{knob: -1})
@@ -62,12 +80,18 @@ def test_scheduling_accepts_names_and_rejects_unknown() -> None:
 
 
 configs = st.builds(
-    ScheduleConfig, scheduling=st.sampled_from(list(SchedulingStrategy)),
-    sched_barrier_mask=st.integers(0, 0xFF), auto_waits=st.booleans(),
-    drain_lgkm_mask=st.integers(0, 0xFF), wait_lgkm_first=st.integers(0, 255),
-    wait_vm_last=st.integers(0, 63), lgkm_per_load_a=st.integers(0, 16),
-    minimal_barriers=st.booleans(), partial_prologue_drain=st.booleans(),
-    wrap_waits_with_sched_barrier=st.booleans())
+    ScheduleConfig,
+    scheduling=st.sampled_from(list(SchedulingStrategy)),
+    sched_barrier_mask=st.integers(0, 0xFF),
+    auto_waits=st.booleans(),
+    drain_lgkm_mask=st.integers(0, 0xFF),
+    wait_lgkm_first=st.integers(0, 255),
+    wait_vm_last=st.integers(0, 63),
+    lgkm_per_load_a=st.integers(0, 16),
+    minimal_barriers=st.booleans(),
+    partial_prologue_drain=st.booleans(),
+    wrap_waits_with_sched_barrier=st.booleans(),
+)
 
 
 @given(configs)
@@ -88,8 +112,12 @@ def test_from_dict_rejects_unknown_knobs_and_fills_defaults() -> None:
 def test_mi355x_double_buffer_matches_reference() -> None:
     config = mi355x_double_buffer()
     assert config.block_sizing == BlockSizing(heavy=4, light=2, max_globals=1)
-    assert (config.b_before_a, config.m_mmas, config.n_mmas, config.num_partitions) == \
-        (True, 2, 2, 2)
+    assert (config.b_before_a, config.m_mmas, config.n_mmas, config.num_partitions) == (
+        True,
+        2,
+        2,
+        2,
+    )
     assert (config.vm_per_load_a, config.vm_per_load_b) == (4, 4)
     assert config.warp_stagger.mode is StaggerMode.AUTO
     assert (config.blocks_per_partition(), config.total_blocks()) == (4, 8)
@@ -98,21 +126,30 @@ def test_mi355x_double_buffer_matches_reference() -> None:
 
 def test_mi355x_cost_model_matches_reference() -> None:
     model = mi355x_cost_model()
-    assert model.cost(PingPongOps.LOAD_A) == OpCost(ResourceKind.GLOBAL_MEM, 200,
-                                                    OpRole.GLOBAL_LOAD)
-    assert model.cost(PingPongOps.MMA_LOAD_B) == OpCost(ResourceKind.LDS, 20,
-                                                        OpRole.FRAGMENT_LOAD, vgpr_def=8)
-    assert model.cost(PingPongOps.MMA) == OpCost(ResourceKind.MMA_UNIT, 16, OpRole.COMPUTE,
-                                                 vgpr_def=4)
+    assert model.cost(PingPongOps.LOAD_A) == OpCost(
+        ResourceKind.GLOBAL_MEM, 200, OpRole.GLOBAL_LOAD
+    )
+    assert model.cost(PingPongOps.MMA_LOAD_B) == OpCost(
+        ResourceKind.LDS, 20, OpRole.FRAGMENT_LOAD, vgpr_def=8
+    )
+    assert model.cost(PingPongOps.MMA) == OpCost(
+        ResourceKind.MMA_UNIT, 16, OpRole.COMPUTE, vgpr_def=4
+    )
     assert model.cost(99) == OpCost(ResourceKind.NONE, 0, OpRole.NONE)
     with pytest.raises(ValueError, match="TargetCostModel.tag must be <= 127"):
         TargetCostModel({128: model.cost(0)})
 
 
-@pytest.mark.parametrize(("kwargs", "knob"), [
-    ({"m_mmas": 0}, "m_mmas"), ({"n_mmas": 0}, "n_mmas"), ({"num_partitions": 3}, "num_partitions"),
-    ({"vm_per_load_a": -1}, "vm_per_load_a"), ({"ch1_match_field": 2}, "ch1_match_field"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "knob"),
+    [
+        ({"m_mmas": 0}, "m_mmas"),
+        ({"n_mmas": 0}, "n_mmas"),
+        ({"num_partitions": 3}, "num_partitions"),
+        ({"vm_per_load_a": -1}, "vm_per_load_a"),
+        ({"ch1_match_field": 2}, "ch1_match_field"),
+    ],
+)
 def test_pipeline_config_checks_name_the_field(kwargs: dict, knob: str) -> None:
     with pytest.raises(ValueError, match=f"PipelineConfig.{knob}"):
         replace(mi355x_double_buffer(), **kwargs)
@@ -137,15 +174,18 @@ def test_s4_geometry_counts() -> None:
 
 
 def test_fp8_geometry_uses_split_lds_reads() -> None:
-    g = FourWaveGeometry(bm=128, bn=128, bk=128, mma_m=16, mma_n=16, mma_k=128, elem_bytes=1,
-                         is_fp8=True)
+    g = FourWaveGeometry(
+        bm=128, bn=128, bk=128, mma_m=16, mma_n=16, mma_k=128, elem_bytes=1, is_fp8=True
+    )
     # 32-element fragments read as two 16-byte pieces; fences off for FP8.
     assert (g.lgkm_per_load_a, g.vm_per_load_a) == (4, 2)
     assert g.max_globals() == 0 and not g.uses_fences()
 
 
-@pytest.mark.parametrize(("kwargs", "dim"), [({"bk": 16}, "bk"), ({"bm": 32}, "bm"),
-                                             ({"bn": 96}, "bn"), ({"bk": 68}, "bk")])
+@pytest.mark.parametrize(
+    ("kwargs", "dim"),
+    [({"bk": 16}, "bk"), ({"bm": 32}, "bm"), ({"bn": 96}, "bn"), ({"bk": 68}, "bk")],
+)
 def test_geometry_checks_name_the_dimension(kwargs: dict, dim: str) -> None:
     with pytest.raises(ValueError, match=f"FourWaveGeometry.{dim}"):
         replace(BF16_128x128x64, **kwargs)

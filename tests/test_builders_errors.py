@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+
 from warpsched.schedule import pingpong
 from warpsched.schedule.builders import (
     BlockSizing,
@@ -72,8 +73,9 @@ def test_csp_is_not_implemented() -> None:
 def test_greedy_refuses_an_unschedulable_partition() -> None:
     # The 4-wave rotation makes partition 0's globals wait on partition 1's fragments.
     four_wave = four_wave_schedule()
-    greedy = replace(four_wave, config=replace(four_wave.config,
-                                               scheduling=SchedulingStrategy.GREEDY))
+    greedy = replace(
+        four_wave, config=replace(four_wave.config, scheduling=SchedulingStrategy.GREEDY)
+    )
     with pytest.raises(ValueError, match=r"scheduling=GREEDY left body ops \[0, 3, 6, 9\]"):
         compile_schedule(greedy)
 
@@ -97,8 +99,12 @@ def test_block_sizing_too_small_for_the_globals() -> None:
 
 
 def test_unmatched_fragment_in_the_logical_body() -> None:
-    half = [pingpong.mma_load_a(0, 0), pingpong.mma_load_a(0, 5), pingpong.mma_load_b(0, 0),
-            pingpong.mma(0, 0)]
+    half = [
+        pingpong.mma_load_a(0, 0),
+        pingpong.mma_load_a(0, 5),
+        pingpong.mma_load_b(0, 0),
+        pingpong.mma(0, 0),
+    ]
     with pytest.raises(ValueError, match="body: 1 op"):
         mma_block_interleave(half, mi355x_double_buffer())
 

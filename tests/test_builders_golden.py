@@ -12,6 +12,7 @@ from dataclasses import replace
 
 import pytest
 from golden_notation import GOLDEN_DIR, eval_spec
+
 from warpsched.schedule import OP_SLOTS, MMABlockSpec, format_entries, op_name
 from warpsched.schedule.builders import (
     CompiledSchedule,
@@ -47,15 +48,18 @@ def golden_lines(case: str, part: str) -> list[str]:
 
 
 def facts(case: str) -> dict[str, list[int]]:
-    return {key: [int(v) for v in value.split()]
-            for key, value in (line.split(": ", 1) for line in golden_lines(case, "facts"))}
+    return {
+        key: [int(v) for v in value.split()]
+        for key, value in (line.split(": ", 1) for line in golden_lines(case, "facts"))
+    }
 
 
 def annotated(spec: MMABlockSpec) -> MMABlockSpec:
     """A golden-notation spec with its data ops costed by the MI355X model, like body ops."""
     model = mi355x_cost_model()
-    return replace(spec, **{slot: annotate_ops([getattr(spec, slot)], model)[0]
-                            for slot in OP_SLOTS})
+    return replace(
+        spec, **{slot: annotate_ops([getattr(spec, slot)], model)[0] for slot in OP_SLOTS}
+    )
 
 
 @pytest.mark.parametrize("phase", PHASES)
@@ -66,8 +70,7 @@ def test_phase_listing(compiled: dict[str, CompiledSchedule], case: str, phase: 
 
 @pytest.mark.parametrize("phase", PHASES)
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_time_slots_and_phase(compiled: dict[str, CompiledSchedule], case: str,
-                              phase: str) -> None:
+def test_time_slots_and_phase(compiled: dict[str, CompiledSchedule], case: str, phase: str) -> None:
     entries = getattr(compiled[case], phase)
     assert [e.time_slot for e in entries] == list(range(len(entries)))
     assert {e.phase.name.lower() for e in entries} == {phase}
@@ -84,8 +87,9 @@ def test_program_facts(compiled: dict[str, CompiledSchedule], case: str) -> None
     program, want = compiled[case].program, facts(case)
     assert [b.entry_count() for b in program.blocks] == want["entry_count"]
     assert [b.mma_position() for b in program.blocks] == want["mma_position"]
-    assert [b.post_barrier_lgkm_position() for b in program.blocks] == \
-        want["post_barrier_lgkm_position"]
+    assert [b.post_barrier_lgkm_position() for b in program.blocks] == want[
+        "post_barrier_lgkm_position"
+    ]
     assert [program.block_start(i) for i in range(8)] == want["block_start"]
     assert [program.mma_entry(i) for i in range(8)] == want["mma_entry"]
     assert program.total_entries() == len(compiled[case].kernel)
@@ -106,14 +110,17 @@ def test_s1_body_after_double_buffer_reorder(compiled: dict[str, CompiledSchedul
 
 def test_s3_differs_from_s1_only_at_the_two_last_block_waits() -> None:
     s1, s3 = golden_lines("S1", "kernel"), golden_lines("S3", "kernel")
-    assert [(a, b) for a, b in zip(s1, s3) if a != b] == [
-        ("29: wait_vm(6)", "29: wait_vm(12)"), ("64: wait_vm(6)", "64: wait_vm(12)")]
+    assert [(a, b) for a, b in zip(s1, s3, strict=True) if a != b] == [
+        ("29: wait_vm(6)", "29: wait_vm(12)"),
+        ("64: wait_vm(6)", "64: wait_vm(12)"),
+    ]
     for phase in ("prologue", "epilogue", "deps"):
         assert golden("S1", phase) == golden("S3", phase)
 
 
 def test_s4_kernel_uses_explicit_minimal_barrier_blocks(
-        compiled: dict[str, CompiledSchedule]) -> None:
+    compiled: dict[str, CompiledSchedule],
+) -> None:
     program = compiled["S4"].program
     assert [len(ops) for ops in program.explicit_blocks] == [9, 7, 9, 7, 9, 7, 9, 7]
     assert not any(e.is_prefetch for e in compiled["S4"].kernel)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import block_specs
+
 from warpsched.core.ir import ir
 from warpsched.dialects.amd.ops import (
     BlockOp,
@@ -36,24 +37,26 @@ def test_block_op_round_trips_spec(spec: MMABlockSpec) -> None:
         module = ir.Module.create()
         op = BlockOp.build(spec, ip=ir.InsertionPoint(module.body))
         assert BlockOp(op.operation).spec == spec
-        explicit = ExplicitBlockOp.build(emit_minimal_barrier_block(spec, True),
-                                         ip=ir.InsertionPoint(module.body))
+        explicit = ExplicitBlockOp.build(
+            emit_minimal_barrier_block(spec, True), ip=ir.InsertionPoint(module.body)
+        )
         assert ExplicitBlockOp(explicit.operation).ops == emit_minimal_barrier_block(spec, True)
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(block_specs(), min_size=1, max_size=4), st.booleans(),
-       st.sampled_from(list(Phase)))
-def test_program_op_round_trips_and_prints(blocks: list[MMABlockSpec], trailing: bool,
-                                           phase: Phase) -> None:
+@given(st.lists(block_specs(), min_size=1, max_size=4), st.booleans(), st.sampled_from(list(Phase)))
+def test_program_op_round_trips_and_prints(
+    blocks: list[MMABlockSpec], trailing: bool, phase: Phase
+) -> None:
     program = PipelineProgram(len(blocks), trailing_barrier=trailing)
     program.blocks = list(blocks)
     program.explicit_blocks[0] = emit_minimal_barrier_block(blocks[0], False)
     with CONTEXT, ir.Location.unknown():
         module = ir.Module.create()
         schedule = ScheduleOp.build("s", 7, ip=ir.InsertionPoint(module.body))
-        view = ProgramOp.build(phase, program,
-                               ip=ir.InsertionPoint(schedule.operation.regions[0].blocks[0]))
+        view = ProgramOp.build(
+            phase, program, ip=ir.InsertionPoint(schedule.operation.regions[0].blocks[0])
+        )
         assert is_schedule(schedule.operation) and is_program(view.operation)
         back = view.to_program()
         # An explicit block replaces its template in the IR, so only the others come back.

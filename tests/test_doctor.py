@@ -11,15 +11,25 @@ from warpsched.toolchain.doctor import Component, check_all
 def test_every_component_is_present() -> None:
     components = check_all()
     assert [c.name for c in components] == [
-        "MLIR Python bindings", "MLIR translator", "llvmlite (NVPTX, AMDGPU)",
-        "nvJitLink / ptxas", "ld.lld-22", "llvm-objdump-22", "FileCheck"]
+        "MLIR Python bindings",
+        "MLIR translator",
+        "llvmlite (NVPTX, AMDGPU)",
+        "nvJitLink / ptxas",
+        "ld.lld-22",
+        "llvm-objdump-22",
+        "FileCheck",
+    ]
     missing = [c.line() for c in components if not c.ok]
     assert not missing, missing
 
 
 def test_cli_exit_status_and_table() -> None:
-    result = subprocess.run([sys.executable, "-m", "warpsched.toolchain.doctor"], capture_output=True,
-                            text=True, check=False)
+    result = subprocess.run(
+        [sys.executable, "-m", "warpsched.toolchain.doctor"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.count(" OK ") == 7
     assert "22.1.8" in result.stdout

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from warpsched.core.ir import ir
 from warpsched.dialects.amd.ops import ScheduleOp, is_schedule, top_level_ops
 from warpsched.dialects.common.ops import body_ops
@@ -23,8 +24,12 @@ GOLDEN = ROOT / "tests" / "golden" / "schedules"
 
 
 def opt(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "warpsched.tools.opt", *args],
-                          capture_output=True, text=True, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "warpsched.tools.opt", *args],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
 
 
 BUILT = {"pingpong_body.mlir": "pingpong.mlir", "four_wave_body.mlir": "four_wave.mlir"}
@@ -35,9 +40,15 @@ def _without_comments(text: str) -> str:
     return "".join(line + "\n" for line in text.splitlines() if not line.startswith("//"))
 
 
-@pytest.mark.parametrize(("example", "case", "stagger"), [
-    ("pingpong.mlir", "S1", 4), ("four_wave.mlir", "S4", 15),
-    ("pingpong_body.mlir", "S1", 4), ("four_wave_body.mlir", "S4", 15)])
+@pytest.mark.parametrize(
+    ("example", "case", "stagger"),
+    [
+        ("pingpong.mlir", "S1", 4),
+        ("four_wave.mlir", "S4", 15),
+        ("pingpong_body.mlir", "S1", 4),
+        ("four_wave_body.mlir", "S4", 15),
+    ],
+)
 def test_example_expands_to_golden(example: str, case: str, stagger: int) -> None:
     result = opt(str(ROOT / "examples" / example), "--sched-build-program", "--sched-expand-blocks")
     assert result.returncode == 0, result.stderr
@@ -46,15 +57,21 @@ def test_example_expands_to_golden(example: str, case: str, stagger: int) -> Non
     assert schedule.warp_stagger_index == stagger
     phases = {program.phase: program.entries() for program in schedule.programs()}
     assert list(phases) == [Phase.PROLOGUE, Phase.KERNEL, Phase.EPILOGUE]
-    for phase, name in ((Phase.PROLOGUE, "prologue"), (Phase.KERNEL, "kernel"),
-                        (Phase.EPILOGUE, "epilogue")):
+    for phase, name in (
+        (Phase.PROLOGUE, "prologue"),
+        (Phase.KERNEL, "kernel"),
+        (Phase.EPILOGUE, "epilogue"),
+    ):
         assert format_entries(phases[phase]) == (GOLDEN / f"{case}.{name}.txt").read_text()
 
 
 def _schedules(module: ir.Module) -> list[ir.Operation]:
-    return [op for top in top_level_ops(module)
-            for op in [top, *(body_ops(top) if top.name == "builtin.module" else [])]
-            if is_schedule(op)]
+    return [
+        op
+        for top in top_level_ops(module)
+        for op in [top, *(body_ops(top) if top.name == "builtin.module" else [])]
+        if is_schedule(op)
+    ]
 
 
 @pytest.mark.parametrize(("example", "built"), BUILT.items())
@@ -70,8 +87,13 @@ def test_example_round_trips(example: str) -> None:
     first = opt(str(ROOT / "examples" / example))
     assert first.returncode == 0, first.stderr
     generic = opt(str(ROOT / "examples" / example), "--mlir-print-op-generic")
-    again = subprocess.run([sys.executable, "-m", "warpsched.tools.opt", "-"], input=generic.stdout,
-                           capture_output=True, text=True, check=False)
+    again = subprocess.run(
+        [sys.executable, "-m", "warpsched.tools.opt", "-"],
+        input=generic.stdout,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert again.returncode == 0, again.stderr
     assert again.stdout == first.stdout
     assert first.stdout == _without_comments(text)

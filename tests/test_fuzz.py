@@ -21,16 +21,64 @@ from warpsched.tools.opt import main
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = sorted([*ROOT.glob("examples/*.mlir"), *ROOT.glob("tests/lit/**/*.mlir")])
-WORDS = [*KINDS, *FIELD_KEYWORDS, *FLAGS, *OP_SLOTS, "sched.block", "sched.entry",
-         "sched.program", "sched.schedule", "sched.explicit_block", "sched.build", "pingpong",
-         "four_wave", "lgkm", "true", "false", "GREEDY", "CSP", "kernel", "prologue",
-         "epilogue", "trailing_barrier", "prefetch", "stagger", "module", "attributes", "flags",
-         "#sched.op<", ">", "[", "]", "{", "}", ",", "=", "!", '"sched.block"()', "({", "})",
-         "K_PREV", "GLOBAL_LOAD", "-1", "0x7fffffffffffffff", "99999999999999999999", "// -----"]
-PASSES = ["--sched-build-program", "--sched-expand-blocks", "--sched-strip-fences",
-          "--sched-set-fence-mask=mask=3", "--sched-to-nvvm=target=sm_90a", "--sched-to-rocdl=target=gfx950",
-          "--sched-strip-fences=classes=wrap,set-prio", "--mlir-print-op-generic",
-          "--split-input-file", "--verify-diagnostics"]
+WORDS = [
+    *KINDS,
+    *FIELD_KEYWORDS,
+    *FLAGS,
+    *OP_SLOTS,
+    "sched.block",
+    "sched.entry",
+    "sched.program",
+    "sched.schedule",
+    "sched.explicit_block",
+    "sched.build",
+    "pingpong",
+    "four_wave",
+    "lgkm",
+    "true",
+    "false",
+    "GREEDY",
+    "CSP",
+    "kernel",
+    "prologue",
+    "epilogue",
+    "trailing_barrier",
+    "prefetch",
+    "stagger",
+    "module",
+    "attributes",
+    "flags",
+    "#sched.op<",
+    ">",
+    "[",
+    "]",
+    "{",
+    "}",
+    ",",
+    "=",
+    "!",
+    '"sched.block"()',
+    "({",
+    "})",
+    "K_PREV",
+    "GLOBAL_LOAD",
+    "-1",
+    "0x7fffffffffffffff",
+    "99999999999999999999",
+    "// -----",
+]
+PASSES = [
+    "--sched-build-program",
+    "--sched-expand-blocks",
+    "--sched-strip-fences",
+    "--sched-set-fence-mask=mask=3",
+    "--sched-to-nvvm=target=sm_90a",
+    "--sched-to-rocdl=target=gfx950",
+    "--sched-strip-fences=classes=wrap,set-prio",
+    "--mlir-print-op-generic",
+    "--split-input-file",
+    "--verify-diagnostics",
+]
 MUTANTS_PER_SEED = 2400 // max(len(SEEDS), 1) + 1
 
 
@@ -53,9 +101,15 @@ def mutate(data: bytes, rng: random.Random) -> bytes:
         tokens[k] = rng.choice(WORDS).encode()
         return b"".join(tokens)
     if choice == 5:
-        return re.sub(rb"\d+", lambda m: str(rng.choice([-1, 0, 16, 64, 255, 256, 2**63, 10**30])
-                                              ).encode() if rng.random() < 0.3 else m.group(),
-                      data)
+        return re.sub(
+            rb"\d+",
+            lambda m: (
+                str(rng.choice([-1, 0, 16, 64, 255, 256, 2**63, 10**30])).encode()
+                if rng.random() < 0.3
+                else m.group()
+            ),
+            data,
+        )
     return data[:i] + rng.choice(WORDS).encode() + data[i:]
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from golden_notation import GoldenBlock, golden_blocks
+
 from warpsched.schedule import EntryBuilder, Phase, format_entries
 
 CASES = golden_blocks()

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import pytest
 from test_amdgpu_s1 import s1_schedule
+
 from warpsched.amdgpu import AMDOptions, CompiledKernel, compile_schedule
 from warpsched.amdgpu.isa import parse_disassembly
 from warpsched.amdgpu.isa_diff import (
@@ -46,8 +47,12 @@ def _without_set_prio(schedule: ExpandedSchedule) -> ExpandedSchedule:
         kept = [e for e in entries if e.op.tag != Ops.SET_PRIO]
         return tuple(dataclasses.replace(e, time_slot=i) for i, e in enumerate(kept))
 
-    return ExpandedSchedule(strip(schedule.prologue), strip(schedule.kernel), strip(schedule.epilogue),
-                            schedule.warp_stagger_index)
+    return ExpandedSchedule(
+        strip(schedule.prologue),
+        strip(schedule.kernel),
+        strip(schedule.epilogue),
+        schedule.warp_stagger_index,
+    )
 
 
 def _compile(schedule: ExpandedSchedule, arch: str, out) -> Compiled:
@@ -61,8 +66,10 @@ def pair(request, tmp_path_factory) -> tuple[Compiled, Compiled]:
     """S1 as it is, and S1 without its set_prio entries, for one architecture."""
     arch = request.param
     base = s1_schedule()
-    return (_compile(base, arch, tmp_path_factory.mktemp(f"{arch}-base")),
-            _compile(_without_set_prio(base), arch, tmp_path_factory.mktemp(f"{arch}-noprio")))
+    return (
+        _compile(base, arch, tmp_path_factory.mktemp(f"{arch}-base")),
+        _compile(_without_set_prio(base), arch, tmp_path_factory.mktemp(f"{arch}-noprio")),
+    )
 
 
 def _entries(schedule: ExpandedSchedule, *tags: int) -> int:
@@ -84,7 +91,10 @@ def test_loop_counts_follow_the_kernel_phase(pair) -> None:
     assert p.count(InsnClass.MFMA) == _entries(s, PingPongOps.MMA) * lowered.mfma_per_mma
     assert p.count(InsnClass.BARRIER) == _entries(s, Ops.BARRIER)
     assert p.count(InsnClass.SETPRIO) == _entries(s, Ops.SET_PRIO)
-    dma = {PingPongOps.LOAD_A: lowered.dma_copies[Operand.A], PingPongOps.LOAD_B: lowered.dma_copies[Operand.B]}
+    dma = {
+        PingPongOps.LOAD_A: lowered.dma_copies[Operand.A],
+        PingPongOps.LOAD_B: lowered.dma_copies[Operand.B],
+    }
     assert p.count(InsnClass.VMEM_LDS) == sum(dma.get(e.op.tag, 0) for e in s.kernel)
     assert p.count(InsnClass.DS_READ) >= _entries(s, PingPongOps.MMA_LOAD_A, PingPongOps.MMA_LOAD_B)
     assert p.count(InsnClass.WAITCNT) >= _entries(s, Ops.WAIT_VM, Ops.WAIT_LGKM)
@@ -97,7 +107,9 @@ def test_whole_kernel_classes_match_the_lowered_mlir(pair) -> None:
     mlir = base.kernel.lowered.mlir
     assert kinds.count(InsnClass.MFMA) == len(re.findall(r"rocdl\.mfma\.", mlir))
     assert kinds.count(InsnClass.BARRIER) == len(re.findall(r"rocdl\.s\.barrier\b", mlir))
-    assert kinds.count(InsnClass.VMEM_LDS) == len(re.findall(r"rocdl\.raw\.ptr\.buffer\.load\.lds\b", mlir))
+    assert kinds.count(InsnClass.VMEM_LDS) == len(
+        re.findall(r"rocdl\.raw\.ptr\.buffer\.load\.lds\b", mlir)
+    )
     assert kinds.count(InsnClass.VMEM) > 0  # the C store
 
 
@@ -134,8 +146,9 @@ def test_diff_measures_the_stripped_set_prio(pair) -> None:
     assert d.loop_indel >= base.profile.count(InsnClass.SETPRIO)
     assert d.kernel_changed > 0
     assert (d.moved == 0) == (base.profile.interleave == stripped.profile.interleave)
-    assert d.moved == len(base.profile.interleave) - lcs_length(base.profile.interleave,
-                                                                stripped.profile.interleave)
+    assert d.moved == len(base.profile.interleave) - lcs_length(
+        base.profile.interleave, stripped.profile.interleave
+    )
 
 
 def test_lcs_and_indel_distance() -> None:

@@ -7,6 +7,7 @@ import dataclasses
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from warpsched.amdgpu import MfmaFamily
 from warpsched.amdgpu.kernel_spec import KNOBS, KernelSpec
 from warpsched.core.ir import ir
@@ -29,31 +30,39 @@ def test_tile_knobs_override_only_their_field(structure: KernelStructure) -> Non
     assert spec.structure is structure and spec.schedule == "s"
 
 
-@pytest.mark.parametrize(("knobs", "message"), [
-    ({"bm_tile": 1}, "unknown kernel knob 'bm_tile'"),
-    ({"in_dtype": "f32"}, "kernel knob in_dtype must be bf16 or f16"),
-    ({"a_layout": "diagonal"}, "kernel knob a_layout: 'diagonal' is not one of"),
-    ({"mfma": "8x8"}, "kernel knob mfma: '8x8' is not one of 16x16, 32x32"),
-    ({"bk": -1}, "kernel knob.bk must be >= 0"),
-    ({"bk": "big"}, "kernel knob.bk must be an int"),
-    ({"sched_barrier_mask": 1 << 32}, "sched_barrier_mask must fit in 32 bits"),
-    ({"structure": "four_wave", "warps_n": 4}, "four_wave"),
-])
+@pytest.mark.parametrize(
+    ("knobs", "message"),
+    [
+        ({"bm_tile": 1}, "unknown kernel knob 'bm_tile'"),
+        ({"in_dtype": "f32"}, "kernel knob in_dtype must be bf16 or f16"),
+        ({"a_layout": "diagonal"}, "kernel knob a_layout: 'diagonal' is not one of"),
+        ({"mfma": "8x8"}, "kernel knob mfma: '8x8' is not one of 16x16, 32x32"),
+        ({"bk": -1}, "kernel knob.bk must be >= 0"),
+        ({"bk": "big"}, "kernel knob.bk must be an int"),
+        ({"sched_barrier_mask": 1 << 32}, "sched_barrier_mask must fit in 32 bits"),
+        ({"structure": "four_wave", "warps_n": 4}, "four_wave"),
+    ],
+)
 def test_bad_knobs_name_the_knob(knobs: dict, message: str) -> None:
-    with pytest.raises((TypeError, ValueError), match=message.replace("(", r"\(").replace(".", r"\.")):
+    with pytest.raises(
+        (TypeError, ValueError), match=message.replace("(", r"\(").replace(".", r"\.")
+    ):
         KernelSpec.from_knobs("k", None, knobs)
 
 
-KNOB_VALUES = st.fixed_dictionaries({}, optional={
-    "structure": st.sampled_from([s.value for s in KernelStructure]),
-    "in_dtype": st.sampled_from([DType.BF16.value, DType.F16.value]),
-    "out_dtype": st.sampled_from([DType.F32.value, DType.BF16.value]),
-    "a_layout": st.sampled_from([layout.value for layout in Layout]),
-    "b_layout": st.sampled_from([layout.value for layout in Layout]),
-    "bk": st.sampled_from([16, 32, 64]),
-    "mfma": st.sampled_from([m.value for m in MfmaFamily]),
-    "sched_barrier_mask": st.integers(0, (1 << 32) - 1),
-})
+KNOB_VALUES = st.fixed_dictionaries(
+    {},
+    optional={
+        "structure": st.sampled_from([s.value for s in KernelStructure]),
+        "in_dtype": st.sampled_from([DType.BF16.value, DType.F16.value]),
+        "out_dtype": st.sampled_from([DType.F32.value, DType.BF16.value]),
+        "a_layout": st.sampled_from([layout.value for layout in Layout]),
+        "b_layout": st.sampled_from([layout.value for layout in Layout]),
+        "bk": st.sampled_from([16, 32, 64]),
+        "mfma": st.sampled_from([m.value for m in MfmaFamily]),
+        "sched_barrier_mask": st.integers(0, (1 << 32) - 1),
+    },
+)
 
 
 @settings(max_examples=60, deadline=None)

@@ -6,6 +6,7 @@ import functools
 import re
 
 import pytest
+
 from warpsched.llvm.translate import mlir_to_llvm_ir
 from warpsched.nvidia.codegen import CodegenError, llvm_ir_to_ptx, ptx_to_cubin
 from warpsched.nvidia.lower import lower_kernel
@@ -30,12 +31,19 @@ def _in_order(text: str, *needles: str) -> None:
 
 def test_llvm_ir_uses_the_nvvm_intrinsics():
     _, ir, _ = _stages(NVTarget.SM100A)
-    for intrinsic in ("@llvm.nvvm.mbarrier.init.shared", "@llvm.nvvm.fence.mbarrier_init.release.cluster",
-                      "@llvm.nvvm.mbarrier.try.wait.parity.scope.cta.space.cta", "@llvm.nvvm.mbarrier.arrive.shared",
-                      "@llvm.nvvm.mma.m16n8k16.row.col.bf16", "@llvm.nvvm.tcgen05.alloc.shared.cg1",
-                      "@llvm.nvvm.tcgen05.commit.shared.cg1", "@llvm.nvvm.tcgen05.relinq.alloc.permit.cg1",
-                      "@llvm.nvvm.tcgen05.dealloc.cg1", "@llvm.nvvm.elect.sync",
-                      "@llvm.nvvm.barrier.cta.sync.aligned.count"):
+    for intrinsic in (
+        "@llvm.nvvm.mbarrier.init.shared",
+        "@llvm.nvvm.fence.mbarrier_init.release.cluster",
+        "@llvm.nvvm.mbarrier.try.wait.parity.scope.cta.space.cta",
+        "@llvm.nvvm.mbarrier.arrive.shared",
+        "@llvm.nvvm.mma.m16n8k16.row.col.bf16",
+        "@llvm.nvvm.tcgen05.alloc.shared.cg1",
+        "@llvm.nvvm.tcgen05.commit.shared.cg1",
+        "@llvm.nvvm.tcgen05.relinq.alloc.permit.cg1",
+        "@llvm.nvvm.tcgen05.dealloc.cg1",
+        "@llvm.nvvm.elect.sync",
+        "@llvm.nvvm.barrier.cta.sync.aligned.count",
+    ):
         assert re.search(rf"^declare .*{re.escape(intrinsic)}\(", ir, re.M), intrinsic
     assert 'call void asm sideeffect "bar.arrive 1, 160;"' in ir
 
@@ -43,19 +51,34 @@ def test_llvm_ir_uses_the_nvvm_intrinsics():
 def test_sm100a_ptx_protocol_order():
     name, _, ptx = _stages(NVTarget.SM100A)
     assert ".target sm_100a" in ptx and ".version 8.6" in ptx and f".entry {name}(" in ptx
-    _in_order(ptx, "mbarrier.init.shared.b64", "fence.mbarrier_init.release.cluster", "bar.sync \t0;",
-              "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32", "bar.arrive 1, 160;",
-              "mbarrier.try_wait.parity.shared.b64", "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
-              "elect.sync", "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64",
-              "tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned", "mbarrier.try_wait.parity.shared.b64",
-              "tcgen05.dealloc.cta_group::1.sync.aligned.b32", "bar.sync \t1, 160;")
+    _in_order(
+        ptx,
+        "mbarrier.init.shared.b64",
+        "fence.mbarrier_init.release.cluster",
+        "bar.sync \t0;",
+        "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32",
+        "bar.arrive 1, 160;",
+        "mbarrier.try_wait.parity.shared.b64",
+        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
+        "elect.sync",
+        "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64",
+        "tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned",
+        "mbarrier.try_wait.parity.shared.b64",
+        "tcgen05.dealloc.cta_group::1.sync.aligned.b32",
+        "bar.sync \t1, 160;",
+    )
 
 
 def test_sm90a_ptx():
     name, _, ptx = _stages(NVTarget.SM90A)
     assert ".target sm_90a" in ptx and ".version 8.0" in ptx and "tcgen05" not in ptx
-    _in_order(ptx, "bar.arrive 1, 160;", "mma.sync.aligned.m16n8k16", "mbarrier.arrive.shared.b64",
-              "bar.sync \t1, 160;")
+    _in_order(
+        ptx,
+        "bar.arrive 1, 160;",
+        "mma.sync.aligned.m16n8k16",
+        "mbarrier.arrive.shared.b64",
+        "bar.sync \t1, 160;",
+    )
 
 
 @pytest.mark.parametrize("target", list(NVTarget))
@@ -69,8 +92,10 @@ def test_nvjitlink_assembles_cubins(target, mode):
 
 def test_assembler_errors_carry_the_log():
     with pytest.raises(CodegenError, match="nvJitLink") as err:
-        ptx_to_cubin(".version 8.0\n.target sm_90a\n.address_size 64\n.visible .entry k() { bogus; }\n",
-                     NVTarget.SM90A)
+        ptx_to_cubin(
+            ".version 8.0\n.target sm_90a\n.address_size 64\n.visible .entry k() { bogus; }\n",
+            NVTarget.SM90A,
+        )
     assert "bogus" in err.value.log or "syntax" in err.value.log.lower()
 
 

@@ -8,6 +8,7 @@ import dataclasses
 from pathlib import Path
 
 import pytest
+
 from warpsched.core.ir import ir
 from warpsched.dialects.nvidia.layouts import LayoutSpec, layout_attr, layout_spec
 from warpsched.dialects.nvidia.ops import NvOp, is_nv_kernel
@@ -26,8 +27,11 @@ from warpsched.passes.sched_to_nvvm import nv_kernels, to_kernel
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "ws_gemm_sm90a.mlir"
 INPUTS = ROOT / "tests" / "lit" / "nvidia" / "Inputs"
-PROOF_SOURCES = {Mode.PER_TILE: EXAMPLE, Mode.PER_TILE_LINEAR: INPUTS / "ws_gemm_per_tile_linear.mlir",
-                 Mode.PER_K: INPUTS / "ws_gemm_per_k.mlir"}
+PROOF_SOURCES = {
+    Mode.PER_TILE: EXAMPLE,
+    Mode.PER_TILE_LINEAR: INPUTS / "ws_gemm_per_tile_linear.mlir",
+    Mode.PER_K: INPUTS / "ws_gemm_per_k.mlir",
+}
 
 
 def load(path: Path) -> tuple[ir.Context, ir.Module]:
@@ -46,17 +50,37 @@ def test_leaf_ops_are_registered_and_region_ops_are_containers() -> None:
         assert context.is_registered_operation(name) is not spec.region, name
 
 
-@pytest.mark.parametrize("name, params", [
-    ("sched.nv_output_pipeline", {"sym_name": "acc", "num_stages": 2, "stage_stride_cols": 64,
-                                  "cta_group": 2, "producer_count": 1, "consumer_count": 256}),
-    ("sched.nv_input_pipeline", {"sym_name": "ab", "num_stages": 4, "producer_count": 32,
-                                 "consumer_count": 32, "payload": P.Payload.AB_TILES}),
-    ("sched.nv_tile_loop", {"pipeline": "tiles", "side": P.Side.PRODUCER}),
-    ("sched.nv_per_k_epilogue", {"pipeline": "acc", "input_pipeline": "ab"}),
-    ("sched.nv_role", {"role": Role.SFB_TMA_LOAD}),
-    ("sched.nv_k_loop", {}),
-    ("sched.nv_sync_wait", {}),
-])
+@pytest.mark.parametrize(
+    "name, params",
+    [
+        (
+            "sched.nv_output_pipeline",
+            {
+                "sym_name": "acc",
+                "num_stages": 2,
+                "stage_stride_cols": 64,
+                "cta_group": 2,
+                "producer_count": 1,
+                "consumer_count": 256,
+            },
+        ),
+        (
+            "sched.nv_input_pipeline",
+            {
+                "sym_name": "ab",
+                "num_stages": 4,
+                "producer_count": 32,
+                "consumer_count": 32,
+                "payload": P.Payload.AB_TILES,
+            },
+        ),
+        ("sched.nv_tile_loop", {"pipeline": "tiles", "side": P.Side.PRODUCER}),
+        ("sched.nv_per_k_epilogue", {"pipeline": "acc", "input_pipeline": "ab"}),
+        ("sched.nv_role", {"role": Role.SFB_TMA_LOAD}),
+        ("sched.nv_k_loop", {}),
+        ("sched.nv_sync_wait", {}),
+    ],
+)
 def test_built_op_reads_back_its_parameters(name: str, params: dict) -> None:
     with new_context(), ir.Location.unknown():
         module = ir.Module.create()
@@ -67,13 +91,21 @@ def test_built_op_reads_back_its_parameters(name: str, params: dict) -> None:
         assert view.children() == []
 
 
-@pytest.mark.parametrize("spec, layout", [
-    (LayoutSpec("warp_role_1d1d"), warp_role_1d1d()),
-    (LayoutSpec("warp_role_1d1d", (("has_sfb", True), ("num_epi_warps", 2))), warp_role_1d1d(True, 2)),
-    (LayoutSpec("warp_role_8warp"), warp_role_8warp()),
-    (LayoutSpec("custom", (("epilogue", (0, 64)), ("mma", (64, 96)))),
-     custom_layout("custom", {Role.EPILOGUE: (0, 64), Role.MMA: (64, 96)})),
-])
+@pytest.mark.parametrize(
+    "spec, layout",
+    [
+        (LayoutSpec("warp_role_1d1d"), warp_role_1d1d()),
+        (
+            LayoutSpec("warp_role_1d1d", (("has_sfb", True), ("num_epi_warps", 2))),
+            warp_role_1d1d(True, 2),
+        ),
+        (LayoutSpec("warp_role_8warp"), warp_role_8warp()),
+        (
+            LayoutSpec("custom", (("epilogue", (0, 64)), ("mma", (64, 96)))),
+            custom_layout("custom", {Role.EPILOGUE: (0, 64), Role.MMA: (64, 96)}),
+        ),
+    ],
+)
 def test_layout_attribute_is_the_library_layout(spec: LayoutSpec, layout) -> None:
     with new_context():
         read = layout_spec(layout_attr(spec))
@@ -82,14 +114,23 @@ def test_layout_attribute_is_the_library_layout(spec: LayoutSpec, layout) -> Non
 
 
 def test_extended_1d1d_layout_matches_the_reference_table() -> None:
-    ranges = {r.role: (r.start, r.stop) for r in LayoutSpec(
-        "warp_role_1d1d", (("has_sfb", True),)).layout().ranges}
-    assert ranges == {Role.EPILOGUE: (0, 128), Role.LOAD: (128, 160), Role.MMA: (160, 192),
-                      Role.SFB_TMA_LOAD: (192, 224), Role.SFB_LOAD: (224, 352),
-                      Role.SCHEDULER: (352, 384)}
+    ranges = {
+        r.role: (r.start, r.stop)
+        for r in LayoutSpec("warp_role_1d1d", (("has_sfb", True),)).layout().ranges
+    }
+    assert ranges == {
+        Role.EPILOGUE: (0, 128),
+        Role.LOAD: (128, 160),
+        Role.MMA: (160, 192),
+        Role.SFB_TMA_LOAD: (192, 224),
+        Role.SFB_LOAD: (224, 352),
+        Role.SCHEDULER: (352, 384),
+    }
 
 
-@pytest.mark.parametrize("path", [EXAMPLE, *sorted(INPUTS.glob("ws_gemm_*.mlir"))], ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path", [EXAMPLE, *sorted(INPUTS.glob("ws_gemm_*.mlir"))], ids=lambda p: p.name
+)
 def test_pretty_and_generic_forms_round_trip(path: Path) -> None:
     _, module = load(path)
     pretty = print_pretty(module)
@@ -108,7 +149,11 @@ def test_linear_proof_kernel_differs_only_in_stage_names() -> None:
     reference = build_proof_kernel(ProofConfig(mode=Mode.PER_TILE_LINEAR))
     converted = kernel_of(PROOF_SOURCES[Mode.PER_TILE_LINEAR])
     mma, epilogue = converted.body_of(Role.MMA), converted.body_of(Role.EPILOGUE)
-    stages = [s for s in P.walk(mma + epilogue) if isinstance(s, (P.AcquireMmaLinear, P.AcquireEpilogueLinear))]
+    stages = [
+        s
+        for s in P.walk(mma + epilogue)
+        if isinstance(s, (P.AcquireMmaLinear, P.AcquireEpilogueLinear))
+    ]
     assert [s.stage for s in stages] == ["stage0", "stage0"]  # one name counter per role
     assert lower_kernel(converted).mlir == lower_kernel(reference).mlir
 
@@ -124,7 +169,10 @@ def test_linear_stage_is_one_value_used_by_its_release() -> None:
             walk(child)
 
     walk(next(nv_kernels(module.operation)))
-    assert [str(a.result.type) for a in acquires] == ["!sched.nv_mma_stage", "!sched.nv_epilogue_stage"]
+    assert [str(a.result.type) for a in acquires] == [
+        "!sched.nv_mma_stage",
+        "!sched.nv_epilogue_stage",
+    ]
     for acquire in acquires:
         uses = list(acquire.result.uses)
         assert len(uses) == 1
@@ -134,9 +182,12 @@ def test_linear_stage_is_one_value_used_by_its_release() -> None:
 @pytest.mark.parametrize("target", list(NVTarget))
 def test_sched_to_nvvm_emits_the_library_lowering(target: NVTarget) -> None:
     context, module = load(EXAMPLE)
-    run_pipeline(module, parse_pipeline(f"sched-to-nvvm{{target={target.value}}}"), context, "<example>")
-    reference = dataclasses.replace(build_proof_kernel(ProofConfig(target=target)),
-                                    name="ws_gemm_sm_90a_per_tile_s2")  # the example's symbol
+    run_pipeline(
+        module, parse_pipeline(f"sched-to-nvvm{{target={target.value}}}"), context, "<example>"
+    )
+    reference = dataclasses.replace(
+        build_proof_kernel(ProofConfig(target=target)), name="ws_gemm_sm_90a_per_tile_s2"
+    )  # the example's symbol
     expected = ir.Module.parse(lower_kernel(reference).mlir, context)
     assert str(module) == str(expected)
 

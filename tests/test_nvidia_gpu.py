@@ -20,11 +20,14 @@ def _hopper_present() -> bool:
     if importlib.util.find_spec("torch") is None or importlib.util.find_spec("cuda") is None:
         return False
     import torch
+
     return torch.cuda.is_available() and torch.cuda.get_device_capability(0) == (9, 0)
 
 
-pytestmark = [pytest.mark.gpu, pytest.mark.skipif(not _hopper_present(), reason="needs a Hopper GPU, torch and "
-                                                                                "cuda-python")]
+pytestmark = [
+    pytest.mark.gpu,
+    pytest.mark.skipif(not _hopper_present(), reason="needs a Hopper GPU, torch and cuda-python"),
+]
 
 
 @pytest.fixture(scope="module")
@@ -34,16 +37,36 @@ def cubins(tmp_path_factory) -> Path:
     return out
 
 
-def _check(cubins: Path, name: str, grid_cap: int, shapes: list[str], timeout: int) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(GPU_DIR / "nvidia_runtime.py"), "check", str(cubins), name,
-                           str(grid_cap), *shapes], capture_output=True, text=True, timeout=timeout)
+def _check(
+    cubins: Path, name: str, grid_cap: int, shapes: list[str], timeout: int
+) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [
+            sys.executable,
+            str(GPU_DIR / "nvidia_runtime.py"),
+            "check",
+            str(cubins),
+            name,
+            str(grid_cap),
+            *shapes,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 @pytest.mark.parametrize("mode", ["per_tile", "per_tile_linear", "per_k"])
 @pytest.mark.parametrize("stages", [1, 2, 4])
 def test_gemm_matches_torch(cubins, mode, stages):
     # 1000 x 520 has 544 tiles: more than the H100's 132 SMs, so CTAs loop over tiles
-    proc = _check(cubins, f"ws_gemm_sm_90a_{mode}_s{stages}", 132, ["1000,520,264", "96,200,72", "1,33,2"], 120)
+    proc = _check(
+        cubins,
+        f"ws_gemm_sm_90a_{mode}_s{stages}",
+        132,
+        ["1000,520,264", "96,200,72", "1,33,2"],
+        120,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.count("PASS") == 3
 

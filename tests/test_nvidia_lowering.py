@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+
 from warpsched.nvidia import program as P
 from warpsched.nvidia.lower import LoweringError, lower_kernel
 from warpsched.nvidia.proof_gemm import Broken, Mode, ProofConfig, build_proof_kernel
@@ -17,7 +18,10 @@ def _lower(**kw) -> str:
 
 
 def _constants(text: str) -> dict[str, int]:
-    return {m[1]: int(m[2]) for m in re.finditer(r"(%c\d+) = llvm\.mlir\.constant\((-?\d+) : i\d+\)", text)}
+    return {
+        m[1]: int(m[2])
+        for m in re.finditer(r"(%c\d+) = llvm\.mlir\.constant\((-?\d+) : i\d+\)", text)
+    }
 
 
 def _role_section(text: str, role: Role) -> str:
@@ -49,8 +53,26 @@ def test_init_counts_follow_b6(target, producer):
     # ab (2 stages): full 32 (load threads), empty 32 (MMA threads); tiles (2 stages): full 32, empty 192;
     # acc (2 stages): full = one commit (sm_100a) or every MMA thread (sm_90a), empty = cta_group * 128;
     # dealloc: 128
-    assert _init_counts(text) == [32, 32, 32, 32, 32, 192, 32, 192, producer, 128, producer, 128, 128]
-    assert text.index("nvvm.mbarrier.init") < text.index("nvvm.fence.mbarrier.init") < text.index("nvvm.barrier0")
+    assert _init_counts(text) == [
+        32,
+        32,
+        32,
+        32,
+        32,
+        192,
+        32,
+        192,
+        producer,
+        128,
+        producer,
+        128,
+        128,
+    ]
+    assert (
+        text.index("nvvm.mbarrier.init")
+        < text.index("nvvm.fence.mbarrier.init")
+        < text.index("nvvm.barrier0")
+    )
 
 
 def test_per_k_input_consumer_count_includes_epilogue_warps():
@@ -63,8 +85,11 @@ def test_wrong_arrival_count_variant_changes_only_that_count():
 
 def test_waits_are_try_wait_parity_spin_loops():
     text = _lower()
-    loops = re.findall(r"\^(wait\d+):\n\s+(%v\d+) = \"nvvm\.mbarrier\.try_wait\"\(%\w+, %\w+\).*\n"
-                       r"\s+llvm\.cond_br \2, \^waited\d+, \^\1\n", text)
+    loops = re.findall(
+        r"\^(wait\d+):\n\s+(%v\d+) = \"nvvm\.mbarrier\.try_wait\"\(%\w+, %\w+\).*\n"
+        r"\s+llvm\.cond_br \2, \^waited\d+, \^\1\n",
+        text,
+    )
     assert len(loops) == text.count('"nvvm.mbarrier.try_wait"') > 0
 
 
@@ -79,24 +104,36 @@ def test_phases_start_producer_1_consumer_0():
 
 def test_sm100a_mma_role_protocol_order():
     mma = _role_section(_lower(target=NVTarget.SM100A), Role.MMA)
-    _in_order(mma,
-              '"nvvm.tcgen05.alloc"', "nvvm.bar.warp.sync", '"bar.arrive 1, 160;"',
-              '"nvvm.mbarrier.try_wait"',                       # acquire_for_mma: empty[ps]
-              "nvvm.mma.sync",
-              '"nvvm.elect.sync"', '"nvvm.tcgen05.commit"',      # release_from_mma: one elected lane
-              '"nvvm.tcgen05.relinquish_alloc_permit"',
-              '"nvvm.mbarrier.try_wait"',                        # the dealloc barrier
-              '"nvvm.tcgen05.dealloc"')
+    _in_order(
+        mma,
+        '"nvvm.tcgen05.alloc"',
+        "nvvm.bar.warp.sync",
+        '"bar.arrive 1, 160;"',
+        '"nvvm.mbarrier.try_wait"',  # acquire_for_mma: empty[ps]
+        "nvvm.mma.sync",
+        '"nvvm.elect.sync"',
+        '"nvvm.tcgen05.commit"',  # release_from_mma: one elected lane
+        '"nvvm.tcgen05.relinquish_alloc_permit"',
+        '"nvvm.mbarrier.try_wait"',  # the dealloc barrier
+        '"nvvm.tcgen05.dealloc"',
+    )
     assert "<{group = #nvvm.cta_group<cta_1>}>" in mma
     assert mma.count('"nvvm.tcgen05.commit"') == 1
 
 
 def test_sm100a_epilogue_role_protocol_order():
     epi = _role_section(_lower(target=NVTarget.SM100A), Role.EPILOGUE)
-    _in_order(epi, "nvvm.barrier id = ", '"nvvm.mbarrier.try_wait"', '"nvvm.mbarrier.arrive"',
-              '"nvvm.mbarrier.arrive"')
+    _in_order(
+        epi,
+        "nvvm.barrier id = ",
+        '"nvvm.mbarrier.try_wait"',
+        '"nvvm.mbarrier.arrive"',
+        '"nvvm.mbarrier.arrive"',
+    )
     consts = _constants(_lower(target=NVTarget.SM100A))
-    ident, count = re.search(r"nvvm\.barrier id = (%c\d+) number_of_threads = (%c\d+)", epi).groups()
+    ident, count = re.search(
+        r"nvvm\.barrier id = (%c\d+) number_of_threads = (%c\d+)", epi
+    ).groups()
     assert (consts[ident], consts[count]) == (1, 160)
 
 
@@ -104,18 +141,34 @@ def test_sm90a_has_no_tcgen05_and_signals_with_mbarrier_arrive():
     text = _lower(target=NVTarget.SM90A)
     assert "tcgen05" not in text
     mma = _role_section(text, Role.MMA)
-    _in_order(mma, '"bar.arrive 1, 160;"', '"nvvm.mbarrier.try_wait"', "nvvm.mma.sync", '"nvvm.mbarrier.arrive"',
-              '"nvvm.mbarrier.try_wait"')
+    _in_order(
+        mma,
+        '"bar.arrive 1, 160;"',
+        '"nvvm.mbarrier.try_wait"',
+        "nvvm.mma.sync",
+        '"nvvm.mbarrier.arrive"',
+        '"nvvm.mbarrier.try_wait"',
+    )
 
 
 def test_cta_group_2_uses_multicast_commit_and_leader_arrive():
     base = build_proof_kernel(ProofConfig(target=NVTarget.SM100A))
     out = P.OutputPipeline("acc", type(base.output_pipeline.config)(2, 32, cta_group=2))
-    kernel = P.Kernel(base.name, base.target, base.layout, base.launch_threads, base.gemm, base.input_pipelines,
-                      out, base.bodies)
+    kernel = P.Kernel(
+        base.name,
+        base.target,
+        base.layout,
+        base.launch_threads,
+        base.gemm,
+        base.input_pipelines,
+        out,
+        base.bodies,
+    )
     text = lower_kernel(kernel).mlir
     consts = _constants(text)
-    mask = re.search(r'"nvvm\.tcgen05\.commit"\(%\w+, (%c\d+)\) <\{group = #nvvm\.cta_group<cta_2>\}>', text)
+    mask = re.search(
+        r'"nvvm\.tcgen05\.commit"\(%\w+, (%c\d+)\) <\{group = #nvvm\.cta_group<cta_2>\}>', text
+    )
     assert mask and consts[mask[1]] == 0b11
     assert "and.b32 a, $0, 0xFEFFFFFF; mbarrier.arrive.shared::cluster.b64" in text
     assert "mapa.shared::cluster.u32" in text
@@ -125,8 +178,14 @@ def test_cta_group_2_uses_multicast_commit_and_leader_arrive():
 def test_per_k_epilogue_exit_order():
     epi = _role_section(_lower(mode=Mode.PER_K), Role.EPILOGUE)
     # acquire full[cs]; accumulate; arrive_input (elected); output empty arrive (every thread)
-    _in_order(epi, '"nvvm.mbarrier.try_wait"', "llvm.fadd", '"nvvm.elect.sync"', '"nvvm.mbarrier.arrive"',
-              '"nvvm.mbarrier.arrive"')
+    _in_order(
+        epi,
+        '"nvvm.mbarrier.try_wait"',
+        "llvm.fadd",
+        '"nvvm.elect.sync"',
+        '"nvvm.mbarrier.arrive"',
+        '"nvvm.mbarrier.arrive"',
+    )
 
 
 def test_missing_release_variant_has_one_arrive_fewer():
@@ -138,7 +197,15 @@ def test_missing_release_variant_has_one_arrive_fewer():
 def test_linear_release_of_unheld_stage_is_a_lowering_error():
     base = build_proof_kernel(ProofConfig())
     bodies = (P.RoleBody(Role.MMA, (P.ReleaseStage("never"),)),)
-    kernel = P.Kernel(base.name, base.target, base.layout, base.launch_threads, base.gemm, base.input_pipelines,
-                      base.output_pipeline, bodies)
+    kernel = P.Kernel(
+        base.name,
+        base.target,
+        base.layout,
+        base.launch_threads,
+        base.gemm,
+        base.input_pipelines,
+        base.output_pipeline,
+        bodies,
+    )
     with pytest.raises(LoweringError, match="release of stage 'never', which is not held"):
         lower_kernel(kernel)

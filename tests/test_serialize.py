@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import block_specs
+
 from warpsched.schedule import (
     MMABlockSpec,
     OpDesc,
@@ -44,33 +45,86 @@ def test_program_and_entries_round_trip(blocks: list[MMABlockSpec], trailing: bo
 
 def test_document_schema_is_stable() -> None:
     doc = json.loads(dumps(pingpong.mma(1, 0)))
-    assert doc == {"format": "warpsched.schedule", "version": 1, "kind": "OpDesc", "data": {
-        "tag": 5, "stage": 1, "subtile": 0, "k_offset": "NONE", "vm_cost": 0, "lgkm_cost": 0,
-        "wait_value": 0, "resource": "MMA_UNIT", "latency": 16, "role": "COMPUTE",
-        "channel": -1, "vgpr_def": 0, "vgpr_kill": 0}}
+    assert doc == {
+        "format": "warpsched.schedule",
+        "version": 1,
+        "kind": "OpDesc",
+        "data": {
+            "tag": 5,
+            "stage": 1,
+            "subtile": 0,
+            "k_offset": "NONE",
+            "vm_cost": 0,
+            "lgkm_cost": 0,
+            "wait_value": 0,
+            "resource": "MMA_UNIT",
+            "latency": 16,
+            "role": "COMPUTE",
+            "channel": -1,
+            "vgpr_def": 0,
+            "vgpr_kill": 0,
+        },
+    }
     block = json.loads(dumps(MMABlockSpec(mma=OpDesc.none())))["data"]
-    assert list(block)[:9] == ["mma", "pre_op_0", "pre_op_1", "global_load", "global_load_1",
-                               "entry_wait", "entry_wait_lgkm", "pre_sync", "fused_mma"]
+    assert list(block)[:9] == [
+        "mma",
+        "pre_op_0",
+        "pre_op_1",
+        "global_load",
+        "global_load_1",
+        "entry_wait",
+        "entry_wait_lgkm",
+        "pre_sync",
+        "fused_mma",
+    ]
     assert block["pre_mma_barrier"] is True and block["post_barrier_sched"] is False
 
 
-@pytest.mark.parametrize(("text", "exc", "words"), [
-    ('{"format": "other", "version": 1, "kind": "OpDesc", "data": {}}', ValueError, ["format"]),
-    ('{"format": "warpsched.schedule", "version": 2, "kind": "OpDesc", "data": {}}', ValueError,
-     ["version"]),
-    ('{"format": "warpsched.schedule", "version": 1, "kind": "Blob", "data": {}}', ValueError,
-     ["Blob"]),
-    ('{"format": "warpsched.schedule", "version": 1, "kind": "OpDesc", "data": {"tag": 1, '
-     '"colour": 2}}', ValueError, ["colour"]),
-    ('{"format": "warpsched.schedule", "version": 1, "kind": "OpDesc", "data": {"stage": 1}}',
-     ValueError, ["tag"]),
-    ('{"format": "warpsched.schedule", "version": 1, "kind": "MMABlockSpec", "data": '
-     '{"pre_mma_barrier": true}}', ValueError, ["mma"]),
-    ('{"format": "warpsched.schedule", "version": 1, "kind": "OpDesc", "data": {"tag": 0, '
-     '"role": "BOSS"}}', ValueError, ["OpDesc.role", "BOSS"]),
-    ('{"format": "warpsched.schedule", "version": 1, "kind": "PipelineProgram", "data": '
-     '{"blocks": [], "explicit_blocks": [[]]}}', ValueError, ["explicit_blocks"]),
-])
+@pytest.mark.parametrize(
+    ("text", "exc", "words"),
+    [
+        ('{"format": "other", "version": 1, "kind": "OpDesc", "data": {}}', ValueError, ["format"]),
+        (
+            '{"format": "warpsched.schedule", "version": 2, "kind": "OpDesc", "data": {}}',
+            ValueError,
+            ["version"],
+        ),
+        (
+            '{"format": "warpsched.schedule", "version": 1, "kind": "Blob", "data": {}}',
+            ValueError,
+            ["Blob"],
+        ),
+        (
+            '{"format": "warpsched.schedule", "version": 1, "kind": "OpDesc", "data": {"tag": 1, '
+            '"colour": 2}}',
+            ValueError,
+            ["colour"],
+        ),
+        (
+            '{"format": "warpsched.schedule", "version": 1, "kind": "OpDesc", "data": {"stage": 1}}',
+            ValueError,
+            ["tag"],
+        ),
+        (
+            '{"format": "warpsched.schedule", "version": 1, "kind": "MMABlockSpec", "data": '
+            '{"pre_mma_barrier": true}}',
+            ValueError,
+            ["mma"],
+        ),
+        (
+            '{"format": "warpsched.schedule", "version": 1, "kind": "OpDesc", "data": {"tag": 0, '
+            '"role": "BOSS"}}',
+            ValueError,
+            ["OpDesc.role", "BOSS"],
+        ),
+        (
+            '{"format": "warpsched.schedule", "version": 1, "kind": "PipelineProgram", "data": '
+            '{"blocks": [], "explicit_blocks": [[]]}}',
+            ValueError,
+            ["explicit_blocks"],
+        ),
+    ],
+)
 def test_bad_documents(text: str, exc: type[Exception], words: list[str]) -> None:
     with pytest.raises(exc) as info:
         loads(text)

@@ -31,24 +31,50 @@ from warpsched.tools.entry import guarded_main, write_output
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="warpsched-compile", description="Compile a sched kernel module for a GPU target.",
-        epilog="artefacts per target: " + "; ".join(
+        prog="warpsched-compile",
+        description="Compile a sched kernel module for a GPU target.",
+        epilog="artefacts per target: "
+        + "; ".join(
             f"{backend.name}: {', '.join(e.value for e in backend.emits)}"
-            for backend in dict.fromkeys(backends().values())))
+            for backend in dict.fromkeys(backends().values())
+        ),
+    )
     parser.add_argument("input", nargs="?", default="-", help="input file ('-' or none: stdin)")
     parser.add_argument("--target", required=True, choices=sorted(targets()), help="GPU target")
-    parser.add_argument("-o", dest="output", default=None,
-                        help="output file ('-': stdout; default: stdout for text artefacts, "
-                             "<input stem><suffix> for binaries)")
-    parser.add_argument("--emit", choices=[e.value for e in Emit], default=None,
-                        help="what to write (default: the target's binary)")
-    parser.add_argument("-O", dest="opt_level", type=int, default=3, metavar="N",
-                        help="optimisation level 0-3 for the LLVM pipeline and codegen (default 3)")
-    parser.add_argument("--kernel", default="", help="the sched.kernel to compile (default: the only one)")
-    parser.add_argument("--report", action="store_true",
-                        help="print VGPRs, AGPRs, SGPRs, LDS, scratch/spills and occupancy (AMD)")
-    parser.add_argument("--check-fidelity", action="store_true",
-                        help="check the schedule's sync entries against the final ISA (AMD)")
+    parser.add_argument(
+        "-o",
+        dest="output",
+        default=None,
+        help="output file ('-': stdout; default: stdout for text artefacts, "
+        "<input stem><suffix> for binaries)",
+    )
+    parser.add_argument(
+        "--emit",
+        choices=[e.value for e in Emit],
+        default=None,
+        help="what to write (default: the target's binary)",
+    )
+    parser.add_argument(
+        "-O",
+        dest="opt_level",
+        type=int,
+        default=3,
+        metavar="N",
+        help="optimisation level 0-3 for the LLVM pipeline and codegen (default 3)",
+    )
+    parser.add_argument(
+        "--kernel", default="", help="the sched.kernel to compile (default: the only one)"
+    )
+    parser.add_argument(
+        "--report",
+        action="store_true",
+        help="print VGPRs, AGPRs, SGPRs, LDS, scratch/spills and occupancy (AMD)",
+    )
+    parser.add_argument(
+        "--check-fidelity",
+        action="store_true",
+        help="check the schedule's sync entries against the final ISA (AMD)",
+    )
     return parser
 
 
@@ -64,9 +90,14 @@ def output_path(args: argparse.Namespace, emit: Emit, filename: str) -> str:
 
 def run(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
-    options = CompileOptions(target=args.target, emit=Emit(args.emit) if args.emit else None,
-                             opt_level=args.opt_level, kernel=args.kernel, report=args.report,
-                             fidelity=args.check_fidelity)
+    options = CompileOptions(
+        target=args.target,
+        emit=Emit(args.emit) if args.emit else None,
+        opt_level=args.opt_level,
+        kernel=args.kernel,
+        report=args.report,
+        fidelity=args.check_fidelity,
+    )
     try:
         text, filename = read_source(args.input)
         context = new_context()
@@ -77,8 +108,11 @@ def run(argv: list[str]) -> int:
         return 1
     out = output_path(args, result.emit, filename)
     if out == "-" and result.emit.is_binary and sys.stdout.isatty():
-        print(f"warpsched-compile: error: refusing to write a binary {result.emit.value} to a "
-              "terminal; give -o FILE", file=sys.stderr)
+        print(
+            f"warpsched-compile: error: refusing to write a binary {result.emit.value} to a "
+            "terminal; give -o FILE",
+            file=sys.stderr,
+        )
         return 1
     notes = sys.stderr if out == "-" else sys.stdout
     for text_block in (result.report, result.fidelity):
@@ -87,8 +121,10 @@ def run(argv: list[str]) -> int:
     if write_output("warpsched-compile", out, result.artefact):
         return 1
     if not result.fidelity_complete:
-        print(f"{filename}: error: schedule fidelity below 100% (deviations listed above)",
-              file=sys.stderr)
+        print(
+            f"{filename}: error: schedule fidelity below 100% (deviations listed above)",
+            file=sys.stderr,
+        )
         return 1
     return 0
 

@@ -29,24 +29,40 @@ from warpsched.tools.entry import guarded_main, write_output
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="warpsched-opt", description="Parse, verify, transform and print sched IR.",
+        prog="warpsched-opt",
+        description="Parse, verify, transform and print sched IR.",
         epilog="passes (each also a flag, --<pass>[=option=value ...], run in order):\n"
-               + "\n".join(f"  --{name:<24} {load_pass(name).SUMMARY}" for name in PASSES),
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+        + "\n".join(f"  --{name:<24} {load_pass(name).SUMMARY}" for name in PASSES),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("input", nargs="?", default="-", help="input file ('-' or none: stdin)")
     parser.add_argument("-o", dest="output", default="-", help="output file (default stdout)")
-    parser.add_argument("--pass-pipeline", default=None,
-                        help="textual pipeline, e.g. 'builtin.module(sched-expand-blocks)'")
-    parser.add_argument("--split-input-file", action="store_true",
-                        help="process each '// -----' separated chunk independently")
-    parser.add_argument("--verify-diagnostics", action="store_true",
-                        help="check diagnostics against expected-* comments")
-    parser.add_argument("--mlir-print-ir-after-all", action="store_true",
-                        help="print the IR to stderr after every pass")
-    parser.add_argument("--mlir-print-op-generic", action="store_true",
-                        help="print the generic MLIR op form")
-    parser.add_argument("--mlir-print-debuginfo", action="store_true",
-                        help="print locations (generic form only)")
+    parser.add_argument(
+        "--pass-pipeline",
+        default=None,
+        help="textual pipeline, e.g. 'builtin.module(sched-expand-blocks)'",
+    )
+    parser.add_argument(
+        "--split-input-file",
+        action="store_true",
+        help="process each '// -----' separated chunk independently",
+    )
+    parser.add_argument(
+        "--verify-diagnostics",
+        action="store_true",
+        help="check diagnostics against expected-* comments",
+    )
+    parser.add_argument(
+        "--mlir-print-ir-after-all",
+        action="store_true",
+        help="print the IR to stderr after every pass",
+    )
+    parser.add_argument(
+        "--mlir-print-op-generic", action="store_true", help="print the generic MLIR op form"
+    )
+    parser.add_argument(
+        "--mlir-print-debuginfo", action="store_true", help="print locations (generic form only)"
+    )
     parser.add_argument("--list-passes", action="store_true", help="list the passes and exit")
     return parser
 
@@ -86,8 +102,12 @@ class Driver:
 
     def render(self, module: ir.Module) -> str:
         if self.args.mlir_print_op_generic:
-            return module.operation.get_asm(print_generic_op_form=True,
-                                            enable_debug_info=self.args.mlir_print_debuginfo) + "\n"
+            return (
+                module.operation.get_asm(
+                    print_generic_op_form=True, enable_debug_info=self.args.mlir_print_debuginfo
+                )
+                + "\n"
+            )
         return print_pretty(module)
 
     def process(self, text: str) -> tuple[str | None, list[Diagnostic]]:
@@ -96,11 +116,18 @@ class Driver:
             module = load_module(text, self.filename, context)
 
             def dump(pass_: ModulePass) -> None:
-                sys.stderr.write(f"// -----// IR Dump After {type(pass_).__name__} "
-                                 f"({pass_.ARGUMENT}) //----- //\n{self.render(module)}\n")
+                sys.stderr.write(
+                    f"// -----// IR Dump After {type(pass_).__name__} "
+                    f"({pass_.ARGUMENT}) //----- //\n{self.render(module)}\n"
+                )
 
-            run_pipeline(module, self.passes, context, self.filename,
-                         dump if self.args.mlir_print_ir_after_all else None)
+            run_pipeline(
+                module,
+                self.passes,
+                context,
+                self.filename,
+                dump if self.args.mlir_print_ir_after_all else None,
+            )
             return self.render(module), []
         except DiagnosticError as exc:
             return None, exc.diagnostics

@@ -26,14 +26,22 @@ LOWERING_HINT = "lower it first with warpsched-opt --sched-to-rocdl or --sched-t
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="warpsched-translate",
-                                     description="Translate lowered MLIR to LLVM IR.")
+    parser = argparse.ArgumentParser(
+        prog="warpsched-translate", description="Translate lowered MLIR to LLVM IR."
+    )
     parser.add_argument("input", nargs="?", default="-", help="input file ('-' or none: stdin)")
     parser.add_argument("-o", dest="output", default="-", help="output file (default stdout)")
-    parser.add_argument("--mlir-to-llvmir", action="store_true", required=True,
-                        help="translate the llvm dialect (+ rocdl, nvvm) to LLVM IR")
-    parser.add_argument("--split-input-file", action="store_true",
-                        help="translate each '// -----' separated chunk independently")
+    parser.add_argument(
+        "--mlir-to-llvmir",
+        action="store_true",
+        required=True,
+        help="translate the llvm dialect (+ rocdl, nvvm) to LLVM IR",
+    )
+    parser.add_argument(
+        "--split-input-file",
+        action="store_true",
+        help="translate each '// -----' separated chunk independently",
+    )
     return parser
 
 
@@ -48,8 +56,15 @@ def to_llvm_ir(text: str, filename: str) -> str:
         raise _sched_input_error(text, filename, context) or exc from None
     for op in _walk(module.operation):
         if _is_sched(op):
-            raise DiagnosticError([error_at(op.location, f"'{op.name}' is warpsched IR, not the llvm "
-                                                         f"dialect; {LOWERING_HINT}", filename)])
+            raise DiagnosticError(
+                [
+                    error_at(
+                        op.location,
+                        f"'{op.name}' is warpsched IR, not the llvm dialect; {LOWERING_HINT}",
+                        filename,
+                    )
+                ]
+            )
     return translate(module, filename)
 
 
@@ -67,14 +82,22 @@ def _sched_input_error(text: str, filename: str, context: ir.Context) -> Diagnos
     first = next((op for op in ops if op.name.startswith("sched.")), ops[0] if ops else None)
     if first is None:
         return None
-    return DiagnosticError([error_at(first.location, f"'{first.name}' is warpsched IR, not the "
-                                                     f"llvm dialect; {LOWERING_HINT}", filename)])
+    return DiagnosticError(
+        [
+            error_at(
+                first.location,
+                f"'{first.name}' is warpsched IR, not the llvm dialect; {LOWERING_HINT}",
+                filename,
+            )
+        ]
+    )
 
 
 def _is_sched(op: ir.Operation) -> bool:
     """A ``sched`` op, or a ``builtin.module`` marked as a sched schedule or program."""
     marked = op.name == "builtin.module" and any(
-        name.startswith("sched.") for name, _ in op.attributes.items())
+        name.startswith("sched.") for name, _ in op.attributes.items()
+    )
     return op.name.startswith("sched.") or marked
 
 
@@ -90,7 +113,9 @@ def run(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
     try:
         text, filename = read_source(args.input)
-        outputs = [to_llvm_ir(chunk.text, filename) for chunk in split_input(text, args.split_input_file)]
+        outputs = [
+            to_llvm_ir(chunk.text, filename) for chunk in split_input(text, args.split_input_file)
+        ]
     except DiagnosticError as exc:
         print(exc, file=sys.stderr)
         return 1

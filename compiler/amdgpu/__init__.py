@@ -9,21 +9,47 @@ tile.  Pipeline: ``lower_schedule`` (schedule → llvm/rocdl MLIR text) →
 ``backend`` is the ``warpsched-compile`` backend for gfx942 and gfx950.
 """
 
+from ..tile_geometry import KernelStructure
 from .codegen import CodegenError, MachineCode, compile_to_hsaco, generate, link_hsaco
 from .elfinfo import CodeObject, ToolError, disassemble, read_code_object
 from .execution import execution_plan
-from .fidelity import Deviation, Elided, FidelityResult, check_fidelity
+from .fidelity import check_fidelity
+from .fidelity_result import Deviation, Elided, FidelityResult
 from .lowering import KernelFacts, LoweredKernel, LoweringError, lower_schedule
 from .pipeline import CompiledKernel, compile_schedule
 from .report import KernelReport, kernel_report
 from .targets import ARCHS, AMDOptions, MfmaFamily
 from .waitcnt import Waitcnt, WaitcntRangeError, decode_waitcnt, encode_waitcnt
-from ..tile_geometry import KernelStructure
 
 __all__ = [
-    "AMDOptions", "ARCHS", "CodeObject", "CodegenError", "CompiledKernel", "Deviation", "Elided",
-    "FidelityResult", "KernelFacts", "KernelReport", "KernelStructure", "LoweredKernel", "LoweringError",
-    "MachineCode", "MfmaFamily", "ToolError", "Waitcnt", "WaitcntRangeError", "check_fidelity", "compile_schedule", "compile_to_hsaco", "decode_waitcnt", "disassemble",
-    "encode_waitcnt", "execution_plan", "generate", "kernel_report", "link_hsaco", "lower_schedule",
+    "AMDOptions",
+    "ARCHS",
+    "CodeObject",
+    "CodegenError",
+    "CompiledKernel",
+    "Deviation",
+    "Elided",
+    "FidelityResult",
+    "KernelFacts",
+    "KernelReport",
+    "KernelStructure",
+    "LoweredKernel",
+    "LoweringError",
+    "MachineCode",
+    "MfmaFamily",
+    "ToolError",
+    "Waitcnt",
+    "WaitcntRangeError",
+    "check_fidelity",
+    "compile_schedule",
+    "compile_to_hsaco",
+    "decode_waitcnt",
+    "disassemble",
+    "encode_waitcnt",
+    "execution_plan",
+    "generate",
+    "kernel_report",
+    "link_hsaco",
+    "lower_schedule",
     "read_code_object",
 ]

@@ -37,25 +37,34 @@ class AMDBackend:
 
     def pass_pipeline(self, options: CompileOptions) -> tuple[str, ...]:
         kernel = f" kernel={options.kernel}" if options.kernel else ""
-        return ("sched-build-program", "sched-expand-blocks",
-                f"sched-to-rocdl{{target={options.target}{kernel}}}")
+        return (
+            "sched-build-program",
+            "sched-expand-blocks",
+            f"sched-to-rocdl{{target={options.target}{kernel}}}",
+        )
 
-    def make_binary(self, llvm_ir: str, metadata: Metadata, options: CompileOptions,
-                    filename: str) -> CompileResult:
+    def make_binary(
+        self, llvm_ir: str, metadata: Metadata, options: CompileOptions, filename: str
+    ) -> CompileResult:
         facts = metadata[KernelFacts.KEY]
         assert isinstance(facts, KernelFacts)
         emit = options.emit or Emit.HSACO
         try:
             return _binary(llvm_ir, facts, options, emit)
         except (CodegenError, ToolError) as exc:
-            raise DiagnosticError([error_at(facts.location, f"{facts.arch} code generation failed: "
-                                                            f"{exc}", filename)]) from None
+            raise DiagnosticError(
+                [error_at(facts.location, f"{facts.arch} code generation failed: {exc}", filename)]
+            ) from None
 
 
 def _binary(llvm_ir: str, facts: KernelFacts, options: CompileOptions, emit: Emit) -> CompileResult:
     needs_object = emit is not Emit.ASM or options.report or options.fidelity
-    code = generate(llvm_ir, AMDOptions(arch=facts.arch, opt_level=options.opt_level),
-                    obj=needs_object, asm=emit is Emit.ASM)
+    code = generate(
+        llvm_ir,
+        AMDOptions(arch=facts.arch, opt_level=options.opt_level),
+        obj=needs_object,
+        asm=emit is Emit.ASM,
+    )
     if not needs_object:
         return CompileResult(code.asm, emit)
     if emit is Emit.OBJ and not (options.report or options.fidelity):
@@ -67,8 +76,12 @@ def _binary(llvm_ir: str, facts: KernelFacts, options: CompileOptions, emit: Emi
         report = kernel_report(hsaco, name).render() if options.report else None
         if not options.fidelity:
             return CompileResult(artefact, emit, report)
-        result = check_fidelity(facts.schedule, disassemble(hsaco), facts.lowered.mfma_per_mma,
-                                structure=facts.lowered.structure)
+        result = check_fidelity(
+            facts.schedule,
+            disassemble(hsaco),
+            facts.lowered.mfma_per_mma,
+            structure=facts.lowered.structure,
+        )
         return CompileResult(artefact, emit, report, result.render(), result.fraction >= 1)
 
 

@@ -17,6 +17,7 @@ import llvmlite.binding as llvm
 from warpsched.core.atomic import write_atomic
 from warpsched.llvm.codegen import CodegenError, init_llvm, optimized_module
 from warpsched.toolchain.locate import find_tool
+
 from .targets import AMDOptions
 
 
@@ -26,7 +27,9 @@ def _target_machine(options: AMDOptions) -> llvm.TargetMachine:
     return target.create_target_machine(cpu=options.arch, opt=options.opt_level, reloc="pic")
 
 
-def _optimized_module(llvm_ir: str, options: AMDOptions) -> tuple[llvm.ModuleRef, llvm.TargetMachine]:
+def _optimized_module(
+    llvm_ir: str, options: AMDOptions
+) -> tuple[llvm.ModuleRef, llvm.TargetMachine]:
     """Parse, verify, retarget and run the ``-O<opt_level>`` IR pipeline."""
     tm = _target_machine(options)
     return optimized_module(llvm_ir, tm, options.triple, options.opt_level), tm
@@ -40,13 +43,16 @@ class MachineCode:
     asm: str | None = None
 
 
-def generate(llvm_ir: str, options: AMDOptions, *, obj: bool = True, asm: bool = False) -> MachineCode:
+def generate(
+    llvm_ir: str, options: AMDOptions, *, obj: bool = True, asm: bool = False
+) -> MachineCode:
     """Optimise ``llvm_ir`` once and emit the ELF object (``obj``) and the assembly (``asm``,
     ``.amdhsa_kernel`` included).  Each is a whole run of LLVM's code generator, so only the
     ones asked for are produced."""
     module, tm = _optimized_module(llvm_ir, options)
-    return MachineCode(tm.emit_object(module) if obj else None,
-                       tm.emit_assembly(module) if asm else None)
+    return MachineCode(
+        tm.emit_object(module) if obj else None, tm.emit_assembly(module) if asm else None
+    )
 
 
 def link_hsaco(obj: bytes, out: Path) -> Path:

@@ -43,7 +43,7 @@ class CodeObject:
     path: Path
     e_machine: int
     e_flags: int
-    mach: str                  # e.g. "gfx950", from the EF_AMDGPU_MACH_* flag
+    mach: str  # e.g. "gfx950", from the EF_AMDGPU_MACH_* flag
     symbols: tuple[str, ...]
     metadata: dict[str, Any]
 
@@ -57,7 +57,14 @@ class CodeObject:
 
 def read_code_object(path: Path) -> CodeObject:
     """Read ``path`` with ``llvm-readobj``."""
-    out = _run("llvm-readobj", "--elf-output-style=JSON", "--file-headers", "--symbols", "--notes", str(path))
+    out = _run(
+        "llvm-readobj",
+        "--elf-output-style=JSON",
+        "--file-headers",
+        "--symbols",
+        "--notes",
+        str(path),
+    )
     doc = json.loads(out)[0]
     header = doc["ElfHeader"]
     mach = ""
@@ -71,8 +78,9 @@ def read_code_object(path: Path) -> CodeObject:
         for note in section["NoteSection"].get("Notes", []):
             if "AMDGPU Metadata" in note:
                 metadata = parse_hsa_yaml(note["AMDGPU Metadata"])
-    return CodeObject(Path(path), header["Machine"]["Value"], header["Flags"]["Value"], mach, symbols,
-                      metadata)
+    return CodeObject(
+        Path(path), header["Machine"]["Value"], header["Flags"]["Value"], mach, symbols, metadata
+    )
 
 
 def disassemble(path: Path) -> str:
@@ -97,8 +105,9 @@ def parse_hsa_yaml(text: str) -> dict[str, Any]:
     Supports nested mappings, ``- `` sequences of mappings or scalars and
     plain, quoted, integer and boolean scalars; ``---``/``...`` are ignored.
     """
-    lines = [ln.rstrip() for ln in text.splitlines()
-             if ln.strip() and ln.strip() not in ("---", "...")]
+    lines = [
+        ln.rstrip() for ln in text.splitlines() if ln.strip() and ln.strip() not in ("---", "...")
+    ]
     value, _ = _block(lines, 0, 0)
     return value
 
@@ -111,7 +120,7 @@ def _block(lines: list[str], i: int, indent: int) -> tuple[Any, int]:
     if lines[i].lstrip().startswith("- "):
         items: list[Any] = []
         while i < len(lines) and _indent(lines[i]) == indent and lines[i].lstrip().startswith("- "):
-            rest = lines[i][indent + 2:]
+            rest = lines[i][indent + 2 :]
             if re.match(r"[^\s:]+:(\s|$)", rest):
                 lines[i] = " " * (indent + 2) + rest
                 item, i = _block(lines, i, indent + 2)

@@ -40,16 +40,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from warpsched.schedule.expanded import ExpandedSchedule
+
 from ..schedule import OpDesc, Phase, ScheduleEntry
 from ..tile_geometry import KernelStructure
-from warpsched.schedule.expanded import ExpandedSchedule
 
 
 class KBase(Enum):
     """The K origin a run of entries is issued with."""
 
     ZERO = "0"
-    LOOP = "k"        # the main-loop induction variable; the run is the loop body
+    LOOP = "k"  # the main-loop induction variable; the run is the loop body
     K = "K"
 
 
@@ -94,18 +95,32 @@ def execution_plan(schedule: ExpandedSchedule, structure: KernelStructure) -> tu
     indexed = {phase: tuple(enumerate(entries)) for phase, entries in schedule.phases()}
     prologue = indexed[Phase.PROLOGUE]
     kernel = Run(Phase.KERNEL, indexed[Phase.KERNEL], KBase.LOOP)
-    epilogue = Run(Phase.EPILOGUE, tuple((i, e) for i, e in indexed[Phase.EPILOGUE] if not e.is_prefetch),
-                   KBase.K)
+    epilogue = Run(
+        Phase.EPILOGUE,
+        tuple((i, e) for i, e in indexed[Phase.EPILOGUE] if not e.is_prefetch),
+        KBase.K,
+    )
     barrier = (OpDesc.barrier(),)
     if structure is KernelStructure.FOUR_WAVE:
-        drain = StructuralOps(Phase.PROLOGUE, Guard.SINGLE_ITERATION,
-                              (OpDesc.wait_vm(0), OpDesc.wait_lgkm(0), OpDesc.barrier()), "K == 2*BK drain",
-                              "single_iteration")
+        drain = StructuralOps(
+            Phase.PROLOGUE,
+            Guard.SINGLE_ITERATION,
+            (OpDesc.wait_vm(0), OpDesc.wait_lgkm(0), OpDesc.barrier()),
+            "K == 2*BK drain",
+            "single_iteration",
+        )
         return Run(Phase.PROLOGUE, prologue, KBase.ZERO), drain, kernel, epilogue
     split = schedule.stagger_split
-    return (Run(Phase.PROLOGUE, prologue[:split], KBase.ZERO),
-            StructuralOps(Phase.PROLOGUE, Guard.WAVE_GROUP_1, barrier, "wave-group-1 stagger", "stagger"),
-            Run(Phase.PROLOGUE, prologue[split:], KBase.ZERO),
-            StructuralOps(Phase.PROLOGUE, Guard.ALWAYS, barrier, "end-of-prologue", "end_of_prologue"),
-            kernel, epilogue,
-            StructuralOps(Phase.EPILOGUE, Guard.WAVE_GROUP_0, barrier, "wave-group-0 balancing", "balance"))
+    return (
+        Run(Phase.PROLOGUE, prologue[:split], KBase.ZERO),
+        StructuralOps(
+            Phase.PROLOGUE, Guard.WAVE_GROUP_1, barrier, "wave-group-1 stagger", "stagger"
+        ),
+        Run(Phase.PROLOGUE, prologue[split:], KBase.ZERO),
+        StructuralOps(Phase.PROLOGUE, Guard.ALWAYS, barrier, "end-of-prologue", "end_of_prologue"),
+        kernel,
+        epilogue,
+        StructuralOps(
+            Phase.EPILOGUE, Guard.WAVE_GROUP_0, barrier, "wave-group-0 balancing", "balance"
+        ),
+    )

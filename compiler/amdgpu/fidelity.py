@@ -26,89 +26,32 @@ A wait entry (``wait_vm(n)``, ``wait_lgkm(n)``) is honoured in one of two ways:
   the window's start as far as that counter is concerned.
 
 ``sched_barrier`` / ``sched_group_barrier`` emit no code and are not checked.
+
+The result types are in ``fidelity_result``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from warpsched.schedule.expanded import ExpandedSchedule, block_index
+
 from ..schedule import Ops, PingPongOps, op_name
 from ..tile_geometry import KernelStructure
 from .execution import Run, StructuralOps, execution_plan
+from .fidelity_result import Checked, Deviation, Elided, FidelityResult
 from .isa import Counter, Instruction, parse_disassembly, straight_line_regions
-from warpsched.schedule.expanded import ExpandedSchedule, block_index
 from .waitcnt import Waitcnt, parse_waitcnt_asm
 
-_COUNTED_BY = {Counter.VM: (PingPongOps.LOAD_A, PingPongOps.LOAD_B),
-               Counter.LGKM: (PingPongOps.MMA_LOAD_A, PingPongOps.MMA_LOAD_B)}
-
-
-@dataclass(frozen=True)
-class Checked:
-    """One checked schedule item: where it is declared and what it is."""
-
-    phase: str        # "prologue", "kernel", "epilogue"
-    block: int
-    entry: int | None  # None for the ops the kernel structure adds itself
-    name: str
-
-    def describe(self) -> str:
-        where = f"entry {self.entry}" if self.entry is not None else "structure"
-        return f"{self.phase} block {self.block} {where} {self.name}"
-
-
-@dataclass(frozen=True)
-class Deviation:
-    """A checked item the ISA does not honour, with the reason."""
-
-    item: Checked
-    reason: str
-
-    def __str__(self) -> str:
-        return f"{self.item.describe()}: {self.reason}"
-
-
-@dataclass(frozen=True)
-class Elided:
-    """A wait with no ``s_waitcnt`` of its own, honoured because ``by`` (at ``address``) already drained it."""
-
-    item: Checked
-    by: str
-    address: int | None
-
-    def __str__(self) -> str:
-        at = f" at {self.address:#x}" if self.address is not None else ""
-        return f"{self.item.describe()}: satisfied by elision (counter already drained by `{self.by}`{at})"
-
-
-@dataclass(frozen=True)
-class FidelityResult:
-    """Of ``total`` checked items, ``present`` are in the ISA, ``elided`` are satisfied by elision,
-    and every other one is a ``Deviation``."""
-
-    total: int
-    present: int
-    deviations: tuple[Deviation, ...]
-    elided: tuple[Elided, ...] = ()
-
-    @property
-    def honoured(self) -> int:
-        """Items present or satisfied by elision."""
-        return self.present + len(self.elided)
-
-    @property
-    def fraction(self) -> float:
-        return self.honoured / self.total if self.total else 1.0
-
-    def render(self) -> str:
-        head = (f"schedule fidelity {self.honoured}/{self.total} ({100 * self.fraction:.1f}%): "
-                f"{self.present} present, {len(self.elided)} satisfied by elision\n")
-        return head + "".join(f"  {d}\n" for d in (*self.deviations, *self.elided))
+_COUNTED_BY = {
+    Counter.VM: (PingPongOps.LOAD_A, PingPongOps.LOAD_B),
+    Counter.LGKM: (PingPongOps.MMA_LOAD_A, PingPongOps.MMA_LOAD_B),
+}
 
 
 @dataclass(frozen=True)
 class _Anchor:
-    kind: str          # "barrier", "prio:<p>", "mfma"
+    kind: str  # "barrier", "prio:<p>", "mfma"
     item: Checked
 
 
@@ -117,8 +60,10 @@ class _Wait:
     want: Waitcnt
     counter: Counter
     item: Checked
-    after: int                 # number of expected anchors before it
-    counted_since_anchor: bool  # an entry counted by ``counter`` is declared between the last anchor and it
+    after: int  # number of expected anchors before it
+    counted_since_anchor: (
+        bool  # an entry counted by ``counter`` is declared between the last anchor and it
+    )
 
 
 @dataclass
@@ -128,7 +73,9 @@ class _Expected:
     total: int = 0
 
 
-def _expected(schedule: ExpandedSchedule, mfma_per_mma: int, structure: KernelStructure) -> _Expected:
+def _expected(
+    schedule: ExpandedSchedule, mfma_per_mma: int, structure: KernelStructure
+) -> _Expected:
     out = _Expected([], [])
     blocks = {phase: block_index(entries) for phase, entries in schedule.phases()}
     last_block = dict.fromkeys(blocks, 0)
@@ -144,7 +91,9 @@ def _expected(schedule: ExpandedSchedule, mfma_per_mma: int, structure: KernelSt
         elif op.tag in (Ops.WAIT_VM, Ops.WAIT_LGKM):
             counter = Counter.VM if op.tag == Ops.WAIT_VM else Counter.LGKM
             want = Waitcnt(**{counter.value: op.wait_value})
-            out.waits.append(_Wait(want, counter, checked, len(out.anchors), counted_since_anchor[counter]))
+            out.waits.append(
+                _Wait(want, counter, checked, len(out.anchors), counted_since_anchor[counter])
+            )
         else:
             for counter, tags in _COUNTED_BY.items():
                 counted_since_anchor[counter] |= op.tag in tags
@@ -201,7 +150,9 @@ def _lcs(expected: list[str], actual: list[str]) -> dict[int, int]:
     return match
 
 
-def _drained_before(wait: _Wait, isa: list[Instruction], regions: list[int] | None, opening: int) -> Elided | None:
+def _drained_before(
+    wait: _Wait, isa: list[Instruction], regions: list[int] | None, opening: int
+) -> Elided | None:
     """The elision proof for ``wait`` whose window opens after ISA index ``opening``, or None."""
     if regions is None or opening < 0 or wait.counted_since_anchor:
         return None
@@ -209,15 +160,22 @@ def _drained_before(wait: _Wait, isa: list[Instruction], regions: list[int] | No
         if regions[j] != regions[opening]:
             return None
         insn = isa[j]
-        if insn.mnemonic == "s_waitcnt" and parse_waitcnt_asm(insn.operands).at_least_as_strong_as(wait.want):
+        if insn.mnemonic == "s_waitcnt" and parse_waitcnt_asm(insn.operands).at_least_as_strong_as(
+            wait.want
+        ):
             return Elided(wait.item, f"s_waitcnt {insn.operands}", insn.address)
         if insn.increments(wait.counter):
             return None
     return None
 
 
-def check_fidelity(schedule: ExpandedSchedule, disassembly: str, mfma_per_mma: int, *,
-                   structure: KernelStructure = KernelStructure.PING_PONG) -> FidelityResult:
+def check_fidelity(
+    schedule: ExpandedSchedule,
+    disassembly: str,
+    mfma_per_mma: int,
+    *,
+    structure: KernelStructure = KernelStructure.PING_PONG,
+) -> FidelityResult:
     """Check ``schedule``, run as ``structure`` runs it, against the ``llvm-objdump -d`` text of its kernel."""
     expected = _expected(schedule, mfma_per_mma, KernelStructure(structure))
     anchors = expected.anchors
@@ -234,7 +192,9 @@ def check_fidelity(schedule: ExpandedSchedule, disassembly: str, mfma_per_mma: i
         if e not in pos:
             missing_items[anchor.item] = missing_items.get(anchor.item, 0) + 1
     for item, missed in missing_items.items():
-        what = f"{missed} of {mfma_per_mma} v_mfma" if item.name.startswith("MMA") else "instruction"
+        what = (
+            f"{missed} of {mfma_per_mma} v_mfma" if item.name.startswith("MMA") else "instruction"
+        )
         deviations.append(Deviation(item, f"{what} missing or out of declared order"))
 
     for wait in expected.waits:
@@ -242,7 +202,11 @@ def check_fidelity(schedule: ExpandedSchedule, disassembly: str, mfma_per_mma: i
         after = [pos[e] for e in range(wait.after, len(anchors)) if e in pos]
         lo = before[-1] if before else -1
         hi = after[0] if after else len(isa)
-        found = [parse_waitcnt_asm(insn.operands) for insn in isa[lo + 1:hi] if insn.mnemonic == "s_waitcnt"]
+        found = [
+            parse_waitcnt_asm(insn.operands)
+            for insn in isa[lo + 1 : hi]
+            if insn.mnemonic == "s_waitcnt"
+        ]
         if any(f.at_least_as_strong_as(wait.want) for f in found):
             continue
         proof = _drained_before(wait, isa, regions, lo)
@@ -250,13 +214,20 @@ def check_fidelity(schedule: ExpandedSchedule, disassembly: str, mfma_per_mma: i
             elided.append(proof)
             continue
         seen = ", ".join(_show(f) for f in found) or "no s_waitcnt"
-        deviations.append(Deviation(wait.item, f"no s_waitcnt at least as strong between its neighbouring "
-                                               f"anchors (found: {seen}) and none draining it before them"))
+        deviations.append(
+            Deviation(
+                wait.item,
+                f"no s_waitcnt at least as strong between its neighbouring "
+                f"anchors (found: {seen}) and none draining it before them",
+            )
+        )
     key = _order_key
     deviations.sort(key=lambda d: key(d.item))
     elided.sort(key=lambda x: key(x.item))
     total = expected.total
-    return FidelityResult(total, total - len(deviations) - len(elided), tuple(deviations), tuple(elided))
+    return FidelityResult(
+        total, total - len(deviations) - len(elided), tuple(deviations), tuple(elided)
+    )
 
 
 _PHASE_ORDER = {"prologue": 0, "kernel": 1, "epilogue": 2}
@@ -267,5 +238,7 @@ def _order_key(item: Checked) -> tuple[int, int]:
 
 
 def _show(w: Waitcnt) -> str:
-    parts = [f"{n}({getattr(w, n)})" for n in ("vmcnt", "expcnt", "lgkmcnt") if getattr(w, n) is not None]
+    parts = [
+        f"{n}({getattr(w, n)})" for n in ("vmcnt", "expcnt", "lgkmcnt") if getattr(w, n) is not None
+    ]
     return " ".join(parts) or "s_waitcnt (no-op)"

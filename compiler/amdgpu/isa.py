@@ -23,8 +23,21 @@ _TARGET = re.compile(r"<([^>+]+)(?:\+(0x[0-9a-fA-F]+))?>\s*$")
 
 _BRANCH_PREFIXES = ("s_branch", "s_cbranch", "s_setpc", "s_endpgm")
 _VM_PREFIXES = ("buffer_", "global_", "flat_", "scratch_", "tbuffer_", "image_")
-_LGKM_PREFIXES = ("ds_", "s_load", "s_buffer_load", "s_store", "s_buffer_store", "s_scratch_", "s_atomic",
-                  "s_buffer_atomic", "s_sendmsg", "s_memtime", "s_memrealtime", "s_dcache", "flat_")
+_LGKM_PREFIXES = (
+    "ds_",
+    "s_load",
+    "s_buffer_load",
+    "s_store",
+    "s_buffer_store",
+    "s_scratch_",
+    "s_atomic",
+    "s_buffer_atomic",
+    "s_sendmsg",
+    "s_memtime",
+    "s_memrealtime",
+    "s_dcache",
+    "flat_",
+)
 
 
 class Counter(Enum):

@@ -43,12 +43,12 @@ class InsnClass(Enum):
     MFMA = "M"
     DS_READ = "R"
     DS_WRITE = "W"
-    VMEM_LDS = "L"      # buffer/global load straight into LDS (``... lds`` or ``*_load_lds_*``)
-    VMEM = "G"          # any other vector memory instruction
+    VMEM_LDS = "L"  # buffer/global load straight into LDS (``... lds`` or ``*_load_lds_*``)
+    VMEM = "G"  # any other vector memory instruction
     WAITCNT = "w"
     BARRIER = "b"
     SETPRIO = "p"
-    NOP = "n"           # s_nop: hazard padding
+    NOP = "n"  # s_nop: hazard padding
     OTHER = "."
 
     @property
@@ -56,7 +56,13 @@ class InsnClass(Enum):
         return self.value
 
 
-INTERLEAVED = (InsnClass.MFMA, InsnClass.DS_READ, InsnClass.DS_WRITE, InsnClass.VMEM_LDS, InsnClass.VMEM)
+INTERLEAVED = (
+    InsnClass.MFMA,
+    InsnClass.DS_READ,
+    InsnClass.DS_WRITE,
+    InsnClass.VMEM_LDS,
+    InsnClass.VMEM,
+)
 """The classes whose order is the interleave."""
 _DS = (InsnClass.DS_READ, InsnClass.DS_WRITE)
 _VMEM_PREFIXES = ("buffer_", "global_", "flat_", "scratch_")
@@ -72,11 +78,16 @@ def kind_of(insn: Instruction) -> InsnClass:
     if mnemonic.startswith(("ds_write", "ds_store")):
         return InsnClass.DS_WRITE
     if mnemonic.startswith(_VMEM_PREFIXES):
-        is_lds = "load" in mnemonic and ("lds" in mnemonic.split("_")
-                                         or re.search(r"\blds\b", operands) is not None)
+        is_lds = "load" in mnemonic and (
+            "lds" in mnemonic.split("_") or re.search(r"\blds\b", operands) is not None
+        )
         return InsnClass.VMEM_LDS if is_lds else InsnClass.VMEM
-    return {"s_waitcnt": InsnClass.WAITCNT, "s_barrier": InsnClass.BARRIER,
-            "s_setprio": InsnClass.SETPRIO, "s_nop": InsnClass.NOP}.get(mnemonic, InsnClass.OTHER)
+    return {
+        "s_waitcnt": InsnClass.WAITCNT,
+        "s_barrier": InsnClass.BARRIER,
+        "s_setprio": InsnClass.SETPRIO,
+        "s_nop": InsnClass.NOP,
+    }.get(mnemonic, InsnClass.OTHER)
 
 
 def loop_body(instructions: list[Instruction]) -> tuple[Instruction, ...]:
@@ -89,13 +100,18 @@ def loop_body(instructions: list[Instruction]) -> tuple[Instruction, ...]:
     for branch in instructions:
         if branch.target is None or branch.address is None or branch.target > branch.address:
             continue
-        body = tuple(i for i in instructions
-                     if i.address is not None and branch.target <= i.address <= branch.address)
+        body = tuple(
+            i
+            for i in instructions
+            if i.address is not None and branch.target <= i.address <= branch.address
+        )
         mfmas = sum(kind_of(i) is InsnClass.MFMA for i in body)
         if mfmas > best_mfmas:
             best, best_mfmas = body, mfmas
     if not best_mfmas:
-        raise ValueError("no loop with an MFMA in the disassembly (no backward branch encloses a v_mfma)")
+        raise ValueError(
+            "no loop with an MFMA in the disassembly (no backward branch encloses a v_mfma)"
+        )
     return best
 
 
@@ -114,11 +130,11 @@ def runs(symbols: str) -> tuple[tuple[str, int], ...]:
 class IsaProfile:
     """The K loop of one kernel (class counts, sequences, interleave) and the whole kernel's text."""
 
-    loop_mnemonics: tuple[str, ...]   # every loop instruction, in order
-    kernel_text: tuple[str, ...]      # "mnemonic operands" of every instruction of the disassembly
+    loop_mnemonics: tuple[str, ...]  # every loop instruction, in order
+    kernel_text: tuple[str, ...]  # "mnemonic operands" of every instruction of the disassembly
     counts: tuple[tuple[InsnClass, int], ...]
-    sequence: str                     # symbols of every classified (non-OTHER) loop instruction
-    interleave: str                   # symbols of the loop's MFMA/DS/VMEM instructions
+    sequence: str  # symbols of every classified (non-OTHER) loop instruction
+    interleave: str  # symbols of the loop's MFMA/DS/VMEM instructions
 
     @property
     def loop_length(self) -> int:
@@ -161,7 +177,8 @@ def profile(disassembly: str) -> IsaProfile:
         kernel_text=tuple(f"{i.mnemonic} {i.operands}".rstrip() for i in instructions),
         counts=tuple((k, tally[k]) for k in InsnClass if k is not InsnClass.OTHER),
         sequence="".join(k.symbol for k in kinds if k is not InsnClass.OTHER),
-        interleave="".join(k.symbol for k in kinds if k in interleaved))
+        interleave="".join(k.symbol for k in kinds if k in interleaved),
+    )
 
 
 def lcs_length(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
@@ -184,9 +201,9 @@ def indel_distance(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
 class IsaDiff:
     """How far one kernel is from another (see the module docstring)."""
 
-    moved: int          # loop MFMA/DS/VMEM instructions outside the interleaves' LCS
-    indel: int          # indel distance of the loops' classified sequences
-    loop_indel: int     # indel distance of the loops' mnemonic sequences (every instruction)
+    moved: int  # loop MFMA/DS/VMEM instructions outside the interleaves' LCS
+    indel: int  # indel distance of the loops' classified sequences
+    loop_indel: int  # indel distance of the loops' mnemonic sequences (every instruction)
     kernel_changed: int  # lines added plus removed in difflib's diff of the whole kernels' text
 
 
@@ -195,7 +212,9 @@ def diff(base: IsaProfile, other: IsaProfile) -> IsaDiff:
     common = lcs_length(base.interleave, other.interleave)
     matcher = difflib.SequenceMatcher(None, base.kernel_text, other.kernel_text, autojunk=False)
     kept = sum(block.size for block in matcher.get_matching_blocks())
-    return IsaDiff(moved=max(len(base.interleave), len(other.interleave)) - common,
-                   indel=indel_distance(base.sequence, other.sequence),
-                   loop_indel=indel_distance(base.loop_mnemonics, other.loop_mnemonics),
-                   kernel_changed=len(base.kernel_text) + len(other.kernel_text) - 2 * kept)
+    return IsaDiff(
+        moved=max(len(base.interleave), len(other.interleave)) - common,
+        indel=indel_distance(base.sequence, other.sequence),
+        loop_indel=indel_distance(base.loop_mnemonics, other.loop_mnemonics),
+        kernel_changed=len(base.kernel_text) + len(other.kernel_text) - 2 * kept,
+    )

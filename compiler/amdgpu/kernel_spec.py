@@ -87,8 +87,14 @@ class KernelSpec:
 
     def amd_options(self, arch: str, opt_level: int = 3) -> AMDOptions:
         """The ``AMDOptions`` that compile this kernel for ``arch``."""
-        return AMDOptions(arch=arch, mfma=self.mfma, sched_barrier_mask=self.sched_barrier_mask,
-                          opt_level=opt_level, kernel_name=self.name, pin_order=self.pin_order)
+        return AMDOptions(
+            arch=arch,
+            mfma=self.mfma,
+            sched_barrier_mask=self.sched_barrier_mask,
+            opt_level=opt_level,
+            kernel_name=self.name,
+            pin_order=self.pin_order,
+        )
 
 
 def _text(knob: str, value: Knob) -> str:

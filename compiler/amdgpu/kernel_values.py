@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..tile_geometry import Dim, GemmSpec, Operand, TileShape, WaveAffine, WaveIndex
 from warpsched.llvm.mlir_text import FuncWriter
+
+from ..tile_geometry import Dim, GemmSpec, Operand, TileShape, WaveAffine, WaveIndex
 from .targets import WAVE_SIZE
 
 LDS_SYMBOL = "__warpsched_lds"
-BUFFER_FLAGS_GFX9 = 0x00020000   # word 3 of a raw buffer descriptor on CDNA3/CDNA4
+BUFFER_FLAGS_GFX9 = 0x00020000  # word 3 of a raw buffer descriptor on CDNA3/CDNA4
 MAX_RECORDS = 0x7FFFFFFF
-OOB_OFFSET = -0x80000000         # 0x80000000: past MAX_RECORDS, so the access is dropped / reads 0
+OOB_OFFSET = -0x80000000  # 0x80000000: past MAX_RECORDS, so the access is dropped / reads 0
 PTR_GLOBAL, PTR_LDS, PTR_BUF = "!llvm.ptr<1>", "!llvm.ptr<3>", "!llvm.ptr<8>"
 
 
@@ -27,10 +28,10 @@ class KernelValues:
     lane: str
     wave: str
     wave_index: dict[WaveIndex, str]
-    block_origin: dict[Operand, str]      # block_m0 for A, block_n0 for B
+    block_origin: dict[Operand, str]  # block_m0 for A, block_n0 for B
     extent: dict[Dim, str]
     lds: str
-    rsrc: dict[str, str]                  # "A", "B", "C"
+    rsrc: dict[str, str]  # "A", "B", "C"
 
     @staticmethod
     def build(w: FuncWriter, gemm: GemmSpec, tile: TileShape, args: dict[str, str]) -> KernelValues:
@@ -70,7 +71,9 @@ class KernelValues:
 
     def lds_ptr(self, w: FuncWriter, byte_offset: str) -> str:
         """``&lds[byte_offset]`` as an ``!llvm.ptr<3>``."""
-        return w.emit(f"llvm.getelementptr {self.lds}[{byte_offset}] : ({PTR_LDS}, i32) -> {PTR_LDS}, i8")
+        return w.emit(
+            f"llvm.getelementptr {self.lds}[{byte_offset}] : ({PTR_LDS}, i32) -> {PTR_LDS}, i8"
+        )
 
     def guarded(self, w: FuncWriter, valid: str, byte_offset: str) -> str:
         """``byte_offset`` where ``valid``, else an offset the buffer bounds check rejects."""
@@ -84,5 +87,7 @@ def _buffer(w: FuncWriter, base: str, rows: str, cols: str, elem_bytes: int) -> 
     count = w.emit(f"llvm.mul {r64}, {c64} : i64")
     size = w.emit(f"llvm.mul {count}, {w.const(elem_bytes, 'i64')} : i64")
     records = w.emit(f"llvm.intr.umin({size}, {w.const(MAX_RECORDS, 'i64')}) : (i64, i64) -> i64")
-    return w.emit(f"rocdl.make.buffer.rsrc {base}, {w.const(0, 'i16')}, {records}, "
-                  f"{w.const(BUFFER_FLAGS_GFX9)} : {PTR_GLOBAL} to {PTR_BUF}")
+    return w.emit(
+        f"rocdl.make.buffer.rsrc {base}, {w.const(0, 'i16')}, {records}, "
+        f"{w.const(BUFFER_FLAGS_GFX9)} : {PTR_GLOBAL} to {PTR_BUF}"
+    )

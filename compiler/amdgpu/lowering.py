@@ -20,18 +20,25 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from warpsched.llvm.mlir_text import FuncWriter
+from warpsched.schedule.expanded import ExpandedSchedule
+
 from ..schedule import Phase, ScheduleEntry, op_name
 from ..tile_geometry import GemmSpec, KernelStructure, Operand, TileShape, WaveIndex, lds_bytes
 from .execution import Guard, KBase, Run, StructuralOps, execution_plan
 from .kernel_values import LDS_SYMBOL, PTR_GLOBAL, KernelValues
-from warpsched.schedule.expanded import ExpandedSchedule
 from .select import Selector
 from .store import store_c
 from .targets import WAVE_SIZE, AMDOptions
 from .waitcnt import WaitcntRangeError
 
-KERNEL_ARGS = (("A", PTR_GLOBAL), ("B", PTR_GLOBAL), ("C", PTR_GLOBAL), ("M", "i32"), ("N", "i32"),
-               ("K", "i32"))
+KERNEL_ARGS = (
+    ("A", PTR_GLOBAL),
+    ("B", PTR_GLOBAL),
+    ("C", PTR_GLOBAL),
+    ("M", "i32"),
+    ("N", "i32"),
+    ("K", "i32"),
+)
 
 
 class LoweringError(ValueError):
@@ -52,7 +59,7 @@ class LoweredKernel:
     lds_bytes: int
     mfma_per_mma: int
     mfma_isa: str
-    dma_copies: dict[Operand, int]   # buffer_load ... lds instructions per wave per LOAD entry
+    dma_copies: dict[Operand, int]  # buffer_load ... lds instructions per wave per LOAD entry
     structure: KernelStructure = KernelStructure.PING_PONG
 
 
@@ -70,9 +77,14 @@ class KernelFacts:
     """The key of these facts in the driver's metadata."""
 
 
-def lower_schedule(schedule: ExpandedSchedule, gemm: GemmSpec = GemmSpec(),
-                   tile: TileShape | None = None, options: AMDOptions = AMDOptions(), *,
-                   structure: KernelStructure = KernelStructure.PING_PONG) -> LoweredKernel:
+def lower_schedule(
+    schedule: ExpandedSchedule,
+    gemm: GemmSpec = GemmSpec(),
+    tile: TileShape | None = None,
+    options: AMDOptions = AMDOptions(),
+    *,
+    structure: KernelStructure = KernelStructure.PING_PONG,
+) -> LoweredKernel:
     """Lower ``schedule`` for ``gemm`` on ``tile`` and ``options.arch``, run as ``structure`` runs it.
 
     ``tile`` defaults to ``structure.default_tile()``.  Raises ``ValueError``
@@ -87,8 +99,10 @@ def lower_schedule(schedule: ExpandedSchedule, gemm: GemmSpec = GemmSpec(),
     structure.check_tile(tile)
     lds = lds_bytes(gemm, tile)
     if lds > info.lds_bytes:
-        raise ValueError(f"TileShape: {lds} bytes of LDS exceed the {info.lds_bytes} bytes of "
-                         f"{info.name}; reduce bk, bm or bn")
+        raise ValueError(
+            f"TileShape: {lds} bytes of LDS exceed the {info.lds_bytes} bytes of "
+            f"{info.name}; reduce bk, bm or bn"
+        )
     w = FuncWriter()
     args = {name: f"%{name}" for name, _ in KERNEL_ARGS}
     kv = KernelValues.build(w, gemm, tile, args)
@@ -105,21 +119,35 @@ def lower_schedule(schedule: ExpandedSchedule, gemm: GemmSpec = GemmSpec(),
     w.stmt("llvm.return")
 
     threads = tile.waves * WAVE_SIZE
-    params = ", ".join(f"%{n}: {t}" + (" {llvm.noalias}" if t == PTR_GLOBAL else "") for n, t in KERNEL_ARGS)
-    header = (f"  llvm.func @{options.kernel_name}({params}) attributes {{rocdl.kernel, "
-              f'rocdl.flat_work_group_size = "{threads},{threads}", '
-              f"rocdl.reqd_work_group_size = array<i32: {threads}, 1, 1>}}")
-    module = "\n".join([
-        "module {",
-        f"  llvm.mlir.global internal @{LDS_SYMBOL}() {{addr_space = 3 : i32, alignment = 16 : i64}} "
-        f": !llvm.array<{lds} x i8>",
-        w.render(header),
-        "}",
-        "",
-    ])
+    params = ", ".join(
+        f"%{n}: {t}" + (" {llvm.noalias}" if t == PTR_GLOBAL else "") for n, t in KERNEL_ARGS
+    )
+    header = (
+        f"  llvm.func @{options.kernel_name}({params}) attributes {{rocdl.kernel, "
+        f'rocdl.flat_work_group_size = "{threads},{threads}", '
+        f"rocdl.reqd_work_group_size = array<i32: {threads}, 1, 1>}}"
+    )
+    module = "\n".join(
+        [
+            "module {",
+            f"  llvm.mlir.global internal @{LDS_SYMBOL}() {{addr_space = 3 : i32, alignment = 16 : i64}} "
+            f": !llvm.array<{lds} x i8>",
+            w.render(header),
+            "}",
+            "",
+        ]
+    )
     copies = {op: sel.dma_plan(op).copies for op in Operand}
-    return LoweredKernel(module, options.kernel_name, threads, lds, sel.tiling.per_mma,
-                         sel.tiling.mfma.isa, copies, structure)
+    return LoweredKernel(
+        module,
+        options.kernel_name,
+        threads,
+        lds,
+        sel.tiling.per_mma,
+        sel.tiling.mfma.isa,
+        copies,
+        structure,
+    )
 
 
 def _main_loop(sel: Selector, body: Run, tile: TileShape, k_extent: str) -> None:
@@ -128,18 +156,22 @@ def _main_loop(sel: Selector, body: Run, tile: TileShape, k_extent: str) -> None
     keys = sel.state.keys()
     types = [sel.state.types[k] for k in keys]
     step = w.const(2 * tile.bk)
-    w.stmt(f"llvm.br ^loop({step}, {', '.join(sel.state.values[k] for k in keys)} : i32, {', '.join(types)})")
+    w.stmt(
+        f"llvm.br ^loop({step}, {', '.join(sel.state.values[k] for k in keys)} : i32, {', '.join(types)})"
+    )
     k_var = w.fresh("k")
     carried = [w.fresh("r") for _ in keys]
-    w.block("loop", [(k_var, "i32"), *zip(carried, types)])
-    sel.state.values.update(zip(keys, carried))
+    w.block("loop", [(k_var, "i32"), *zip(carried, types, strict=True)])
+    sel.state.values.update(zip(keys, carried, strict=True))
     more = w.icmp("slt", k_var, k_extent)
     w.stmt(f"llvm.cond_br {more}, ^body, ^epilogue")
     w.block("body")
     _run(sel, body, k_var)
     k_next = w.add(k_var, step)
-    w.stmt(f"llvm.br ^loop({k_next}, {', '.join(sel.state.values[k] for k in keys)} : i32, {', '.join(types)})")
-    sel.state.values.update(zip(keys, carried))
+    w.stmt(
+        f"llvm.br ^loop({k_next}, {', '.join(sel.state.values[k] for k in keys)} : i32, {', '.join(types)})"
+    )
+    sel.state.values.update(zip(keys, carried, strict=True))
     w.block("epilogue")
 
 
@@ -153,8 +185,9 @@ def _run(sel: Selector, run: Run, k_base: str) -> None:
             raise LoweringError(run.phase, index, entry, str(err)) from None
 
 
-def _guard_condition(w: FuncWriter, guard: Guard, kv: KernelValues, tile: TileShape,
-                     k_extent: str) -> str | None:
+def _guard_condition(
+    w: FuncWriter, guard: Guard, kv: KernelValues, tile: TileShape, k_extent: str
+) -> str | None:
     """The i1 condition of ``guard`` (None for ``ALWAYS``); every one is uniform across a wave."""
     if guard is Guard.ALWAYS:
         return None

@@ -6,14 +6,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from warpsched.core.atomic import write_atomic
-from ..tile_geometry import GemmSpec, KernelStructure, TileShape
 from warpsched.llvm.translate import mlir_to_llvm_ir
+from warpsched.schedule.expanded import ExpandedSchedule
+
+from ..tile_geometry import GemmSpec, KernelStructure, TileShape
 from .codegen import generate, link_hsaco
 from .elfinfo import disassemble
-from .fidelity import FidelityResult, check_fidelity
+from .fidelity import check_fidelity
+from .fidelity_result import FidelityResult
 from .lowering import LoweredKernel, lower_schedule
 from .report import KernelReport, kernel_report
-from warpsched.schedule.expanded import ExpandedSchedule
 from .targets import AMDOptions
 
 
@@ -36,14 +38,24 @@ class CompiledKernel:
 
     def fidelity(self, schedule: ExpandedSchedule) -> FidelityResult:
         """Schedule fidelity of the final ISA against ``schedule``, run as the kernel's structure runs it."""
-        return check_fidelity(schedule, self.disassembly(), self.lowered.mfma_per_mma,
-                              structure=self.lowered.structure)
+        return check_fidelity(
+            schedule,
+            self.disassembly(),
+            self.lowered.mfma_per_mma,
+            structure=self.lowered.structure,
+        )
 
 
-def compile_schedule(schedule: ExpandedSchedule, out_dir: Path, gemm: GemmSpec = GemmSpec(),
-                     tile: TileShape | None = None, options: AMDOptions = AMDOptions(),
-                     translate_method: str = "auto", *,
-                     structure: KernelStructure = KernelStructure.PING_PONG) -> CompiledKernel:
+def compile_schedule(
+    schedule: ExpandedSchedule,
+    out_dir: Path,
+    gemm: GemmSpec = GemmSpec(),
+    tile: TileShape | None = None,
+    options: AMDOptions = AMDOptions(),
+    translate_method: str = "auto",
+    *,
+    structure: KernelStructure = KernelStructure.PING_PONG,
+) -> CompiledKernel:
     """Lower and compile ``schedule`` as ``structure`` runs it (``tile`` defaults to its default tile).
 
     Writes ``<kernel>.<arch>.mlir``, ``.ll``, ``.s`` and ``.hsaco`` atomically.

@@ -42,11 +42,19 @@ class KernelReport:
 
     def render(self) -> str:
         """A fixed-format text block, one resource a line."""
-        rows = [("kernel", self.kernel), ("arch", self.arch), ("vgprs (unified)", self.vgprs),
-                ("agprs", self.agprs), ("sgprs", self.sgprs), ("lds bytes", self.lds_bytes),
-                ("scratch bytes", self.scratch_bytes), ("vgpr spills", self.vgpr_spills),
-                ("sgpr spills", self.sgpr_spills), ("workgroup size", self.workgroup_size),
-                ("occupancy", f"{self.waves_per_simd} waves/SIMD (limited by {self.limiter})")]
+        rows = [
+            ("kernel", self.kernel),
+            ("arch", self.arch),
+            ("vgprs (unified)", self.vgprs),
+            ("agprs", self.agprs),
+            ("sgprs", self.sgprs),
+            ("lds bytes", self.lds_bytes),
+            ("scratch bytes", self.scratch_bytes),
+            ("vgpr spills", self.vgpr_spills),
+            ("sgpr spills", self.sgpr_spills),
+            ("workgroup size", self.workgroup_size),
+            ("occupancy", f"{self.waves_per_simd} waves/SIMD (limited by {self.limiter})"),
+        ]
         return "".join(f"{name:<16} {value}\n" for name, value in rows)
 
 
@@ -67,6 +75,17 @@ def kernel_report(hsaco: Path, kernel: str) -> KernelReport:
         groups_per_cu = arch.lds_bytes // lds
         limits["lds"] = groups_per_cu * waves_per_wg // SIMDS_PER_CU
     limiter = min(limits, key=lambda k: (limits[k], k != "waves"))
-    return KernelReport(kernel, co.mach, vgprs, meta.get(".agpr_count", 0), meta[".sgpr_count"], lds,
-                        meta[".private_segment_fixed_size"], meta.get(".vgpr_spill_count", 0),
-                        meta.get(".sgpr_spill_count", 0), threads, limits[limiter], limiter)
+    return KernelReport(
+        kernel,
+        co.mach,
+        vgprs,
+        meta.get(".agpr_count", 0),
+        meta[".sgpr_count"],
+        lds,
+        meta[".private_segment_fixed_size"],
+        meta.get(".vgpr_spill_count", 0),
+        meta.get(".sgpr_spill_count", 0),
+        threads,
+        limits[limiter],
+        limiter,
+    )

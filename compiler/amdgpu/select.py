@@ -27,11 +27,24 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from ..schedule import OpDesc, Ops, PingPongOps
-from ..tile_geometry import (DmaPlan, GemmSpec, KernelStructure, LdsTile, Operand, TileShape, acc_quadrant,
-                             dma_plan, fragment_region, lds_tile, load_slice, mn_dim)
-from .kernel_values import PTR_LDS, KernelValues
 from warpsched.llvm.mlir_text import FuncWriter
+
+from ..schedule import OpDesc, Ops, PingPongOps
+from ..tile_geometry import (
+    DmaPlan,
+    GemmSpec,
+    KernelStructure,
+    LdsTile,
+    Operand,
+    TileShape,
+    acc_quadrant,
+    dma_plan,
+    fragment_region,
+    lds_tile,
+    load_slice,
+    mn_dim,
+)
+from .kernel_values import PTR_LDS, KernelValues
 from .targets import WAVE_SIZE, AMDOptions, Mfma
 from .waitcnt import Waitcnt, encode_waitcnt
 
@@ -50,10 +63,16 @@ class MfmaTiling:
     @staticmethod
     def of(tile: TileShape, mfma: Mfma) -> MfmaTiling:
         """Check divisibility and build the tiling; errors name the TileShape field."""
-        for field, size, step in (("bm", tile.qm, mfma.m), ("bn", tile.qn, mfma.n), ("bk", tile.bk, mfma.k)):
+        for field, size, step in (
+            ("bm", tile.qm, mfma.m),
+            ("bn", tile.qn, mfma.n),
+            ("bk", tile.bk, mfma.k),
+        ):
             if size % step:
-                raise ValueError(f"TileShape.{field}: the {size}-wide quadrant/K tile is not a multiple "
-                                 f"of the {mfma.m}x{mfma.n}x{mfma.k} MFMA; pick {field} accordingly")
+                raise ValueError(
+                    f"TileShape.{field}: the {size}-wide quadrant/K tile is not a multiple "
+                    f"of the {mfma.m}x{mfma.n}x{mfma.k} MFMA; pick {field} accordingly"
+                )
         return MfmaTiling(mfma, tile.qm // mfma.m, tile.qn // mfma.n, tile.bk // mfma.k)
 
     @property
@@ -104,14 +123,23 @@ class Selector:
     (``tile_geometry.quadrants``); the instructions are the same for both.
     """
 
-    def __init__(self, w: FuncWriter, gemm: GemmSpec, tile: TileShape, options: AMDOptions,
-                 kv: KernelValues, structure: KernelStructure = KernelStructure.PING_PONG) -> None:
+    def __init__(
+        self,
+        w: FuncWriter,
+        gemm: GemmSpec,
+        tile: TileShape,
+        options: AMDOptions,
+        kv: KernelValues,
+        structure: KernelStructure = KernelStructure.PING_PONG,
+    ) -> None:
         self.w, self.gemm, self.tile, self.options, self.kv = w, gemm, tile, options, kv
         self.structure = structure
         self.tiling = MfmaTiling.of(tile, options.mfma_for(gemm.in_dtype))
         self.state = RegisterState(w, self.tiling)
         # Emitted here, in the entry block, so that every later block may use them.
-        self._lane_origin = {op: self._emit_lane_origin(lds_tile(gemm, tile, op, 0, 0)) for op in Operand}
+        self._lane_origin = {
+            op: self._emit_lane_origin(lds_tile(gemm, tile, op, 0, 0)) for op in Operand
+        }
 
     # -- dispatch ------------------------------------------------------------
 
@@ -122,9 +150,13 @@ class Selector:
             with self.pinned():
                 w.stmt("rocdl.s.barrier")
         elif tag == Ops.WAIT_VM:
-            w.stmt(f"rocdl.s.waitcnt {encode_waitcnt(Waitcnt(vmcnt=op.wait_value), self.options.info)}")
+            w.stmt(
+                f"rocdl.s.waitcnt {encode_waitcnt(Waitcnt(vmcnt=op.wait_value), self.options.info)}"
+            )
         elif tag == Ops.WAIT_LGKM:
-            w.stmt(f"rocdl.s.waitcnt {encode_waitcnt(Waitcnt(lgkmcnt=op.wait_value), self.options.info)}")
+            w.stmt(
+                f"rocdl.s.waitcnt {encode_waitcnt(Waitcnt(lgkmcnt=op.wait_value), self.options.info)}"
+            )
         elif tag == Ops.SET_PRIO:
             if op.wait_value > MAX_PRIORITY:
                 raise ValueError(f"priority must be in [0, {MAX_PRIORITY}], got {op.wait_value}")
@@ -191,8 +223,10 @@ class Selector:
             voffset = kv.guarded(w, valid, w.muli(elem, dst.elem_bytes))
             chunk = dst.offset + copy * self.tile.waves * plan.wave_bytes
             lds_off = w.addi(w.muli(kv.wave, plan.wave_bytes), chunk)
-            w.stmt(f"rocdl.raw.ptr.buffer.load.lds {kv.rsrc[operand.value]}, {kv.lds_ptr(w, lds_off)}, "
-                   f"{size}, {voffset}, {zero}, {zero}, {zero}")
+            w.stmt(
+                f"rocdl.raw.ptr.buffer.load.lds {kv.rsrc[operand.value]}, {kv.lds_ptr(w, lds_off)}, "
+                f"{size}, {voffset}, {zero}, {zero}, {zero}"
+            )
 
     # -- MMA_LOAD_A / MMA_LOAD_B ---------------------------------------------
 
@@ -204,8 +238,10 @@ class Selector:
         rows_per_tile = mf.m if region.operand is Operand.A else mf.n
         lane_row = w.emit(f"llvm.urem {kv.lane}, {w.const(rows_per_tile)} : i32")
         lane_kgrp = w.emit(f"llvm.udiv {kv.lane}, {w.const(rows_per_tile)} : i32")
-        base = w.add(kv.affine(w, region.offset),
-                     w.add(w.muli(lane_row, src.row_step), w.muli(lane_kgrp, mf.kpack * src.k_step)))
+        base = w.add(
+            kv.affine(w, region.offset),
+            w.add(w.muli(lane_row, src.row_step), w.muli(lane_kgrp, mf.kpack * src.k_step)),
+        )
         count = t.tiles_m if region.operand is Operand.A else t.tiles_n
         for kk in range(t.tiles_k):
             for i in range(count):
@@ -219,11 +255,15 @@ class Selector:
         vty, ety, kpack = t.operand_type, t.mfma.operand_elem, t.mfma.kpack
         if k_step == elem_bytes:
             ptr = self.kv.lds_ptr(w, offset)
-            return w.emit(f"llvm.load {ptr} {{alignment = {kpack * elem_bytes} : i64}} : {PTR_LDS} -> {vty}")
+            return w.emit(
+                f"llvm.load {ptr} {{alignment = {kpack * elem_bytes} : i64}} : {PTR_LDS} -> {vty}"
+            )
         vec = w.zero(vty)
         for e in range(kpack):
             ptr = self.kv.lds_ptr(w, w.addi(offset, e * k_step))
-            scalar = w.emit(f"llvm.load {ptr} {{alignment = {elem_bytes} : i64}} : {PTR_LDS} -> {ety}")
+            scalar = w.emit(
+                f"llvm.load {ptr} {{alignment = {elem_bytes} : i64}} : {PTR_LDS} -> {ety}"
+            )
             vec = w.emit(f"llvm.insertelement {scalar}, {vec}[{w.const(e)} : i32] : {vty}")
         return vec
 
@@ -240,5 +280,6 @@ class Selector:
                 for j in range(t.tiles_n):
                     acc_key = ("acc", quad.m, quad.n, i, j)
                     a, b = regs[("A", quad.a_quadrant, i, kk)], regs[("B", quad.b_quadrant, j, kk)]
-                    regs[acc_key] = w.emit(f"{t.mfma.op} {a}, {b}, {regs[acc_key]}, {zero}, {zero}, "
-                                           f"{zero} : {sig}")
+                    regs[acc_key] = w.emit(
+                        f"{t.mfma.op} {a}, {b}, {regs[acc_key]}, {zero}, {zero}, {zero} : {sig}"
+                    )

@@ -10,16 +10,32 @@ out-of-range offset, so the buffer bounds check drops them.
 
 from __future__ import annotations
 
-from ..schedule import OpDesc, PingPongOps
-from ..tile_geometry import DType, Dim, GemmSpec, KernelStructure, Operand, TileShape, acc_quadrant, store_guard
-from .kernel_values import KernelValues
 from warpsched.llvm.mlir_text import FuncWriter
+
+from ..schedule import OpDesc, PingPongOps
+from ..tile_geometry import (
+    Dim,
+    DType,
+    GemmSpec,
+    KernelStructure,
+    Operand,
+    TileShape,
+    acc_quadrant,
+    store_guard,
+)
+from .kernel_values import KernelValues
 from .select import MfmaTiling, RegisterState
 
 
-def store_c(w: FuncWriter, gemm: GemmSpec, tile: TileShape, kv: KernelValues,
-            tiling: MfmaTiling, state: RegisterState,
-            structure: KernelStructure = KernelStructure.PING_PONG) -> None:
+def store_c(
+    w: FuncWriter,
+    gemm: GemmSpec,
+    tile: TileShape,
+    kv: KernelValues,
+    tiling: MfmaTiling,
+    state: RegisterState,
+    structure: KernelStructure = KernelStructure.PING_PONG,
+) -> None:
     """Emit the guarded stores of all four accumulator quadrants, placed as ``structure`` places them."""
     mf = tiling.mfma
     m_ext, n_ext = kv.extent[Dim.M], kv.extent[Dim.N]
@@ -34,7 +50,9 @@ def store_c(w: FuncWriter, gemm: GemmSpec, tile: TileShape, kv: KernelValues,
     for m in range(2):
         for n in range(2):
             quad = acc_quadrant(tile, OpDesc(tag=PingPongOps.MMA, stage=m, subtile=n), structure)
-            row0 = w.add(w.add(kv.block_origin[Operand.A], kv.affine(w, quad.row)), w.muli(lane_grp, 4))
+            row0 = w.add(
+                w.add(kv.block_origin[Operand.A], kv.affine(w, quad.row)), w.muli(lane_grp, 4)
+            )
             col0 = w.add(w.add(kv.block_origin[Operand.B], kv.affine(w, quad.col)), lane_col)
             for i in range(tiling.tiles_m):
                 for j in range(tiling.tiles_n):
@@ -46,13 +64,16 @@ def store_c(w: FuncWriter, gemm: GemmSpec, tile: TileShape, kv: KernelValues,
                         ok = w.emit(f"llvm.and {w.icmp('ult', row, m_ext)}, {col_ok} : i1")
                         elem = w.add(w.mul(row, n_ext), col)
                         offset = kv.guarded(w, ok, w.muli(elem, gemm.out_dtype.bytes))
-                        value = w.emit(f"llvm.extractelement {acc}[{w.const(reg)} : i32] : "
-                                       f"{tiling.acc_type}")
+                        value = w.emit(
+                            f"llvm.extractelement {acc}[{w.const(reg)} : i32] : {tiling.acc_type}"
+                        )
                         ty = "f32"
                         if gemm.out_dtype is DType.BF16:
                             narrow = w.emit(f"llvm.fptrunc {value} : f32 to bf16")
                             value, ty = w.emit(f"llvm.bitcast {narrow} : bf16 to i16"), "i16"
-                        w.stmt(f"rocdl.raw.ptr.buffer.store {value}, {kv.rsrc['C']}, {offset}, "
-                               f"{zero}, {zero} : {ty}")
+                        w.stmt(
+                            f"rocdl.raw.ptr.buffer.store {value}, {kv.rsrc['C']}, {offset}, "
+                            f"{zero}, {zero} : {ty}"
+                        )
     w.stmt("llvm.br ^store_done")
     w.block("store_done")

@@ -32,8 +32,8 @@ class Mfma:
     holds C element (``(r//4)*4*(64//n) + (l//n)*4 + r%4``, ``l % n``).
     """
 
-    op: str            # rocdl op name, e.g. "rocdl.mfma.f32.16x16x32.bf16"
-    isa: str           # mnemonic in the disassembly
+    op: str  # rocdl op name, e.g. "rocdl.mfma.f32.16x16x32.bf16"
+    isa: str  # mnemonic in the disassembly
     m: int
     n: int
     k: int
@@ -61,7 +61,9 @@ def _mfma(arch_k: int, m: int, dtype: DType, gfx950: bool) -> Mfma:
         op = f"rocdl.mfma.f32.{m}x{m}x{k}.{d}"
         return Mfma(op, f"v_mfma_f32_{m}x{m}x{k}_{d}", m, m, k, d)
     if dtype is DType.BF16:
-        return Mfma(f"rocdl.mfma.f32.{m}x{m}x{k}bf16.1k", f"v_mfma_f32_{m}x{m}x{k}_bf16", m, m, k, "i16")
+        return Mfma(
+            f"rocdl.mfma.f32.{m}x{m}x{k}bf16.1k", f"v_mfma_f32_{m}x{m}x{k}_bf16", m, m, k, "i16"
+        )
     return Mfma(f"rocdl.mfma.f32.{m}x{m}x{k}f16", f"v_mfma_f32_{m}x{m}x{k}_f16", m, m, k, "f16")
 
 
@@ -70,9 +72,9 @@ class ArchInfo:
     """Hardware facts of one architecture."""
 
     name: str
-    lds_bytes: int                   # LDS per workgroup
-    dma_lane_bytes: int              # widest buffer_load ... lds per lane
-    vgprs_per_simd: int              # unified VGPR+AGPR file per SIMD lane
+    lds_bytes: int  # LDS per workgroup
+    dma_lane_bytes: int  # widest buffer_load ... lds per lane
+    vgprs_per_simd: int  # unified VGPR+AGPR file per SIMD lane
     max_waves_per_simd: int
     vmcnt_max: int = 63
     expcnt_max: int = 7
@@ -117,22 +119,30 @@ class AMDOptions:
 
     def __post_init__(self) -> None:
         if self.arch not in ARCHS:
-            raise ValueError(f"AMDOptions.arch: unsupported architecture {self.arch!r}; "
-                             f"supported: {', '.join(sorted(ARCHS))}")
+            raise ValueError(
+                f"AMDOptions.arch: unsupported architecture {self.arch!r}; "
+                f"supported: {', '.join(sorted(ARCHS))}"
+            )
         if not isinstance(self.mfma, MfmaFamily):
             try:
                 object.__setattr__(self, "mfma", MfmaFamily(self.mfma))
             except ValueError:
-                raise ValueError(f"AMDOptions.mfma: {self.mfma!r} is not one of "
-                                 f"{', '.join(repr(f.value) for f in MfmaFamily)}") from None
+                raise ValueError(
+                    f"AMDOptions.mfma: {self.mfma!r} is not one of "
+                    f"{', '.join(repr(f.value) for f in MfmaFamily)}"
+                ) from None
         if not 0 <= self.sched_barrier_mask < 1 << 32:
-            raise ValueError(f"AMDOptions.sched_barrier_mask must fit in 32 bits, got {self.sched_barrier_mask}")
+            raise ValueError(
+                f"AMDOptions.sched_barrier_mask must fit in 32 bits, got {self.sched_barrier_mask}"
+            )
         if self.opt_level not in (0, 1, 2, 3):
             raise ValueError(f"AMDOptions.opt_level must be 0, 1, 2 or 3, got {self.opt_level!r}")
         if not isinstance(self.pin_order, bool):
             raise ValueError(f"AMDOptions.pin_order must be a bool, got {self.pin_order!r}")
         if not self.kernel_name.isidentifier():
-            raise ValueError(f"AMDOptions.kernel_name must be an identifier, got {self.kernel_name!r}")
+            raise ValueError(
+                f"AMDOptions.kernel_name must be an identifier, got {self.kernel_name!r}"
+            )
 
     @property
     def info(self) -> ArchInfo:

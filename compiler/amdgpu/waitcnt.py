@@ -28,8 +28,10 @@ class WaitcntRangeError(ValueError):
     def __init__(self, field: str, value: int, limit: int, location: str = "") -> None:
         self.field, self.value, self.limit, self.location = field, value, limit, location
         where = f"{location}: " if location else ""
-        super().__init__(f"{where}s_waitcnt {field}({value}) is out of range: {field} must be in "
-                         f"[0, {limit}]; lower the wait count")
+        super().__init__(
+            f"{where}s_waitcnt {field}({value}) is out of range: {field} must be in "
+            f"[0, {limit}]; lower the wait count"
+        )
 
     def at(self, location: str) -> WaitcntRangeError:
         """The same error, located (e.g. ``"kernel[29]"``)."""
@@ -83,8 +85,11 @@ def decode_waitcnt(imm: int) -> Waitcnt:
     vm = (imm & 0xF) | (((imm >> 14) & 0x3) << 4)
     exp = (imm >> 4) & 0x7
     lgkm = (imm >> 8) & 0xF
-    return Waitcnt(None if vm == VMCNT_MAX else vm, None if exp == EXPCNT_MAX else exp,
-                   None if lgkm == LGKMCNT_MAX else lgkm)
+    return Waitcnt(
+        None if vm == VMCNT_MAX else vm,
+        None if exp == EXPCNT_MAX else exp,
+        None if lgkm == LGKMCNT_MAX else lgkm,
+    )
 
 
 def wait_vm(count: int, arch: ArchInfo | None = None) -> int:
@@ -108,6 +113,7 @@ def parse_waitcnt_asm(operands: str) -> Waitcnt:
     text = operands.strip()
     fields = dict(_FIELD.findall(text))
     if fields:
-        return Waitcnt(*(int(fields[n]) if n in fields else None
-                         for n in ("vmcnt", "expcnt", "lgkmcnt")))
+        return Waitcnt(
+            *(int(fields[n]) if n in fields else None for n in ("vmcnt", "expcnt", "lgkmcnt"))
+        )
     return decode_waitcnt(int(text, 0))

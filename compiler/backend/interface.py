@@ -93,7 +93,8 @@ class Backend(Protocol):
         """The pass elements (``name{key=value}``) that lower the module to the llvm dialect."""
         ...
 
-    def make_binary(self, llvm_ir: str, metadata: Metadata, options: CompileOptions,
-                    filename: str) -> CompileResult:
+    def make_binary(
+        self, llvm_ir: str, metadata: Metadata, options: CompileOptions, filename: str
+    ) -> CompileResult:
         """The requested artefact from LLVM IR (everything past ``--emit=llvm``)."""
         ...

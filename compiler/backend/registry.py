@@ -33,8 +33,10 @@ def backends() -> dict[str, Backend]:
         backend = _load(entry_point)
         for target in backend.targets:
             if target in by_target:
-                raise RuntimeError(f"target {target} is claimed by both the {by_target[target].name} "
-                                   f"and the {backend.name} backend")
+                raise RuntimeError(
+                    f"target {target} is claimed by both the {by_target[target].name} "
+                    f"and the {backend.name} backend"
+                )
             by_target[target] = backend
     return by_target
 

@@ -36,15 +36,18 @@ def problems(options: CompileOptions) -> list[str]:
     emit = artefact(options, backend)
     if emit not in backend.emits:
         allowed = ", ".join(e.value for e in backend.emits)
-        found.append(f"--emit={emit.value} is not available for {options.target} (choose {allowed})")
+        found.append(
+            f"--emit={emit.value} is not available for {options.target} (choose {allowed})"
+        )
     found += backend.problems(options)
     if options.opt_level not in (0, 1, 2, 3):
         found.append(f"-O{options.opt_level}: the optimisation level must be 0, 1, 2 or 3")
     return found
 
 
-def compile_module(module: ir.Module, context: ir.Context, filename: str,
-                   options: CompileOptions) -> CompileResult:
+def compile_module(
+    module: ir.Module, context: ir.Context, filename: str, options: CompileOptions
+) -> CompileResult:
     """Compile a loaded, verified ``module`` as ``options`` say; ``DiagnosticError`` on failure."""
     found = problems(options)
     if found:
@@ -68,5 +71,6 @@ def translate(module: ir.Module, filename: str) -> str:
     try:
         return mlir_to_llvm_ir(str(module))
     except TranslateError as exc:
-        raise DiagnosticError([Diagnostic(Severity.ERROR, f"translation to LLVM IR failed: {exc}",
-                                          filename)]) from None
+        raise DiagnosticError(
+            [Diagnostic(Severity.ERROR, f"translation to LLVM IR failed: {exc}", filename)]
+        ) from None

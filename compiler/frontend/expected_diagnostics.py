@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from warpsched.core.diagnostics import Diagnostic, Severity
 
 _EXPECT_RE = re.compile(
-    r"//\s*expected-(error|warning|note|remark)(?:@(above|below|[+-]\d+))?\s*\{\{(.*?)\}\}")
+    r"//\s*expected-(error|warning|note|remark)(?:@(above|below|[+-]\d+))?\s*\{\{(.*?)\}\}"
+)
 
 
 @dataclass(frozen=True)
@@ -38,22 +39,41 @@ def expectations(text: str) -> list[Expectation]:
     return out
 
 
-def check(produced: list[Diagnostic], expected: list[Expectation],
-          filename: str) -> list[Diagnostic]:
+def check(
+    produced: list[Diagnostic], expected: list[Expectation], filename: str
+) -> list[Diagnostic]:
     """Errors for every unexpected diagnostic and every expectation nothing satisfied."""
     remaining = list(expected)
     problems = []
     for diag in produced:
-        match = next((e for e in remaining if e.severity is diag.severity and e.line == diag.line
-                      and e.text in diag.message), None)
+        match = next(
+            (
+                e
+                for e in remaining
+                if e.severity is diag.severity and e.line == diag.line and e.text in diag.message
+            ),
+            None,
+        )
         if match is not None:
             remaining.remove(match)
         elif diag.severity is not Severity.NOTE:
-            problems.append(Diagnostic(Severity.ERROR, f"unexpected {diag.severity.value}: "
-                                                       f"{diag.message}", diag.file, diag.line,
-                                       diag.col))
+            problems.append(
+                Diagnostic(
+                    Severity.ERROR,
+                    f"unexpected {diag.severity.value}: {diag.message}",
+                    diag.file,
+                    diag.line,
+                    diag.col,
+                )
+            )
     for miss in remaining:
-        problems.append(Diagnostic(Severity.ERROR, f'expected {miss.severity.value} "{miss.text}" '
-                                                   f"was not produced", filename, miss.declared_at,
-                                   1))
+        problems.append(
+            Diagnostic(
+                Severity.ERROR,
+                f'expected {miss.severity.value} "{miss.text}" was not produced',
+                filename,
+                miss.declared_at,
+                1,
+            )
+        )
     return problems

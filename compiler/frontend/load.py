@@ -22,8 +22,9 @@ from warpsched.dialects.verify import verify_module
 def parse_source(text: str, filename: str, context: ir.Context) -> ir.Module:
     """Parse without the Python verifiers (MLIR still verifies generic input)."""
     if "\x00" in text:
-        raise DiagnosticError([Diagnostic(Severity.ERROR, "input contains NUL bytes",
-                                          filename, 1, 1)])
+        raise DiagnosticError(
+            [Diagnostic(Severity.ERROR, "input contains NUL bytes", filename, 1, 1)]
+        )
     if not looks_generic(text):
         return parse_pretty(text, filename, context)
     with mlir_diagnostics(context, filename):

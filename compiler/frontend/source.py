@@ -26,15 +26,17 @@ def read_source(path: str) -> tuple[str, str]:
     try:
         raw = sys.stdin.buffer.read() if path == "-" else open(path, "rb").read()
     except OSError as exc:
-        raise DiagnosticError([Diagnostic(Severity.ERROR, f"cannot read input: {exc.strerror}",
-                                          name)]) from None
+        raise DiagnosticError(
+            [Diagnostic(Severity.ERROR, f"cannot read input: {exc.strerror}", name)]
+        ) from None
     try:
         return raw.decode("utf-8"), name
     except UnicodeDecodeError as exc:
-        line = raw[:exc.start].count(b"\n") + 1
+        line = raw[: exc.start].count(b"\n") + 1
         col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise DiagnosticError([Diagnostic(Severity.ERROR, "input is not valid UTF-8", name, line,
-                                          col)]) from None
+        raise DiagnosticError(
+            [Diagnostic(Severity.ERROR, "input is not valid UTF-8", name, line, col)]
+        ) from None
 
 
 def split_input(text: str, split: bool) -> list[Chunk]:
@@ -43,7 +45,7 @@ def split_input(text: str, split: bool) -> list[Chunk]:
         return [Chunk(text, 1)]
     chunks, start_line, last = [], 1, 0
     for match in _SPLIT_RE.finditer(text):
-        chunks.append(Chunk("\n" * (start_line - 1) + text[last:match.start()], start_line))
+        chunks.append(Chunk("\n" * (start_line - 1) + text[last : match.start()], start_line))
         last = match.end()
         start_line = text.count("\n", 0, last) + 1
     chunks.append(Chunk("\n" * (start_line - 1) + text[last:], start_line))

@@ -23,7 +23,9 @@ def init_llvm() -> None:
     llvm.initialize_all_asmprinters()
 
 
-def optimized_module(llvm_ir: str, tm: llvm.TargetMachine, triple: str, opt_level: int) -> llvm.ModuleRef:
+def optimized_module(
+    llvm_ir: str, tm: llvm.TargetMachine, triple: str, opt_level: int
+) -> llvm.ModuleRef:
     """Parse and verify ``llvm_ir``, retarget it to ``tm``/``triple`` and run the ``-O<opt_level>`` IR pipeline."""
     try:
         module = llvm.parse_assembly(llvm_ir)

@@ -31,7 +31,9 @@ class TranslateError(RuntimeError):
 
     def __init__(self, tool: str, exit_code: int | None, log: str, repro: str) -> None:
         self.tool, self.exit_code, self.log, self.repro = tool, exit_code, log, repro
-        super().__init__(f"{tool} failed (exit code {exit_code}):\n{log.strip()}\nreproduce with: {repro}")
+        super().__init__(
+            f"{tool} failed (exit code {exit_code}):\n{log.strip()}\nreproduce with: {repro}"
+        )
 
 
 def _repro(text: str) -> tuple[Path, str]:
@@ -71,30 +73,40 @@ def _capi() -> _CApi:
     path = find_tool("libMLIR-C.so")
     mlir = ctypes.CDLL(str(path), mode=ctypes.RTLD_LOCAL)
     llvm_path = path.parent.parent.parent / "llvm" / "lib" / "libLLVM.so"
-    llvm = ctypes.CDLL(str(llvm_path) if llvm_path.is_file() else "libLLVM.so", mode=ctypes.RTLD_LOCAL)
+    llvm = ctypes.CDLL(
+        str(llvm_path) if llvm_path.is_file() else "libLLVM.so", mode=ctypes.RTLD_LOCAL
+    )
     sigs = {
-        "mlirContextCreate": ([], _Handle), "mlirContextDestroy": ([_Handle], None),
-        "mlirDialectRegistryCreate": ([], _Handle), "mlirDialectRegistryDestroy": ([_Handle], None),
-        "mlirRegisterAllDialects": ([_Handle], None), "mlirRegisterAllLLVMTranslations": ([_Handle], None),
+        "mlirContextCreate": ([], _Handle),
+        "mlirContextDestroy": ([_Handle], None),
+        "mlirDialectRegistryCreate": ([], _Handle),
+        "mlirDialectRegistryDestroy": ([_Handle], None),
+        "mlirRegisterAllDialects": ([_Handle], None),
+        "mlirRegisterAllLLVMTranslations": ([_Handle], None),
         "mlirContextAppendDialectRegistry": ([_Handle, _Handle], None),
         "mlirContextLoadAllAvailableDialects": ([_Handle], None),
-        "mlirContextAttachDiagnosticHandler": ([_Handle, _DIAG_CB, ctypes.c_void_p, ctypes.c_void_p],
-                                               ctypes.c_uint64),
+        "mlirContextAttachDiagnosticHandler": (
+            [_Handle, _DIAG_CB, ctypes.c_void_p, ctypes.c_void_p],
+            ctypes.c_uint64,
+        ),
         "mlirDiagnosticPrint": ([_Handle, _STRING_CB, ctypes.c_void_p], None),
         "mlirDiagnosticGetLocation": ([_Handle], _Handle),
         "mlirLocationPrint": ([_Handle, _STRING_CB, ctypes.c_void_p], None),
-        "mlirModuleCreateParse": ([_Handle, _StringRef], _Handle), "mlirModuleDestroy": ([_Handle], None),
+        "mlirModuleCreateParse": ([_Handle, _StringRef], _Handle),
+        "mlirModuleDestroy": ([_Handle], None),
         "mlirModuleGetOperation": ([_Handle], _Handle),
         "mlirTranslateModuleToLLVMIR": ([_Handle, ctypes.c_void_p], ctypes.c_void_p),
     }
     for name, (args, res) in sigs.items():
         fn = getattr(mlir, name)
         fn.argtypes, fn.restype = args, res
-    for name, args, res in (("LLVMContextCreate", [], ctypes.c_void_p),
-                            ("LLVMContextDispose", [ctypes.c_void_p], None),
-                            ("LLVMPrintModuleToString", [ctypes.c_void_p], ctypes.c_void_p),
-                            ("LLVMDisposeMessage", [ctypes.c_void_p], None),
-                            ("LLVMDisposeModule", [ctypes.c_void_p], None)):
+    for name, args, res in (
+        ("LLVMContextCreate", [], ctypes.c_void_p),
+        ("LLVMContextDispose", [ctypes.c_void_p], None),
+        ("LLVMPrintModuleToString", [ctypes.c_void_p], ctypes.c_void_p),
+        ("LLVMDisposeMessage", [ctypes.c_void_p], None),
+        ("LLVMDisposeModule", [ctypes.c_void_p], None),
+    ):
         fn = getattr(llvm, name)
         fn.argtypes, fn.restype = args, res
     return _CApi(mlir, llvm)
@@ -135,8 +147,11 @@ def _translate_in_process(text: str) -> str:
         llvm_ctx = lv.LLVMContextCreate()
         llvm_module = m.mlirTranslateModuleToLLVMIR(m.mlirModuleGetOperation(module), llvm_ctx)
         if not llvm_module:
-            raise _failure("libMLIR-C.so (mlirTranslateModuleToLLVMIR)", "".join(log) or "translation failed",
-                           text)
+            raise _failure(
+                "libMLIR-C.so (mlirTranslateModuleToLLVMIR)",
+                "".join(log) or "translation failed",
+                text,
+            )
         raw = lv.LLVMPrintModuleToString(llvm_module)
         result = ctypes.string_at(raw).decode()
         lv.LLVMDisposeMessage(raw)
@@ -158,8 +173,9 @@ def _failure(tool: str, log: str, text: str, exit_code: int | None = None) -> Tr
 
 def _translate_subprocess(text: str) -> str:
     tool = find_tool("mlir-translate")
-    proc = subprocess.run([str(tool), "--mlir-to-llvmir"], input=text, capture_output=True, text=True,
-                          check=False)
+    proc = subprocess.run(
+        [str(tool), "--mlir-to-llvmir"], input=text, capture_output=True, text=True, check=False
+    )
     if proc.returncode != 0:
         raise _failure(str(tool), proc.stderr, text, proc.returncode)
     return proc.stdout
@@ -172,7 +188,9 @@ def mlir_to_llvm_ir(text: str, method: str = "auto") -> str:
     when ``libMLIR-C.so`` loads, else the subprocess).
     """
     if method not in METHODS:
-        raise ValueError(f"mlir_to_llvm_ir: method must be one of {', '.join(METHODS)}, got {method!r}")
+        raise ValueError(
+            f"mlir_to_llvm_ir: method must be one of {', '.join(METHODS)}, got {method!r}"
+        )
     if method == "subprocess":
         return _translate_subprocess(text)
     if method == "auto":

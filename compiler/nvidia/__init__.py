@@ -10,5 +10,15 @@ from .pipeline_config import BarrierCounts, InputPipelineConfig, OutputPipelineC
 from .roles import Role, RoleRange, WarpRoleLayout, custom_layout, warp_role_1d1d, warp_role_8warp
 from .targets import NVTarget
 
-__all__ = ["BarrierCounts", "InputPipelineConfig", "NVTarget", "OutputPipelineConfig", "Role", "RoleRange",
-           "WarpRoleLayout", "custom_layout", "warp_role_1d1d", "warp_role_8warp"]
+__all__ = [
+    "BarrierCounts",
+    "InputPipelineConfig",
+    "NVTarget",
+    "OutputPipelineConfig",
+    "Role",
+    "RoleRange",
+    "WarpRoleLayout",
+    "custom_layout",
+    "warp_role_1d1d",
+    "warp_role_8warp",
+]

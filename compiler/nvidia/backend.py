@@ -22,15 +22,18 @@ class NVIDIABackend:
 
     def problems(self, options: CompileOptions) -> list[str]:
         if options.report or options.fidelity:
-            return [f"--report and --check-fidelity read AMD code objects; not available "
-                    f"for {options.target}"]
+            return [
+                f"--report and --check-fidelity read AMD code objects; not available "
+                f"for {options.target}"
+            ]
         return []
 
     def pass_pipeline(self, options: CompileOptions) -> tuple[str, ...]:
         return (f"sched-to-nvvm{{target={options.target}}}",)
 
-    def make_binary(self, llvm_ir: str, metadata: Metadata, options: CompileOptions,
-                    filename: str) -> CompileResult:
+    def make_binary(
+        self, llvm_ir: str, metadata: Metadata, options: CompileOptions, filename: str
+    ) -> CompileResult:
         from .codegen import (  # loads llvmlite (and nvJitLink)
             llvm_ir_to_ptx,
             ptx_to_cubin,
@@ -42,8 +45,13 @@ class NVIDIABackend:
             ptx = llvm_ir_to_ptx(llvm_ir, target, options.opt_level)
             return CompileResult(ptx if emit is Emit.PTX else ptx_to_cubin(ptx, target), emit)
         except (RuntimeError, ValueError) as exc:
-            raise DiagnosticError([Diagnostic(Severity.ERROR, f"{options.target} code generation "
-                                              f"failed: {exc}", filename)]) from None
+            raise DiagnosticError(
+                [
+                    Diagnostic(
+                        Severity.ERROR, f"{options.target} code generation failed: {exc}", filename
+                    )
+                ]
+            ) from None
 
 
 BACKEND = NVIDIABackend()

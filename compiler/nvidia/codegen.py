@@ -17,6 +17,7 @@ from pathlib import Path
 import llvmlite.binding as llvm
 
 from warpsched.llvm.codegen import CodegenError, init_llvm, optimized_module
+
 from .targets import NVTarget
 
 
@@ -26,7 +27,8 @@ def llvm_ir_to_ptx(llvm_ir: str, target: NVTarget, opt_level: int = 3) -> str:
         raise ValueError(f"opt_level must be 0-3, got {opt_level}")
     init_llvm()
     tm = llvm.Target.from_triple(target.triple).create_target_machine(
-        cpu=target.value, features=target.llvm_features, opt=opt_level)
+        cpu=target.value, features=target.llvm_features, opt=opt_level
+    )
     return tm.emit_assembly(optimized_module(llvm_ir, tm, target.triple, opt_level))
 
 
@@ -41,7 +43,9 @@ def _nvjitlink_cubin(ptx: str, target: NVTarget, nvjitlink) -> bytes:
             size = nvjitlink.get_error_log_size(handle)
             log = bytearray(size)
             nvjitlink.get_error_log(handle, log)
-            raise CodegenError(f"nvJitLink ({err})", log.decode(errors="replace").rstrip("\0")) from None
+            raise CodegenError(
+                f"nvJitLink ({err})", log.decode(errors="replace").rstrip("\0")
+            ) from None
         cubin = bytearray(nvjitlink.get_linked_cubin_size(handle))
         nvjitlink.get_linked_cubin(handle, cubin)
         return bytes(cubin)
@@ -52,8 +56,11 @@ def _nvjitlink_cubin(ptx: str, target: NVTarget, nvjitlink) -> bytes:
 def _ptxas_cubin(ptx: str, target: NVTarget) -> bytes:
     ptxas = os.environ.get("WARPSCHED_PTXAS") or shutil.which("ptxas")
     if not ptxas:
-        raise CodegenError("ptxas", "nvJitLink is not importable and no ptxas was found; install "
-                             "nvidia-nvjitlink and cuda-bindings, or set WARPSCHED_PTXAS")
+        raise CodegenError(
+            "ptxas",
+            "nvJitLink is not importable and no ptxas was found; install "
+            "nvidia-nvjitlink and cuda-bindings, or set WARPSCHED_PTXAS",
+        )
     with tempfile.TemporaryDirectory(prefix="warpsched-ptxas-") as tmp:
         src, out = Path(tmp) / "kernel.ptx", Path(tmp) / "kernel.cubin"
         src.write_text(ptx)

@@ -57,14 +57,18 @@ class GemmData:
 
     def num_tiles(self) -> str:
         """``ceil(M / BM) * ceil(N / BN)``."""
-        return self.em.w.mul(self.ceil_div(self.args.m, self.g.block_m), self.ceil_div(self.args.n, self.g.block_n))
+        return self.em.w.mul(
+            self.ceil_div(self.args.m, self.g.block_m), self.ceil_div(self.args.n, self.g.block_n)
+        )
 
     def num_k_blocks(self) -> str:
         """``ceil(K / BK)``."""
         return self.ceil_div(self.args.k, self.g.block_k)
 
     def _stage_base(self, region: int, stage: str, stage_bytes: int) -> str:
-        return self.em.smem_at(self.em.w.add(self.em.w.const(region), self.em.w.muli(stage, stage_bytes)))
+        return self.em.smem_at(
+            self.em.w.add(self.em.w.const(region), self.em.w.muli(stage, stage_bytes))
+        )
 
     # ---- load warp ---------------------------------------------------------------------------
     def load_input_stage(self, pipeline: str, stage: str, tile: str, kb: str) -> None:
@@ -74,8 +78,23 @@ class GemmData:
         k0 = w.muli(kb, g.block_k)
         lane = em.sreg("laneid")
         for src, rows, row0, bound, region, nbytes in (
-                (self.args.a, g.block_m, row0_a, self.args.m, self.smem.a_stages[pipeline], self.smem.a_stage_bytes),
-                (self.args.b, g.block_n, row0_b, self.args.n, self.smem.b_stages[pipeline], self.smem.b_stage_bytes)):
+            (
+                self.args.a,
+                g.block_m,
+                row0_a,
+                self.args.m,
+                self.smem.a_stages[pipeline],
+                self.smem.a_stage_bytes,
+            ),
+            (
+                self.args.b,
+                g.block_n,
+                row0_b,
+                self.args.n,
+                self.smem.b_stages[pipeline],
+                self.smem.b_stage_bytes,
+            ),
+        ):
             base = self._stage_base(region, stage, nbytes)
             words_per_row = g.block_k // 2
             for it in range(rows * words_per_row // 32):
@@ -118,17 +137,22 @@ class GemmData:
         mt, nt = self.mma_tiles
         for ks in range(g.block_k // 16):
             # a0 = (g, k), a1 = (g+8, k), a2 = (g, k+8), a3 = (g+8, k+8)
-            a = [[word(a_base, mi * 16 + dr, ks * 8 + dk) for dk in (0, 4) for dr in (0, 8)] for mi in range(mt)]
+            a = [
+                [word(a_base, mi * 16 + dr, ks * 8 + dk) for dk in (0, 4) for dr in (0, 8)]
+                for mi in range(mt)
+            ]
             b = [[word(b_base, ni * 8, ks * 8 + dk) for dk in (0, 4)] for ni in range(nt)]
             for mi in range(mt):
                 for ni in range(nt):
                     slots = [em.elem(acc, (mi * nt + ni) * 4 + j, "f32") for j in range(4)]
                     c = [em.load(s, "f32") for s in slots]
-                    d = w.emit(f"nvvm.mma.sync A[{', '.join(a[mi])}] B[{', '.join(b[ni])}] C[{', '.join(c)}] "
-                               "{layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, "
-                               "multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = "
-                               "#nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} "
-                               f": (i32, i32, f32) -> {ACC_FRAGMENT}")
+                    d = w.emit(
+                        f"nvvm.mma.sync A[{', '.join(a[mi])}] B[{', '.join(b[ni])}] C[{', '.join(c)}] "
+                        "{layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, "
+                        "multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = "
+                        "#nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} "
+                        f": (i32, i32, f32) -> {ACC_FRAGMENT}"
+                    )
                     for j, s in enumerate(slots):
                         em.store(w.emit(f"llvm.extractvalue {d}[{j}] : {ACC_FRAGMENT}"), s, "f32")
 
@@ -158,7 +182,12 @@ class GemmData:
         em, w = self.em, self.em.w
         for i in range(self.epi_count(epilogue_threads)):
             e = w.addi(thread, i * epilogue_threads)
-            yield i, em.binop("udiv", e, w.const(self.g.block_n)), em.binop("urem", e, w.const(self.g.block_n)), e
+            yield (
+                i,
+                em.binop("udiv", e, w.const(self.g.block_n)),
+                em.binop("urem", e, w.const(self.g.block_n)),
+                e,
+            )
 
     def _stage_value(self, stage: str, e: str) -> str:
         base = self._stage_base(self.smem.accum_stages, stage, self.smem.accum_stage_bytes)

@@ -7,7 +7,8 @@ Kernel structure::
     for each role with a body: if role.start <= tid < role.stop: body
     return
 
-Each role's steps are lowered by ``role_lowering.RoleLowering``.  Protocol lowering (mojo-semantics §B4-§B6; ``docs/nvidia-lowering.md``):
+Each role's steps are lowered by ``role_lowering.RoleLowering``.  Protocol lowering
+(mojo-semantics §B4-§B6; ``docs/nvidia-lowering.md``):
 
 * acquire = ``mbarrier.try_wait.parity`` spin at the side's phase; the
   stage index does not advance;
@@ -43,6 +44,8 @@ __all__ = ["KERNEL_ARGS", "SMEM_SYMBOL", "LoweredKernel", "LoweringError", "lowe
 
 SMEM_SYMBOL = "__warpsched_smem"
 KERNEL_ARGS = "%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>, %M: i32, %N: i32, %K: i32"
+
+
 @dataclass(frozen=True)
 class LoweredKernel:
     """MLIR module text plus the launch facts: block threads and static shared-memory bytes."""
@@ -59,8 +62,10 @@ def _init_barriers(kernel: P.Kernel, em: NvvmEmitter, smem: SmemLayout) -> None:
         init_pipeline(em, smem.barriers[p.name], p.config.counts.producer, p.config.counts.consumer)
     counts = kernel.output_counts
     init_pipeline(em, smem.barriers[kernel.output_pipeline.name], counts.producer, counts.consumer)
-    em.mbarrier_init(em.smem_at(smem.dealloc_barrier),
-                     kernel.output_pipeline.config.dealloc_count(kernel.epilogue_threads))
+    em.mbarrier_init(
+        em.smem_at(smem.dealloc_barrier),
+        kernel.output_pipeline.config.dealloc_count(kernel.epilogue_threads),
+    )
 
 
 def lower_kernel(kernel: P.Kernel) -> LoweredKernel:
@@ -75,17 +80,24 @@ def lower_kernel(kernel: P.Kernel) -> LoweredKernel:
     for body in kernel.bodies:
         r = kernel.layout.range_of(body.role)
         inside = em.and_(w.icmp("sge", tid, w.const(r.start)), w.icmp("slt", tid, w.const(r.stop)))
-        em.if_then(inside, lambda b=body: RoleLowering(kernel, b.role, em, smem).steps(b.steps),
-                   f"role_{body.role.value}_")
+        em.if_then(
+            inside,
+            lambda b=body: RoleLowering(kernel, b.role, em, smem).steps(b.steps),
+            f"role_{body.role.value}_",
+        )
     w.stmt("llvm.return")
-    header = (f"  llvm.func @{kernel.name}({KERNEL_ARGS}) attributes {{nvvm.kernel, "
-              f"nvvm.maxntid = array<i32: {kernel.launch_threads}, 1, 1>}}")
-    text = "\n".join([
-        f'module attributes {{sched.target = "{kernel.target.value}"}} {{',
-        f"  llvm.mlir.global internal @{SMEM_SYMBOL}() {{addr_space = 3 : i32, alignment = 128 : i64}} "
-        f": !llvm.array<{smem.total_bytes} x i8>",
-        w.render(header),
-        "}",
-        "",
-    ])
+    header = (
+        f"  llvm.func @{kernel.name}({KERNEL_ARGS}) attributes {{nvvm.kernel, "
+        f"nvvm.maxntid = array<i32: {kernel.launch_threads}, 1, 1>}}"
+    )
+    text = "\n".join(
+        [
+            f'module attributes {{sched.target = "{kernel.target.value}"}} {{',
+            f"  llvm.mlir.global internal @{SMEM_SYMBOL}() {{addr_space = 3 : i32, alignment = 128 : i64}} "
+            f": !llvm.array<{smem.total_bytes} x i8>",
+            w.render(header),
+            "}",
+            "",
+        ]
+    )
     return LoweredKernel(text, kernel.name, kernel.target, kernel.launch_threads, smem.total_bytes)

@@ -108,15 +108,21 @@ class NvvmEmitter:
 
     def named_arrive(self, barrier_id: int, threads: int) -> None:
         """``bar.arrive id, threads`` (non-blocking)."""
-        self.w.stmt(f'llvm.inline_asm has_side_effects asm_dialect = att "bar.arrive {barrier_id}, {threads};", "" '
-                    f": () -> ()")
+        self.w.stmt(
+            f'llvm.inline_asm has_side_effects asm_dialect = att "bar.arrive {barrier_id}, {threads};", "" '
+            f": () -> ()"
+        )
 
     def named_sync(self, barrier_id: int, threads: int) -> None:
         """``bar.sync id, threads``."""
-        self.w.stmt(f"nvvm.barrier id = {self.w.const(barrier_id)} number_of_threads = {self.w.const(threads)}")
+        self.w.stmt(
+            f"nvvm.barrier id = {self.w.const(barrier_id)} number_of_threads = {self.w.const(threads)}"
+        )
 
     def mbarrier_init(self, bar: str, count: int) -> None:
-        self.w.stmt(f'"nvvm.mbarrier.init"({bar}, {self.w.const(count)}) : ({PTR_SHARED}, i32) -> ()')
+        self.w.stmt(
+            f'"nvvm.mbarrier.init"({bar}, {self.w.const(count)}) : ({PTR_SHARED}, i32) -> ()'
+        )
 
     def fence_mbarrier_init(self) -> None:
         """``fence.mbarrier_init.release.cluster``: make the inits visible before first use."""
@@ -124,34 +130,42 @@ class NvvmEmitter:
 
     def mbarrier_arrive(self, bar: str) -> None:
         """``mbarrier.arrive.shared.b64`` (count 1, release at CTA scope)."""
-        self.w.stmt(f'"nvvm.mbarrier.arrive"({bar}) <{{relaxed = false, scope = #nvvm.mem_scope<cta>}}> '
-                    f": ({PTR_SHARED}) -> ()")
+        self.w.stmt(
+            f'"nvvm.mbarrier.arrive"({bar}) <{{relaxed = false, scope = #nvvm.mem_scope<cta>}}> '
+            f": ({PTR_SHARED}) -> ()"
+        )
 
     def mbarrier_wait(self, bar: str, phase: str) -> None:
         """Spin on ``mbarrier.try_wait.parity.shared.b64 P, [bar], phase`` until P."""
         spin, done = self.label("wait"), self.label("waited")
         self.br(spin)
         self.open(spin)
-        ok = self.w.emit(f'"nvvm.mbarrier.try_wait"({bar}, {phase}) <{{relaxed = false, scope = '
-                         f"#nvvm.mem_scope<cta>}}> : ({PTR_SHARED}, i32) -> i1")
+        ok = self.w.emit(
+            f'"nvvm.mbarrier.try_wait"({bar}, {phase}) <{{relaxed = false, scope = '
+            f"#nvvm.mem_scope<cta>}}> : ({PTR_SHARED}, i32) -> i1"
+        )
         self.cond_br(ok, done, spin)
         self.open(done)
 
     def arrive_leader_cta(self, bar: str) -> None:
         """``umma_arrive_leader_cta``: arrive on the even (leader) CTA's barrier at the same offset."""
         addr = self.w.emit(f"llvm.ptrtoint {bar} : {PTR_SHARED} to i32")
-        self.w.stmt('llvm.inline_asm has_side_effects asm_dialect = att '
-                    '"{ .reg .b32 a; and.b32 a, $0, 0xFEFFFFFF; mbarrier.arrive.shared::cluster.b64 _, [a]; }", "r" '
-                    f"{addr} : (i32) -> ()")
+        self.w.stmt(
+            "llvm.inline_asm has_side_effects asm_dialect = att "
+            '"{ .reg .b32 a; and.b32 a, $0, 0xFEFFFFFF; mbarrier.arrive.shared::cluster.b64 _, [a]; }", "r" '
+            f"{addr} : (i32) -> ()"
+        )
 
     def arrive_peer_cta(self, bar: str) -> None:
         """``arrive_cluster(rank ^ 1)``: ``mapa`` the barrier into the peer CTA, then arrive there."""
         addr = self.w.emit(f"llvm.ptrtoint {bar} : {PTR_SHARED} to i32")
         rank = self.sreg("cluster.ctarank")
         peer = self.binop("xor", rank, self.w.const(1))
-        self.w.stmt('llvm.inline_asm has_side_effects asm_dialect = att '
-                    '"{ .reg .b32 r; mapa.shared::cluster.u32 r, $0, $1; mbarrier.arrive.shared::cluster.b64 _, [r]; }", '
-                    f'"r,r" {addr}, {peer} : (i32, i32) -> ()')
+        self.w.stmt(
+            "llvm.inline_asm has_side_effects asm_dialect = att "
+            '"{ .reg .b32 r; mapa.shared::cluster.u32 r, $0, $1; mbarrier.arrive.shared::cluster.b64 _, [r]; }", '
+            f'"r,r" {addr}, {peer} : (i32, i32) -> ()'
+        )
 
     # ---- tcgen05 -----------------------------------------------------------------------------
     @staticmethod
@@ -160,24 +174,34 @@ class NvvmEmitter:
 
     def tmem_alloc(self, slot: str, columns: int, cta_group: int) -> None:
         """``tcgen05.alloc.cta_group::N.sync.aligned.shared::cta.b32 [slot], columns``."""
-        self.w.stmt(f'"nvvm.tcgen05.alloc"({slot}, {self.w.const(columns)}) <{{group = {self._group(cta_group)}}}> '
-                    f": ({PTR_SHARED}, i32) -> ()")
+        self.w.stmt(
+            f'"nvvm.tcgen05.alloc"({slot}, {self.w.const(columns)}) <{{group = {self._group(cta_group)}}}> '
+            f": ({PTR_SHARED}, i32) -> ()"
+        )
 
     def tmem_relinquish(self, cta_group: int) -> None:
         """``tcgen05.relinquish_alloc_permit.cta_group::N.sync.aligned``."""
-        self.w.stmt(f'"nvvm.tcgen05.relinquish_alloc_permit"() <{{group = {self._group(cta_group)}}}> : () -> ()')
+        self.w.stmt(
+            f'"nvvm.tcgen05.relinquish_alloc_permit"() <{{group = {self._group(cta_group)}}}> : () -> ()'
+        )
 
     def tmem_dealloc(self, addr: str, columns: int, cta_group: int) -> None:
         """``tcgen05.dealloc.cta_group::N.sync.aligned.b32 addr, columns``."""
         tmem = self.w.emit(f"llvm.inttoptr {addr} : i32 to {PTR_TMEM}")
-        self.w.stmt(f'"nvvm.tcgen05.dealloc"({tmem}, {self.w.const(columns)}) <{{group = {self._group(cta_group)}}}> '
-                    f": ({PTR_TMEM}, i32) -> ()")
+        self.w.stmt(
+            f'"nvvm.tcgen05.dealloc"({tmem}, {self.w.const(columns)}) <{{group = {self._group(cta_group)}}}> '
+            f": ({PTR_TMEM}, i32) -> ()"
+        )
 
     def tmem_commit(self, bar: str, cta_group: int, cta_mask: int | None) -> None:
         """``tcgen05.commit.cta_group::N.mbarrier::arrive::one.shared::cluster[.multicast::cluster].b64``."""
         if cta_mask is None:
-            self.w.stmt(f'"nvvm.tcgen05.commit"({bar}) <{{group = {self._group(cta_group)}}}> : ({PTR_SHARED}) -> ()')
+            self.w.stmt(
+                f'"nvvm.tcgen05.commit"({bar}) <{{group = {self._group(cta_group)}}}> : ({PTR_SHARED}) -> ()'
+            )
         else:
             mask = self.w.const(cta_mask, "i16")
-            self.w.stmt(f'"nvvm.tcgen05.commit"({bar}, {mask}) <{{group = {self._group(cta_group)}}}> '
-                        f": ({PTR_SHARED}, i16) -> ()")
+            self.w.stmt(
+                f'"nvvm.tcgen05.commit"({bar}, {mask}) <{{group = {self._group(cta_group)}}}> '
+                f": ({PTR_SHARED}, i16) -> ()"
+            )

@@ -14,9 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 MBARRIER_BYTES = 8
-TMEM_COLUMNS = 512          # TmemAllocation's max_cols: every allocation takes all 512 columns
-SYNC_BARRIER_ID = 1         # WarpGroupBarrier[mma + epilogue threads, 1]
-PRODUCER_START_PHASE = 1    # the producer's first wait on a fresh barrier passes at once
+TMEM_COLUMNS = 512  # TmemAllocation's max_cols: every allocation takes all 512 columns
+SYNC_BARRIER_ID = 1  # WarpGroupBarrier[mma + epilogue threads, 1]
+PRODUCER_START_PHASE = 1  # the producer's first wait on a fresh barrier passes at once
 CONSUMER_START_PHASE = 0
 
 
@@ -51,8 +51,10 @@ class OutputPipelineConfig:
         if self.cta_group not in (1, 2):
             raise ValueError(f"cta_group must be 1 or 2, got {self.cta_group!r}")
         if self.num_stages * self.stage_stride_cols > TMEM_COLUMNS:
-            raise ValueError(f"num_stages * stage_stride_cols must fit the {TMEM_COLUMNS} TMEM columns, got "
-                             f"{self.num_stages} * {self.stage_stride_cols}")
+            raise ValueError(
+                f"num_stages * stage_stride_cols must fit the {TMEM_COLUMNS} TMEM columns, got "
+                f"{self.num_stages} * {self.stage_stride_cols}"
+            )
 
     @property
     def barrier_count(self) -> int:

@@ -75,7 +75,9 @@ class PipelineEnd:
         return stage
 
 
-def init_pipeline(em: NvvmEmitter, barriers: PipelineBarriers, producer: int, consumer: int) -> None:
+def init_pipeline(
+    em: NvvmEmitter, barriers: PipelineBarriers, producer: int, consumer: int
+) -> None:
     """``init_mbars(producer, consumer)``: ``full[i].init(producer)``, ``empty[i].init(consumer)``."""
     for s in range(barriers.num_stages):
         em.mbarrier_init(em.smem_at(barriers.full() + s * MBARRIER_BYTES), producer)

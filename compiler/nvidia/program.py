@@ -41,29 +41,35 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from .data_steps import (
+    AccumulateStage,
+    DrainStageToC,
+    FetchNextTile,
+    LoadInputStage,
+    MmaTileProduct,
+    StoreAccumulator,
+    StoreC,
+    ZeroAccumulator,
+    ZeroEpilogueAccumulator,
+)
 from .pipeline_config import BarrierCounts, InputPipelineConfig, OutputPipelineConfig
 from .roles import Role, WarpRoleLayout
 from .steps import (
-    AccumulateStage,
+    INPUT_REFS,
+    PIPELINE_REFS,
     AcquireEpilogueLinear,
     AcquireForEpilogue,
     AcquireForMma,
     AcquireMmaLinear,
     ArriveInput,
-    DrainStageToC,
     EpilogueArrive,
     EpilogueContext,
-    FetchNextTile,
-    INPUT_REFS,
     InputConsume,
     InputProduce,
     KLoop,
-    LoadInputStage,
     MmaContext,
-    MmaTileProduct,
     OutputConsume,
     OutputProduce,
-    PIPELINE_REFS,
     PerKConsume,
     PerKEpilogue,
     PerKProduce,
@@ -72,17 +78,18 @@ from .steps import (
     ReleaseStage,
     Side,
     Step,
-    StoreAccumulator,
-    StoreC,
     TileLoop,
-    ZeroAccumulator,
-    ZeroEpilogueAccumulator,
     walk,
 )
 from .targets import NVTarget
 
 __all__ = [
-    "GemmParams", "InputPipeline", "Kernel", "OutputPipeline", "Payload", "RoleBody",
+    "GemmParams",
+    "InputPipeline",
+    "Kernel",
+    "OutputPipeline",
+    "Payload",
+    "RoleBody",
     "AccumulateStage",
     "AcquireEpilogueLinear",
     "AcquireForEpilogue",
@@ -123,8 +130,8 @@ __all__ = [
 class Payload(enum.Enum):
     """What an input pipeline's stages hold."""
 
-    AB_TILES = "ab_tiles"    # one BM x BK tile of A and one BN x BK tile of B (bf16)
-    TILE_ID = "tile_id"      # one i32 output-tile index (negative past the last tile)
+    AB_TILES = "ab_tiles"  # one BM x BK tile of A and one BN x BK tile of B (bf16)
+    TILE_ID = "tile_id"  # one i32 output-tile index (negative past the last tile)
 
 
 @dataclass(frozen=True)
@@ -136,8 +143,11 @@ class GemmParams:
     block_k: int = 32
 
     def __post_init__(self) -> None:
-        for knob, value, unit in (("block_m", self.block_m, 16), ("block_n", self.block_n, 8),
-                                  ("block_k", self.block_k, 16)):
+        for knob, value, unit in (
+            ("block_m", self.block_m, 16),
+            ("block_n", self.block_n, 8),
+            ("block_k", self.block_k, 16),
+        ):
             if not isinstance(value, int) or value < unit or value % unit:
                 raise ValueError(f"{knob} must be a positive multiple of {unit}, got {value!r}")
 
@@ -198,13 +208,17 @@ class Kernel:
             raise ValueError(f"cta_group=2 needs sm_100a, got target {self.target.value}")
         for role in (Role.MMA, Role.EPILOGUE):
             if not self.layout.has(role):
-                raise ValueError(f"layout '{self.layout.name}' must have an '{role.value}' role for the output pipeline")
+                raise ValueError(
+                    f"layout '{self.layout.name}' must have an '{role.value}' role for the output pipeline"
+                )
         roles = [b.role for b in self.bodies]
         if len(set(roles)) != len(roles):
             raise ValueError(f"each role may have one body, got {[r.value for r in roles]}")
         for body in self.bodies:
             if not self.layout.has(body.role):
-                raise ValueError(f"body for role '{body.role.value}' but layout '{self.layout.name}' has no such role")
+                raise ValueError(
+                    f"body for role '{body.role.value}' but layout '{self.layout.name}' has no such role"
+                )
             for step in walk(body.steps):
                 self._check_refs(step)
 
@@ -213,19 +227,24 @@ class Kernel:
             ref = getattr(step, attr, None)
             if ref is None:
                 continue
-            if attr in INPUT_REFS or isinstance(step, (InputProduce, InputConsume, LoadInputStage, TileLoop,
-                                                       FetchNextTile)):
+            if attr in INPUT_REFS or isinstance(
+                step, (InputProduce, InputConsume, LoadInputStage, TileLoop, FetchNextTile)
+            ):
                 self.input_pipeline(ref)
             elif ref != self.output_pipeline.name:
-                raise ValueError(f"{type(step).__name__} names output pipeline '{ref}', "
-                                 f"but the kernel's is '{self.output_pipeline.name}'")
+                raise ValueError(
+                    f"{type(step).__name__} names output pipeline '{ref}', "
+                    f"but the kernel's is '{self.output_pipeline.name}'"
+                )
 
     def input_pipeline(self, name: str) -> InputPipeline:
         """The input pipeline called ``name``; ValueError when there is none."""
         for p in self.input_pipelines:
             if p.name == name:
                 return p
-        raise ValueError(f"no input pipeline named '{name}' (have {[p.name for p in self.input_pipelines]})")
+        raise ValueError(
+            f"no input pipeline named '{name}' (have {[p.name for p in self.input_pipelines]})"
+        )
 
     @property
     def epilogue_threads(self) -> int:
@@ -246,7 +265,9 @@ class Kernel:
         """
         declared = self.output_pipeline.counts
         producer = 1 if self.target.has_tmem else self.mma_threads
-        return declared or self.output_pipeline.config.barrier_counts(self.epilogue_threads, producer)
+        return declared or self.output_pipeline.config.barrier_counts(
+            self.epilogue_threads, producer
+        )
 
     def body_of(self, role: Role) -> tuple[Step, ...]:
         """The steps of ``role`` (empty when it has no body: those threads exit at once)."""

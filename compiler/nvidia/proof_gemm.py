@@ -61,7 +61,9 @@ class ProofConfig:
 
     def __post_init__(self) -> None:
         if self.broken is not Broken.NONE and self.mode is Mode.PER_K:
-            raise ValueError("broken variants are built in per_tile mode (per_k releases inside per_k_epilogue)")
+            raise ValueError(
+                "broken variants are built in per_tile mode (per_k releases inside per_k_epilogue)"
+            )
 
     @property
     def name(self) -> str:
@@ -76,10 +78,19 @@ def _mma_body(cfg: ProofConfig) -> tuple[P.Step, ...]:
         per_k = P.PerKProduce(ACC, (P.ZeroAccumulator(), product, P.StoreAccumulator(ACC)))
         tile = (P.KLoop((per_k,)),)
     elif cfg.mode is Mode.PER_TILE_LINEAR:
-        tile = (P.AcquireMmaLinear(ACC, "mma_stage"), P.ZeroAccumulator(), P.KLoop((product,)),
-                P.StoreAccumulator(ACC), P.ReleaseStage("mma_stage"))
+        tile = (
+            P.AcquireMmaLinear(ACC, "mma_stage"),
+            P.ZeroAccumulator(),
+            P.KLoop((product,)),
+            P.StoreAccumulator(ACC),
+            P.ReleaseStage("mma_stage"),
+        )
     else:
-        tile = (P.OutputProduce(ACC, (P.ZeroAccumulator(), P.KLoop((product,)), P.StoreAccumulator(ACC))),)
+        tile = (
+            P.OutputProduce(
+                ACC, (P.ZeroAccumulator(), P.KLoop((product,)), P.StoreAccumulator(ACC))
+            ),
+        )
     return (P.MmaContext(ACC, (P.TileLoop(TILES, P.Side.CONSUMER, tile),)),)
 
 
@@ -89,8 +100,12 @@ def _epilogue_body(cfg: ProofConfig) -> tuple[P.Step, ...]:
         per_k = P.PerKEpilogue(ACC, AB, (P.AccumulateStage(ACC), P.ArriveInput(AB)))
         tile = (P.ZeroEpilogueAccumulator(), P.KLoop((per_k,)), P.StoreC())
     elif cfg.mode is Mode.PER_TILE_LINEAR:
-        tile = (P.AcquireEpilogueLinear(ACC, "epi_stage"), P.DrainStageToC(ACC), *arrive,
-                P.ReleaseStage("epi_stage"))
+        tile = (
+            P.AcquireEpilogueLinear(ACC, "epi_stage"),
+            P.DrainStageToC(ACC),
+            *arrive,
+            P.ReleaseStage("epi_stage"),
+        )
     else:
         tile = (P.OutputConsume(ACC, (P.DrainStageToC(ACC), *arrive)),)
     return (P.EpilogueContext(ACC, (P.TileLoop(TILES, P.Side.CONSUMER, tile),)),)
@@ -101,13 +116,21 @@ def build_proof_kernel(cfg: ProofConfig) -> P.Kernel:
     layout = warp_role_1d1d()
     threads = {role: layout.range_of(role).threads for role in layout.roles}
     # every load thread fills, every MMA thread drains a stage; per-K epilogue warps add one lane each
-    ab_consumers = threads[Role.MMA] + (layout.range_of(Role.EPILOGUE).warps if cfg.mode is Mode.PER_K else 0)
+    ab_consumers = threads[Role.MMA] + (
+        layout.range_of(Role.EPILOGUE).warps if cfg.mode is Mode.PER_K else 0
+    )
     tile_consumers = threads[Role.LOAD] + threads[Role.MMA] + threads[Role.EPILOGUE]
     pipelines = (
-        P.InputPipeline(AB, InputPipelineConfig(cfg.input_stages, BarrierCounts(threads[Role.LOAD], ab_consumers)),
-                        P.Payload.AB_TILES),
-        P.InputPipeline(TILES, InputPipelineConfig(2, BarrierCounts(threads[Role.SCHEDULER], tile_consumers)),
-                        P.Payload.TILE_ID),
+        P.InputPipeline(
+            AB,
+            InputPipelineConfig(cfg.input_stages, BarrierCounts(threads[Role.LOAD], ab_consumers)),
+            P.Payload.AB_TILES,
+        ),
+        P.InputPipeline(
+            TILES,
+            InputPipelineConfig(2, BarrierCounts(threads[Role.SCHEDULER], tile_consumers)),
+            P.Payload.TILE_ID,
+        ),
     )
     out_cfg = OutputPipelineConfig(cfg.num_stages, stage_stride_cols=cfg.gemm.block_n, cta_group=1)
     counts = None
@@ -115,11 +138,29 @@ def build_proof_kernel(cfg: ProofConfig) -> P.Kernel:
         right = out_cfg.barrier_counts(threads[Role.EPILOGUE])
         counts = BarrierCounts(1 if cfg.target.has_tmem else threads[Role.MMA], right.consumer + 1)
     bodies = (
-        P.RoleBody(Role.SCHEDULER, (P.TileLoop(TILES, P.Side.PRODUCER, (P.FetchNextTile(TILES),)),)),
-        P.RoleBody(Role.LOAD, (P.TileLoop(TILES, P.Side.CONSUMER,
-                                          (P.KLoop((P.InputProduce(AB, (P.LoadInputStage(AB),)),)),)),)),
+        P.RoleBody(
+            Role.SCHEDULER, (P.TileLoop(TILES, P.Side.PRODUCER, (P.FetchNextTile(TILES),)),)
+        ),
+        P.RoleBody(
+            Role.LOAD,
+            (
+                P.TileLoop(
+                    TILES,
+                    P.Side.CONSUMER,
+                    (P.KLoop((P.InputProduce(AB, (P.LoadInputStage(AB),)),)),),
+                ),
+            ),
+        ),
         P.RoleBody(Role.MMA, _mma_body(cfg)),
         P.RoleBody(Role.EPILOGUE, _epilogue_body(cfg)),
     )
-    return P.Kernel(cfg.name, cfg.target, layout, layout.total_threads, cfg.gemm, pipelines,
-                    P.OutputPipeline(ACC, out_cfg, counts), bodies)
+    return P.Kernel(
+        cfg.name,
+        cfg.target,
+        layout,
+        layout.total_threads,
+        cfg.gemm,
+        pipelines,
+        P.OutputPipeline(ACC, out_cfg, counts),
+        bodies,
+    )

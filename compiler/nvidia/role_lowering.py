@@ -34,7 +34,9 @@ class RoleLowering:
         pipelines.append((kernel.output_pipeline.name, self.cfg.num_stages))
         for name, stages in pipelines:
             for side in P.Side:
-                self.ends[name, side] = PipelineEnd(smem.barriers[name], StageState.create(em, side, stages))
+                self.ends[name, side] = PipelineEnd(
+                    smem.barriers[name], StageState.create(em, side, stages)
+                )
         self.tile = em.var(TILE_END)
         self.k_block = em.var(0)
         self.fetch_count = em.var(0)
@@ -49,7 +51,9 @@ class RoleLowering:
         for step in steps:
             handler = getattr(self, f"_{type(step).__name__}", None)
             if handler is None:
-                raise LoweringError(f"role '{self.role.value}': no lowering for {type(step).__name__}")
+                raise LoweringError(
+                    f"role '{self.role.value}': no lowering for {type(step).__name__}"
+                )
             handler(step)
 
     def _end(self, pipeline: str, side: P.Side) -> PipelineEnd:
@@ -61,8 +65,10 @@ class RoleLowering:
         end = self._end(s.pipeline, s.side)
         slots = self.smem.tile_slots.get(s.pipeline)
         if slots is None:
-            raise LoweringError(f"role '{self.role.value}': tile_loop needs a tile_id pipeline, "
-                                f"'{s.pipeline}' is not one")
+            raise LoweringError(
+                f"role '{self.role.value}': tile_loop needs a tile_id pipeline, "
+                f"'{s.pipeline}' is not one"
+            )
         head, done = em.label("tile_head"), em.label("tile_done")
         em.store(w.const(0), self.fetch_count)
         em.br(head)
@@ -77,7 +83,9 @@ class RoleLowering:
         else:
             body = em.label("tile_body")
             stage = end.wait_producer(em)
-            tile = em.load(em.smem_at(w.add(w.const(slots), w.muli(stage, 4))), "i32", "!llvm.ptr<3>")
+            tile = em.load(
+                em.smem_at(w.add(w.const(slots), w.muli(stage, 4))), "i32", "!llvm.ptr<3>"
+            )
             em.store(tile, self.tile)
             em.mbarrier_arrive(end.empty(em, stage))
             end.state.step(em)
@@ -94,8 +102,11 @@ class RoleLowering:
         em.store(tile, self.tile)
         stage = self._end(s.pipeline, P.Side.PRODUCER).state.index(em)
         slot = em.smem_at(w.add(w.const(self.smem.tile_slots[s.pipeline]), w.muli(stage, 4)))
-        em.if_then(w.icmp("eq", em.sreg("laneid"), w.const(0)),
-                   lambda: em.store(tile, slot, "i32", "!llvm.ptr<3>"), "lane0")
+        em.if_then(
+            w.icmp("eq", em.sreg("laneid"), w.const(0)),
+            lambda: em.store(tile, slot, "i32", "!llvm.ptr<3>"),
+            "lane0",
+        )
 
     def _KLoop(self, s: P.KLoop) -> None:
         em, w = self.em, self.em.w
@@ -128,9 +139,14 @@ class RoleLowering:
     def _ArriveInput(self, s: P.ArriveInput) -> None:
         em = self.em
         if s.input_pipeline not in self.input_stage:
-            raise LoweringError(f"role '{self.role.value}': arrive_input outside a per_k_epilogue on "
-                                f"'{s.input_pipeline}'")
-        end, stage = self._end(s.input_pipeline, P.Side.CONSUMER), self.input_stage[s.input_pipeline]
+            raise LoweringError(
+                f"role '{self.role.value}': arrive_input outside a per_k_epilogue on "
+                f"'{s.input_pipeline}'"
+            )
+        end, stage = (
+            self._end(s.input_pipeline, P.Side.CONSUMER),
+            self.input_stage[s.input_pipeline],
+        )
         em.elected(lambda: em.mbarrier_arrive(end.empty(em, stage)))
 
     # ---- output pipeline: explicit -----------------------------------------------------------
@@ -201,7 +217,9 @@ class RoleLowering:
     def _ReleaseStage(self, s: P.ReleaseStage) -> None:
         side = self.linear.pop(s.stage, None)
         if side is None:
-            raise LoweringError(f"role '{self.role.value}': release of stage '{s.stage}', which is not held")
+            raise LoweringError(
+                f"role '{self.role.value}': release of stage '{s.stage}', which is not held"
+            )
         out = P.AcquireForMma(self.k.output_pipeline.name)
         self._ReleaseFromMma(out) if side is P.Side.PRODUCER else self._ReleaseFromEpilogue(out)
 
@@ -218,8 +236,10 @@ class RoleLowering:
             em.warp_sync()
             tmem = em.load(slot, "i32", "!llvm.ptr<3>")
         em.named_arrive(SYNC_BARRIER_ID, self._sync_threads())
-        if cg == 2:   # only the leader CTA of the pair issues MMAs (elect_one_cta)
-            leader = w.icmp("eq", em.binop("and", em.sreg("cluster.ctarank"), w.const(1)), w.const(0))
+        if cg == 2:  # only the leader CTA of the pair issues MMAs (elect_one_cta)
+            leader = w.icmp(
+                "eq", em.binop("and", em.sreg("cluster.ctarank"), w.const(1)), w.const(0)
+            )
             em.if_then(leader, lambda: self.steps(s.body), "leader_cta")
         else:
             self.steps(s.body)
@@ -241,7 +261,9 @@ class RoleLowering:
     # ---- data --------------------------------------------------------------------------------
     def _LoadInputStage(self, s: P.LoadInputStage) -> None:
         stage = self._end(s.pipeline, P.Side.PRODUCER).state.index(self.em)
-        self.data.load_input_stage(s.pipeline, stage, self.em.load(self.tile), self.em.load(self.k_block))
+        self.data.load_input_stage(
+            s.pipeline, stage, self.em.load(self.tile), self.em.load(self.k_block)
+        )
 
     def _ZeroAccumulator(self, s) -> None:
         self.data.zero(self.mma_acc, self.data.acc_count)
@@ -251,11 +273,15 @@ class RoleLowering:
         self.data.mma_tile_product(s.input_pipeline, stage, self.mma_acc)
 
     def _StoreAccumulator(self, s) -> None:
-        self.data.store_accumulator(self._end(s.pipeline, P.Side.PRODUCER).state.index(self.em), self.mma_acc)
+        self.data.store_accumulator(
+            self._end(s.pipeline, P.Side.PRODUCER).state.index(self.em), self.mma_acc
+        )
 
     def _DrainStageToC(self, s) -> None:
         stage = self._end(s.pipeline, P.Side.CONSUMER).state.index(self.em)
-        self.data.drain_stage_to_c(stage, self.em.load(self.tile), self.thread, self.k.epilogue_threads)
+        self.data.drain_stage_to_c(
+            stage, self.em.load(self.tile), self.thread, self.k.epilogue_threads
+        )
 
     def _AccumulateStage(self, s) -> None:
         stage = self._end(s.pipeline, P.Side.CONSUMER).state.index(self.em)
@@ -265,4 +291,6 @@ class RoleLowering:
         self.data.zero(self.epi_acc, self.data.epi_count(self.k.epilogue_threads))
 
     def _StoreC(self, s) -> None:
-        self.data.store_c(self.epi_acc, self.em.load(self.tile), self.thread, self.k.epilogue_threads)
+        self.data.store_c(
+            self.epi_acc, self.em.load(self.tile), self.thread, self.k.epilogue_threads
+        )

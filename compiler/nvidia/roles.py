@@ -18,6 +18,7 @@ for anyone who needs the raw values.
 from __future__ import annotations
 
 import enum
+import itertools
 from dataclasses import dataclass
 
 WARP_SIZE = 32
@@ -48,10 +49,14 @@ class RoleRange:
             raise ValueError(f"RoleRange.role must be a Role, got {self.role!r}")
         name = self.role.value
         if self.start < 0 or self.start % WARP_SIZE:
-            raise ValueError(f"role '{name}' start must be a non-negative multiple of {WARP_SIZE}, got {self.start}")
+            raise ValueError(
+                f"role '{name}' start must be a non-negative multiple of {WARP_SIZE}, got {self.start}"
+            )
         if self.stop <= self.start or self.stop % WARP_SIZE:
-            raise ValueError(f"role '{name}' stop must be a multiple of {WARP_SIZE} above start {self.start}, "
-                             f"got {self.stop}")
+            raise ValueError(
+                f"role '{name}' stop must be a multiple of {WARP_SIZE} above start {self.start}, "
+                f"got {self.stop}"
+            )
 
     @property
     def threads(self) -> int:
@@ -85,10 +90,12 @@ class WarpRoleLayout:
             if r.role in seen:
                 raise ValueError(f"layout '{self.name}' assigns role '{r.role.value}' twice")
             seen.add(r.role)
-        for a, b in zip(ordered, ordered[1:]):
+        for a, b in itertools.pairwise(ordered):
             if b.start < a.stop:
-                raise ValueError(f"layout '{self.name}': role '{a.role.value}' threads [{a.start}, {a.stop}) overlap "
-                                 f"role '{b.role.value}' threads [{b.start}, {b.stop})")
+                raise ValueError(
+                    f"layout '{self.name}': role '{a.role.value}' threads [{a.start}, {a.stop}) overlap "
+                    f"role '{b.role.value}' threads [{b.start}, {b.stop})"
+                )
 
     @property
     def roles(self) -> tuple[Role, ...]:
@@ -126,20 +133,28 @@ class WarpRoleLayout:
     def check_launch(self, threads: int) -> None:
         """Require that a launch of ``threads`` threads runs every role fully and no thread without one."""
         if threads <= 0 or threads % WARP_SIZE:
-            raise ValueError(f"launch threads must be a positive multiple of {WARP_SIZE}, got {threads}")
+            raise ValueError(
+                f"launch threads must be a positive multiple of {WARP_SIZE}, got {threads}"
+            )
         for r in self.ranges:
             if r.stop > threads:
                 never = max(r.start, threads)
-                raise ValueError(f"launch threads={threads} never launches threads [{never}, {r.stop}) of role "
-                                 f"'{r.role.value}' in layout '{self.name}' (needs {self.total_threads})")
+                raise ValueError(
+                    f"launch threads={threads} never launches threads [{never}, {r.stop}) of role "
+                    f"'{r.role.value}' in layout '{self.name}' (needs {self.total_threads})"
+                )
         covered = 0
         for r in self.ranges:
             if r.start > covered:
-                raise ValueError(f"launch threads [{covered}, {r.start}) have no role in layout '{self.name}'")
+                raise ValueError(
+                    f"launch threads [{covered}, {r.start}) have no role in layout '{self.name}'"
+                )
             covered = r.stop
         if threads > covered:
-            raise ValueError(f"launch threads [{covered}, {threads}) have no role in layout '{self.name}' "
-                             f"(launch threads={threads}, layout needs {self.total_threads})")
+            raise ValueError(
+                f"launch threads [{covered}, {threads}) have no role in layout '{self.name}' "
+                f"(launch threads={threads}, layout needs {self.total_threads})"
+            )
 
 
 @dataclass(frozen=True)
@@ -191,28 +206,39 @@ def warp_role_1d1d(has_sfb: bool = False, num_epi_warps: int = 4) -> WarpRoleLay
     if num_epi_warps < 1:
         raise ValueError(f"num_epi_warps must be >= 1, got {num_epi_warps}")
     c = WarpRole1D1DConstants(bool(has_sfb), num_epi_warps)
-    ranges = [RoleRange(Role.EPILOGUE, 0, c.load_warp_start),
-              RoleRange(Role.LOAD, c.load_warp_start, c.mma_warp_start),
-              RoleRange(Role.MMA, c.mma_warp_start, c.sfb_tma_load_warp_start)]
+    ranges = [
+        RoleRange(Role.EPILOGUE, 0, c.load_warp_start),
+        RoleRange(Role.LOAD, c.load_warp_start, c.mma_warp_start),
+        RoleRange(Role.MMA, c.mma_warp_start, c.sfb_tma_load_warp_start),
+    ]
     if c.has_sfb:
-        ranges += [RoleRange(Role.SFB_TMA_LOAD, c.sfb_tma_load_warp_start, c.sfb_load_warp_start),
-                   RoleRange(Role.SFB_LOAD, c.sfb_load_warp_start, c.scheduler_warp_start)]
+        ranges += [
+            RoleRange(Role.SFB_TMA_LOAD, c.sfb_tma_load_warp_start, c.sfb_load_warp_start),
+            RoleRange(Role.SFB_LOAD, c.sfb_load_warp_start, c.scheduler_warp_start),
+        ]
     ranges.append(RoleRange(Role.SCHEDULER, c.scheduler_warp_start, c.total_threads_with_sched))
-    return WarpRoleLayout(f"warp_role_1d1d<has_sfb={str(c.has_sfb).lower()}, num_epi_warps={num_epi_warps}>",
-                          tuple(ranges))
+    return WarpRoleLayout(
+        f"warp_role_1d1d<has_sfb={str(c.has_sfb).lower()}, num_epi_warps={num_epi_warps}>",
+        tuple(ranges),
+    )
 
 
 def warp_role_8warp() -> WarpRoleLayout:
     """The older 8-warp ``WarpRole``: epilogue warps 0-3, scheduler 4, main load 5, MMA 6, epilogue load 7."""
-    return WarpRoleLayout("warp_role_8warp", (
-        RoleRange(Role.EPILOGUE, 0, 128),
-        RoleRange(Role.SCHEDULER, 128, 160),
-        RoleRange(Role.LOAD, 160, 192),
-        RoleRange(Role.MMA, 192, 224),
-        RoleRange(Role.EPILOGUE_LOAD, 224, 256),
-    ))
+    return WarpRoleLayout(
+        "warp_role_8warp",
+        (
+            RoleRange(Role.EPILOGUE, 0, 128),
+            RoleRange(Role.SCHEDULER, 128, 160),
+            RoleRange(Role.LOAD, 160, 192),
+            RoleRange(Role.MMA, 192, 224),
+            RoleRange(Role.EPILOGUE_LOAD, 224, 256),
+        ),
+    )
 
 
 def custom_layout(name: str, ranges: dict[Role, tuple[int, int]]) -> WarpRoleLayout:
     """A user-defined layout from ``{role: (start_thread, stop_thread)}``."""
-    return WarpRoleLayout(name, tuple(RoleRange(role, start, stop) for role, (start, stop) in ranges.items()))
+    return WarpRoleLayout(
+        name, tuple(RoleRange(role, start, stop) for role, (start, stop) in ranges.items())
+    )

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from .pipeline_config import MBARRIER_BYTES
 from .program import Kernel, Payload
 
-STATIC_SMEM_LIMIT = 48 * 1024   # bytes a kernel may declare statically
+STATIC_SMEM_LIMIT = 48 * 1024  # bytes a kernel may declare statically
 BF16_BYTES = 2
 F32_BYTES = 4
 
@@ -90,7 +90,20 @@ class SmemLayout:
         accum = offset
         offset += accum_bytes * out.config.num_stages
         if offset > STATIC_SMEM_LIMIT:
-            raise ValueError(f"kernel '{kernel.name}' needs {offset} bytes of shared memory, over the "
-                             f"{STATIC_SMEM_LIMIT}-byte static limit; lower num_stages or the block shape")
-        return SmemLayout(barriers, dealloc, tmem_slot, tile_slots, a_stages, b_stages, accum, a_bytes, b_bytes,
-                          accum_bytes, offset)
+            raise ValueError(
+                f"kernel '{kernel.name}' needs {offset} bytes of shared memory, over the "
+                f"{STATIC_SMEM_LIMIT}-byte static limit; lower num_stages or the block shape"
+            )
+        return SmemLayout(
+            barriers,
+            dealloc,
+            tmem_slot,
+            tile_slots,
+            a_stages,
+            b_stages,
+            accum,
+            a_bytes,
+            b_bytes,
+            accum_bytes,
+            offset,
+        )

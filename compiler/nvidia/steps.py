@@ -1,5 +1,5 @@
 """The steps of a role body in the program model (``program``): loops, pipeline steps in their
-explicit, scoped and linear forms, warp contexts and data steps.
+explicit, scoped and linear forms, and warp contexts; the data steps are in ``data_steps``.
 
 Each class maps 1:1 onto one dialect op (the name in its docstring); a nested
 ``body`` is the op's single region, and pipeline references are the symbol
@@ -11,7 +11,18 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Union
+
+from .data_steps import (
+    AccumulateStage,
+    DrainStageToC,
+    FetchNextTile,
+    LoadInputStage,
+    MmaTileProduct,
+    StoreAccumulator,
+    StoreC,
+    ZeroAccumulator,
+    ZeroEpilogueAccumulator,
+)
 
 
 class Side(enum.Enum):
@@ -22,6 +33,7 @@ class Side(enum.Enum):
 
 
 # ---- loops -------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class TileLoop:
@@ -48,6 +60,7 @@ class KLoop:
 
 # ---- input pipeline ----------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class InputProduce:
     """``sched.nv.input_produce``: enter wait ``empty[ps]``; exit every thread arrives ``full[ps]``, producer_step."""
@@ -65,6 +78,7 @@ class InputConsume:
 
 
 # ---- output pipeline: explicit steps -----------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class AcquireForMma:
@@ -109,6 +123,7 @@ class EpilogueArrive:
 
 
 # ---- output pipeline: scoped forms -------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class OutputProduce:
@@ -168,6 +183,7 @@ class ArriveInput:
 
 # ---- output pipeline: linear forms -------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class AcquireMmaLinear:
     """``sched.nv.acquire_mma_linear`` → ``MmaStage`` named ``stage`` (acquire_for_mma)."""
@@ -192,6 +208,7 @@ class ReleaseStage:
 
 
 # ---- warp contexts -----------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class MmaContext:
@@ -219,70 +236,37 @@ class EpilogueContext:
     body: tuple[Step, ...]
 
 
-# ---- data steps --------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class LoadInputStage:
-    """``sched.nv.load_input_stage``: copy this tile's k-slice of A and B into the producer stage."""
-
-    pipeline: str
-
-
-@dataclass(frozen=True)
-class ZeroAccumulator:
-    """``sched.nv.zero_accumulator``: the MMA warp's accumulator registers := 0."""
-
-
-@dataclass(frozen=True)
-class MmaTileProduct:
-    """``sched.nv.mma_tile_product``: accumulator += A_s @ B_s^T from the input consumer stage."""
-
-    input_pipeline: str
-
-
-@dataclass(frozen=True)
-class StoreAccumulator:
-    """``sched.nv.store_accumulator``: accumulator → the acquired output stage (SMEM on sm_90a, TMEM on sm_100a)."""
-
-    pipeline: str
-
-
-@dataclass(frozen=True)
-class DrainStageToC:
-    """``sched.nv.drain_stage_to_c``: the acquired output stage → this tile of C (per-tile mode)."""
-
-    pipeline: str
-
-
-@dataclass(frozen=True)
-class AccumulateStage:
-    """``sched.nv.accumulate_stage``: epilogue registers += the acquired output stage (per-K mode)."""
-
-    pipeline: str
-
-
-@dataclass(frozen=True)
-class ZeroEpilogueAccumulator:
-    """``sched.nv.zero_epilogue_accumulator``: the epilogue's registers := 0 (per-K mode)."""
-
-
-@dataclass(frozen=True)
-class StoreC:
-    """``sched.nv.store_c``: the epilogue's registers → this tile of C (per-K mode)."""
-
-
-@dataclass(frozen=True)
-class FetchNextTile:
-    """``sched.nv.fetch_next_tile``: write the next tile id (``blockIdx.x + i*gridDim.x``, or -1) to the slot."""
-
-    pipeline: str
-
-
-Step = Union[TileLoop, KLoop, InputProduce, InputConsume, AcquireForMma, ReleaseFromMma, AcquireForEpilogue,
-             ReleaseFromEpilogue, EpilogueArrive, OutputProduce, OutputConsume, PerKProduce, PerKConsume,
-             PerKEpilogue, ArriveInput, AcquireMmaLinear, AcquireEpilogueLinear, ReleaseStage, MmaContext,
-             EpilogueContext, LoadInputStage, ZeroAccumulator, MmaTileProduct, StoreAccumulator, DrainStageToC,
-             AccumulateStage, ZeroEpilogueAccumulator, StoreC, FetchNextTile]
+Step = (
+    TileLoop
+    | KLoop
+    | InputProduce
+    | InputConsume
+    | AcquireForMma
+    | ReleaseFromMma
+    | AcquireForEpilogue
+    | ReleaseFromEpilogue
+    | EpilogueArrive
+    | OutputProduce
+    | OutputConsume
+    | PerKProduce
+    | PerKConsume
+    | PerKEpilogue
+    | ArriveInput
+    | AcquireMmaLinear
+    | AcquireEpilogueLinear
+    | ReleaseStage
+    | MmaContext
+    | EpilogueContext
+    | LoadInputStage
+    | ZeroAccumulator
+    | MmaTileProduct
+    | StoreAccumulator
+    | DrainStageToC
+    | AccumulateStage
+    | ZeroEpilogueAccumulator
+    | StoreC
+    | FetchNextTile
+)
 
 INPUT_REFS = ("input_pipeline",)
 PIPELINE_REFS = ("pipeline", "input_pipeline")

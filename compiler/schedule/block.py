@@ -32,16 +32,6 @@ from .validate import check_bool, check_dict_keys, check_enum
 
 _OWNER = "MMABlockSpec"
 
-OP_SLOTS = ("mma", "pre_op_0", "pre_op_1", "global_load", "global_load_1", "entry_wait",
-            "entry_wait_lgkm", "pre_sync", "fused_mma")
-"""The nine ``OpDesc`` fields, in declaration order."""
-
-FLAGS = ("pre_mma_barrier", "pre_mma_set_prio", "post_mma_barrier", "post_mma_set_prio",
-         "post_barrier_lgkm", "post_barrier_sched", "trailing_sched_barrier",
-         "global_load_prefetch", "global_load_1_prefetch", "drain_lgkm_before_loads",
-         "global_before_frag", "barrier_before_pre_ops", "wrap_waits_with_sched_barrier")
-"""The thirteen ``bool`` fields, in declaration order."""
-
 
 def _none() -> OpDesc:
     return OpDesc.none()
@@ -93,8 +83,9 @@ class MMABlockSpec:
         for name in OP_SLOTS:
             value = getattr(self, name)
             if not isinstance(value, OpDesc):
-                raise TypeError(f"{_OWNER}.{name} must be an OpDesc, got "
-                                f"{type(value).__name__} {value!r}")
+                raise TypeError(
+                    f"{_OWNER}.{name} must be an OpDesc, got {type(value).__name__} {value!r}"
+                )
         for name in FLAGS:
             check_bool(_OWNER, name, getattr(self, name))
 
@@ -117,20 +108,39 @@ class MMABlockSpec:
     # -- counting (program.mojo L163-274) ------------------------------------
 
     def _n_pre_barrier_ops(self) -> int:
-        present = sum(getattr(self, name).is_present() for name in
-                      ("entry_wait_lgkm", "pre_op_0", "pre_op_1", "global_load",
-                       "global_load_1", "pre_sync"))
-        return (2 * self.entry_wait.is_present() + present + self.drain_lgkm_before_loads
-                + self._entry_wrap() + self._sync_wrap())
+        present = sum(
+            getattr(self, name).is_present()
+            for name in (
+                "entry_wait_lgkm",
+                "pre_op_0",
+                "pre_op_1",
+                "global_load",
+                "global_load_1",
+                "pre_sync",
+            )
+        )
+        return (
+            2 * self.entry_wait.is_present()
+            + present
+            + self.drain_lgkm_before_loads
+            + self._entry_wrap()
+            + self._sync_wrap()
+        )
 
     def _n_barrier_section(self) -> int:
         return self.pre_mma_barrier * (1 + self.post_barrier_sched + self.post_barrier_lgkm)
 
     def entry_count(self) -> int:
         """Number of entries ``expand`` writes (the reference's formula, L193-220)."""
-        return (self._n_pre_barrier_ops() + 1 + self._n_barrier_section()
-                + self.pre_mma_set_prio + self.fused_mma.is_present() + self.post_mma_set_prio
-                + self.post_mma_barrier * (1 + self.trailing_sched_barrier))
+        return (
+            self._n_pre_barrier_ops()
+            + 1
+            + self._n_barrier_section()
+            + self.pre_mma_set_prio
+            + self.fused_mma.is_present()
+            + self.post_mma_set_prio
+            + self.post_mma_barrier * (1 + self.trailing_sched_barrier)
+        )
 
     def mma_position(self) -> int:
         """Offset of ``mma`` within the block's entries (L222-234)."""
@@ -150,13 +160,20 @@ class MMABlockSpec:
         """
         if not (self.post_barrier_lgkm and self.pre_mma_barrier):
             return -1
-        entry_group = (2 * self.entry_wait.is_present() + self.entry_wait_lgkm.is_present()
-                       + self._entry_wrap())
+        entry_group = (
+            2 * self.entry_wait.is_present()
+            + self.entry_wait_lgkm.is_present()
+            + self._entry_wrap()
+        )
         loads = 0
         if not self.barrier_before_pre_ops:
-            loads = (self.pre_op_0.is_present() + self.pre_op_1.is_present()
-                     + self.drain_lgkm_before_loads + self.global_load.is_present()
-                     + self.global_load_1.is_present())
+            loads = (
+                self.pre_op_0.is_present()
+                + self.pre_op_1.is_present()
+                + self.drain_lgkm_before_loads
+                + self.global_load.is_present()
+                + self.global_load_1.is_present()
+            )
         before_barrier = self._sync_wrap() // 2 + self.pre_sync.is_present()
         return entry_group + loads + before_barrier + 1 + self.post_barrier_sched
 
@@ -172,8 +189,13 @@ class MMABlockSpec:
         if not self.barrier_before_pre_ops:
             n = self._n_pre_barrier_ops()
         else:
-            n = (self.entry_wait.is_present() + self.entry_wait_lgkm.is_present()
-                 + self.pre_sync.is_present() + self._entry_wrap() + self._sync_wrap() // 2)
+            n = (
+                self.entry_wait.is_present()
+                + self.entry_wait_lgkm.is_present()
+                + self.pre_sync.is_present()
+                + self._entry_wrap()
+                + self._sync_wrap() // 2
+            )
         return n + 1 + self.post_barrier_sched
 
     # -- expansion (program.mojo L276-465) -----------------------------------
@@ -198,8 +220,12 @@ class MMABlockSpec:
 
         frags = list(present((self.pre_op_0, False), (self.pre_op_1, False)))
         drain = [(_WAIT_LGKM_0, False)] if self.drain_lgkm_before_loads else []
-        globals_ = list(present((self.global_load, self.global_load_prefetch),
-                                (self.global_load_1, self.global_load_1_prefetch)))
+        globals_ = list(
+            present(
+                (self.global_load, self.global_load_prefetch),
+                (self.global_load_1, self.global_load_1_prefetch),
+            )
+        )
         load = (globals_ + drain + frags) if self.global_before_frag else (frags + drain + globals_)
 
         sync: list[tuple[OpDesc, bool]] = []
@@ -253,6 +279,15 @@ class MMABlockSpec:
     def from_dict(data: dict[str, Any]) -> MMABlockSpec:
         """Inverse of ``to_dict``; absent fields take defaults, unknown keys are errors."""
         check_dict_keys(_OWNER, data, {f.name for f in fields(MMABlockSpec)}, ("mma",))
-        kwargs = {name: OpDesc.from_dict(value) if name in OP_SLOTS else value
-                  for name, value in data.items()}
+        kwargs = {
+            name: OpDesc.from_dict(value) if name in OP_SLOTS else value
+            for name, value in data.items()
+        }
         return MMABlockSpec(**kwargs)
+
+
+OP_SLOTS = tuple(f.name for f in fields(MMABlockSpec) if f.type == "OpDesc")
+"""The nine ``OpDesc`` fields, in declaration order (``mma`` ... ``fused_mma``)."""
+
+FLAGS = tuple(f.name for f in fields(MMABlockSpec) if f.type == "bool")
+"""The thirteen ``bool`` fields, in declaration order (``pre_mma_barrier`` ...)."""

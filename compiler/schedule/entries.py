@@ -29,15 +29,20 @@ class ScheduleEntry:
     def __post_init__(self) -> None:
         if not isinstance(self.op, OpDesc):
             raise TypeError(f"{_OWNER}.op must be an OpDesc, got {type(self.op).__name__}")
-        object.__setattr__(self, "time_slot",
-                           check_int(_OWNER, "time_slot", self.time_slot, minimum=0))
+        object.__setattr__(
+            self, "time_slot", check_int(_OWNER, "time_slot", self.time_slot, minimum=0)
+        )
         object.__setattr__(self, "phase", check_enum(_OWNER, "phase", self.phase, Phase))
         check_bool(_OWNER, "is_prefetch", self.is_prefetch)
 
     def to_dict(self) -> dict[str, Any]:
         """``{"op": {...}, "time_slot": n, "phase": "KERNEL", "is_prefetch": b}``."""
-        return {"op": self.op.to_dict(), "time_slot": self.time_slot,
-                "phase": self.phase.name, "is_prefetch": self.is_prefetch}
+        return {
+            "op": self.op.to_dict(),
+            "time_slot": self.time_slot,
+            "phase": self.phase.name,
+            "is_prefetch": self.is_prefetch,
+        }
 
     @staticmethod
     def from_dict(data: dict[str, Any]) -> ScheduleEntry:
@@ -46,10 +51,16 @@ class ScheduleEntry:
             raise TypeError(f"ScheduleEntry.from_dict expects a dict, got {type(data).__name__}")
         expected = {"op", "time_slot", "phase", "is_prefetch"}
         if set(data) != expected:
-            raise ValueError("ScheduleEntry.from_dict: keys must be exactly "
-                             f"{sorted(expected)}, got {sorted(data)}")
-        return ScheduleEntry(op=OpDesc.from_dict(data["op"]), time_slot=data["time_slot"],
-                             phase=data["phase"], is_prefetch=data["is_prefetch"])
+            raise ValueError(
+                "ScheduleEntry.from_dict: keys must be exactly "
+                f"{sorted(expected)}, got {sorted(data)}"
+            )
+        return ScheduleEntry(
+            op=OpDesc.from_dict(data["op"]),
+            time_slot=data["time_slot"],
+            phase=data["phase"],
+            is_prefetch=data["is_prefetch"],
+        )
 
 
 class EntryBuilder:

@@ -43,11 +43,15 @@ class ExpandedSchedule:
                     raise TypeError(f"{where} must be a ScheduleEntry, got {type(entry).__name__}")
                 tag = entry.op.tag
                 if tag not in _DATA_TAGS and tag not in _FRAMEWORK_TAGS:
-                    raise ValueError(f"{where}: tag {tag} has no AMD lowering (data tags "
-                                     f"{sorted(_DATA_TAGS)}, framework tags 128-133, 255)")
+                    raise ValueError(
+                        f"{where}: tag {tag} has no AMD lowering (data tags "
+                        f"{sorted(_DATA_TAGS)}, framework tags 128-133, 255)"
+                    )
         idx = self.warp_stagger_index
         if isinstance(idx, bool) or not isinstance(idx, int) or idx < 0:
-            raise ValueError(f"ExpandedSchedule.warp_stagger_index must be an int >= 0, got {idx!r}")
+            raise ValueError(
+                f"ExpandedSchedule.warp_stagger_index must be an int >= 0, got {idx!r}"
+            )
 
     @property
     def stagger_split(self) -> int:

@@ -11,8 +11,9 @@ from .opdesc import OpDesc
 from .validate import check_bool
 
 
-def emit_minimal_barrier_block(block: MMABlockSpec, wrap_waits: bool,
-                               global_before_frag: bool = False) -> list[OpDesc]:
+def emit_minimal_barrier_block(
+    block: MMABlockSpec, wrap_waits: bool, global_before_frag: bool = False
+) -> list[OpDesc]:
     """Return the ordered ops of ``block`` in the minimal-barrier shape.
 
     Order: sync group A (``[sb] entry_wait entry_wait_lgkm [barrier if
@@ -26,8 +27,9 @@ def emit_minimal_barrier_block(block: MMABlockSpec, wrap_waits: bool,
     and ``barrier_before_pre_ops`` settings are ignored.
     """
     if not isinstance(block, MMABlockSpec):
-        raise TypeError(f"emit_minimal_barrier_block: block must be an MMABlockSpec, "
-                        f"got {type(block).__name__}")
+        raise TypeError(
+            f"emit_minimal_barrier_block: block must be an MMABlockSpec, got {type(block).__name__}"
+        )
     check_bool("emit_minimal_barrier_block", "wrap_waits", wrap_waits)
     check_bool("emit_minimal_barrier_block", "global_before_frag", global_before_frag)
 

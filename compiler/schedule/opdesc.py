@@ -16,8 +16,17 @@ from .validate import check_dict_keys, check_enum, check_int
 
 _OWNER = "OpDesc"
 _ENUM_FIELDS = {"k_offset": KOffsetKind, "resource": ResourceKind, "role": OpRole}
-_MIN_FIELDS = {"stage": 0, "subtile": 0, "vm_cost": 0, "lgkm_cost": 0, "wait_value": 0,
-               "latency": 0, "channel": -1, "vgpr_def": 0, "vgpr_kill": 0}
+_MIN_FIELDS = {
+    "stage": 0,
+    "subtile": 0,
+    "vm_cost": 0,
+    "lgkm_cost": 0,
+    "wait_value": 0,
+    "latency": 0,
+    "channel": -1,
+    "vgpr_def": 0,
+    "vgpr_kill": 0,
+}
 
 
 @dataclass(frozen=True)
@@ -48,8 +57,9 @@ class OpDesc:
     def __post_init__(self) -> None:
         object.__setattr__(self, "tag", check_int(_OWNER, "tag", self.tag, minimum=0, maximum=255))
         for name, minimum in _MIN_FIELDS.items():
-            object.__setattr__(self, name, check_int(_OWNER, name, getattr(self, name),
-                                                     minimum=minimum))
+            object.__setattr__(
+                self, name, check_int(_OWNER, name, getattr(self, name), minimum=minimum)
+            )
         for name, enum in _ENUM_FIELDS.items():
             object.__setattr__(self, name, check_enum(_OWNER, name, getattr(self, name), enum))
 
@@ -74,36 +84,43 @@ class OpDesc:
     def wait_vm(count: int) -> OpDesc:
         """Wait until at most ``count`` global (vmcnt) loads are in flight."""
         check_int(_OWNER, "wait_value", count, minimum=0)
-        return OpDesc(tag=Ops.WAIT_VM, wait_value=count, resource=ResourceKind.SCALAR,
-                      role=OpRole.SYNC)
+        return OpDesc(
+            tag=Ops.WAIT_VM, wait_value=count, resource=ResourceKind.SCALAR, role=OpRole.SYNC
+        )
 
     @staticmethod
     def wait_lgkm(count: int) -> OpDesc:
         """Wait until at most ``count`` LDS (lgkmcnt) ops are in flight."""
         check_int(_OWNER, "wait_value", count, minimum=0)
-        return OpDesc(tag=Ops.WAIT_LGKM, wait_value=count, resource=ResourceKind.SCALAR,
-                      role=OpRole.SYNC)
+        return OpDesc(
+            tag=Ops.WAIT_LGKM, wait_value=count, resource=ResourceKind.SCALAR, role=OpRole.SYNC
+        )
 
     @staticmethod
     def set_prio(priority: int) -> OpDesc:
         """Wave priority hint ``s_setprio priority``: FENCE role (not SYNC)."""
         check_int(_OWNER, "wait_value", priority, minimum=0)
-        return OpDesc(tag=Ops.SET_PRIO, wait_value=priority, resource=ResourceKind.SCALAR,
-                      role=OpRole.FENCE)
+        return OpDesc(
+            tag=Ops.SET_PRIO, wait_value=priority, resource=ResourceKind.SCALAR, role=OpRole.FENCE
+        )
 
     @staticmethod
     def schedule_barrier() -> OpDesc:
         """LLVM machine-scheduler fence (``llvm.amdgcn.sched.barrier``)."""
-        return OpDesc(tag=Ops.SCHEDULE_BARRIER, resource=ResourceKind.SCALAR,
-                      role=OpRole.FENCE)
+        return OpDesc(tag=Ops.SCHEDULE_BARRIER, resource=ResourceKind.SCALAR, role=OpRole.FENCE)
 
     @staticmethod
     def sched_group_barrier(mask: int, count: int) -> OpDesc:
         """Scheduling-group hint; ``mask`` is stored in ``subtile``, ``count`` in ``wait_value``."""
         check_int(_OWNER, "subtile", mask, minimum=0)
         check_int(_OWNER, "wait_value", count, minimum=0)
-        return OpDesc(tag=Ops.SCHED_GROUP_BARRIER, subtile=mask, wait_value=count,
-                      resource=ResourceKind.SCALAR, role=OpRole.FENCE)
+        return OpDesc(
+            tag=Ops.SCHED_GROUP_BARRIER,
+            subtile=mask,
+            wait_value=count,
+            resource=ResourceKind.SCALAR,
+            role=OpRole.FENCE,
+        )
 
     @staticmethod
     def none() -> OpDesc:
@@ -113,19 +130,47 @@ class OpDesc:
     # -- data-op factories (types.mojo L370-440) ---------------------------
 
     @staticmethod
-    def op(tag: int, resource: ResourceKind, latency: int, role: OpRole, *, channel: int = -1,
-           stage: int = 0, subtile: int = 0, k_offset: KOffsetKind = KOffsetKind.NONE,
-           vm_cost: int = 0, lgkm_cost: int = 0, wait_value: int = 0, vgpr_def: int = 0,
-           vgpr_kill: int = 0) -> OpDesc:
+    def op(
+        tag: int,
+        resource: ResourceKind,
+        latency: int,
+        role: OpRole,
+        *,
+        channel: int = -1,
+        stage: int = 0,
+        subtile: int = 0,
+        k_offset: KOffsetKind = KOffsetKind.NONE,
+        vm_cost: int = 0,
+        lgkm_cost: int = 0,
+        wait_value: int = 0,
+        vgpr_def: int = 0,
+        vgpr_kill: int = 0,
+    ) -> OpDesc:
         """A fully annotated op: cost metadata given inline."""
-        return OpDesc(tag=tag, stage=stage, subtile=subtile, k_offset=k_offset, vm_cost=vm_cost,
-                      lgkm_cost=lgkm_cost, wait_value=wait_value, resource=resource,
-                      latency=latency, role=role, channel=channel, vgpr_def=vgpr_def,
-                      vgpr_kill=vgpr_kill)
+        return OpDesc(
+            tag=tag,
+            stage=stage,
+            subtile=subtile,
+            k_offset=k_offset,
+            vm_cost=vm_cost,
+            lgkm_cost=lgkm_cost,
+            wait_value=wait_value,
+            resource=resource,
+            latency=latency,
+            role=role,
+            channel=channel,
+            vgpr_def=vgpr_def,
+            vgpr_kill=vgpr_kill,
+        )
 
     @staticmethod
-    def logical(tag: int, channel: int = -1, stage: int = 0, subtile: int = 0,
-                k_offset: KOffsetKind = KOffsetKind.NONE) -> OpDesc:
+    def logical(
+        tag: int,
+        channel: int = -1,
+        stage: int = 0,
+        subtile: int = 0,
+        k_offset: KOffsetKind = KOffsetKind.NONE,
+    ) -> OpDesc:
         """A logical op: buffer metadata only; resource/latency/role left at NONE/0."""
         return OpDesc(tag=tag, stage=stage, subtile=subtile, k_offset=k_offset, channel=channel)
 

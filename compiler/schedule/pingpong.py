@@ -15,35 +15,68 @@ FRAGMENT_LOAD_LATENCY = 20
 MMA_LATENCY = 16
 
 
-def load_a(stage: int = 0, subtile: int = 0, k_offset: KOffsetKind = KOffsetKind.NONE,
-           vm_cost: int = 0) -> OpDesc:
+def load_a(
+    stage: int = 0, subtile: int = 0, k_offset: KOffsetKind = KOffsetKind.NONE, vm_cost: int = 0
+) -> OpDesc:
     """``LOAD_A``: global→LDS copy of an A subtile into ``stage``."""
-    return OpDesc.op(PingPongOps.LOAD_A, ResourceKind.GLOBAL_MEM, GLOBAL_LOAD_LATENCY,
-                     OpRole.GLOBAL_LOAD, channel=0, stage=stage, subtile=subtile,
-                     k_offset=k_offset, vm_cost=vm_cost)
+    return OpDesc.op(
+        PingPongOps.LOAD_A,
+        ResourceKind.GLOBAL_MEM,
+        GLOBAL_LOAD_LATENCY,
+        OpRole.GLOBAL_LOAD,
+        channel=0,
+        stage=stage,
+        subtile=subtile,
+        k_offset=k_offset,
+        vm_cost=vm_cost,
+    )
 
 
-def load_b(stage: int = 0, subtile: int = 0, k_offset: KOffsetKind = KOffsetKind.NONE,
-           vm_cost: int = 0) -> OpDesc:
+def load_b(
+    stage: int = 0, subtile: int = 0, k_offset: KOffsetKind = KOffsetKind.NONE, vm_cost: int = 0
+) -> OpDesc:
     """``LOAD_B``: global→LDS copy of a B subtile into ``stage``."""
-    return OpDesc.op(PingPongOps.LOAD_B, ResourceKind.GLOBAL_MEM, GLOBAL_LOAD_LATENCY,
-                     OpRole.GLOBAL_LOAD, channel=1, stage=stage, subtile=subtile,
-                     k_offset=k_offset, vm_cost=vm_cost)
+    return OpDesc.op(
+        PingPongOps.LOAD_B,
+        ResourceKind.GLOBAL_MEM,
+        GLOBAL_LOAD_LATENCY,
+        OpRole.GLOBAL_LOAD,
+        channel=1,
+        stage=stage,
+        subtile=subtile,
+        k_offset=k_offset,
+        vm_cost=vm_cost,
+    )
 
 
 def mma_load_a(stage: int = 0, subtile: int = 0) -> OpDesc:
     """``MMA_LOAD_A``: LDS→register fragment read of A quadrant ``subtile``."""
-    return OpDesc.op(PingPongOps.MMA_LOAD_A, ResourceKind.LDS, FRAGMENT_LOAD_LATENCY,
-                     OpRole.FRAGMENT_LOAD, channel=0, stage=stage, subtile=subtile)
+    return OpDesc.op(
+        PingPongOps.MMA_LOAD_A,
+        ResourceKind.LDS,
+        FRAGMENT_LOAD_LATENCY,
+        OpRole.FRAGMENT_LOAD,
+        channel=0,
+        stage=stage,
+        subtile=subtile,
+    )
 
 
 def mma_load_b(stage: int = 0, subtile: int = 0) -> OpDesc:
     """``MMA_LOAD_B``: LDS→register fragment read of B quadrant ``subtile``."""
-    return OpDesc.op(PingPongOps.MMA_LOAD_B, ResourceKind.LDS, FRAGMENT_LOAD_LATENCY,
-                     OpRole.FRAGMENT_LOAD, channel=1, stage=stage, subtile=subtile)
+    return OpDesc.op(
+        PingPongOps.MMA_LOAD_B,
+        ResourceKind.LDS,
+        FRAGMENT_LOAD_LATENCY,
+        OpRole.FRAGMENT_LOAD,
+        channel=1,
+        stage=stage,
+        subtile=subtile,
+    )
 
 
 def mma(m: int = 0, n: int = 0) -> OpDesc:
     """``MMA`` on accumulator quadrant (m, n): ``stage`` is the M row, ``subtile`` the N column."""
-    return OpDesc.op(PingPongOps.MMA, ResourceKind.MMA_UNIT, MMA_LATENCY, OpRole.COMPUTE,
-                     stage=m, subtile=n)
+    return OpDesc.op(
+        PingPongOps.MMA, ResourceKind.MMA_UNIT, MMA_LATENCY, OpRole.COMPUTE, stage=m, subtile=n
+    )

@@ -25,20 +25,26 @@ class PipelineProgram:
 
     def __init__(self, num_blocks: int = 0, trailing_barrier: bool = False) -> None:
         check_int(_OWNER, "num_blocks", num_blocks, minimum=0)
-        self.blocks: list[MMABlockSpec] = [MMABlockSpec(mma=OpDesc.none())
-                                           for _ in range(num_blocks)]
+        self.blocks: list[MMABlockSpec] = [
+            MMABlockSpec(mma=OpDesc.none()) for _ in range(num_blocks)
+        ]
         self.explicit_blocks: list[list[OpDesc]] = [[] for _ in range(num_blocks)]
         self.trailing_barrier: bool = check_bool(_OWNER, "trailing_barrier", trailing_barrier)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, PipelineProgram):
             return NotImplemented
-        return (self.blocks, self.explicit_blocks, self.trailing_barrier) == \
-            (other.blocks, other.explicit_blocks, other.trailing_barrier)
+        return (self.blocks, self.explicit_blocks, self.trailing_barrier) == (
+            other.blocks,
+            other.explicit_blocks,
+            other.trailing_barrier,
+        )
 
     def __repr__(self) -> str:
-        return (f"PipelineProgram(blocks={self.blocks!r}, explicit_blocks="
-                f"{self.explicit_blocks!r}, trailing_barrier={self.trailing_barrier})")
+        return (
+            f"PipelineProgram(blocks={self.blocks!r}, explicit_blocks="
+            f"{self.explicit_blocks!r}, trailing_barrier={self.trailing_barrier})"
+        )
 
     def _explicit(self, block_idx: int) -> list[OpDesc]:
         if block_idx < len(self.explicit_blocks):
@@ -54,8 +60,9 @@ class PipelineProgram:
 
     def total_entries(self) -> int:
         """Sum of the block counts, plus 1 for the trailing barrier."""
-        return sum(self._block_entry_count(i) for i in range(len(self.blocks))) + \
-            self.trailing_barrier
+        return (
+            sum(self._block_entry_count(i) for i in range(len(self.blocks))) + self.trailing_barrier
+        )
 
     def block_start(self, block_idx: int) -> int:
         """Entry index at which block ``block_idx`` starts."""
@@ -84,13 +91,15 @@ class PipelineProgram:
         out: list[ScheduleEntry] = []
         for i, block in enumerate(self.blocks):
             if not isinstance(block, MMABlockSpec):
-                raise TypeError(f"{_OWNER}.blocks[{i}] must be an MMABlockSpec, "
-                                f"got {type(block).__name__}")
+                raise TypeError(
+                    f"{_OWNER}.blocks[{i}] must be an MMABlockSpec, got {type(block).__name__}"
+                )
             explicit = self._explicit(i)
             if explicit:
                 base = len(out)
-                out.extend(ScheduleEntry(op, base + j, phase, False)
-                           for j, op in enumerate(explicit))
+                out.extend(
+                    ScheduleEntry(op, base + j, phase, False) for j, op in enumerate(explicit)
+                )
             else:
                 block.expand_to_list(out, phase)
         if self.trailing_barrier:
@@ -99,20 +108,26 @@ class PipelineProgram:
 
     def to_dict(self) -> dict[str, Any]:
         """``{"blocks": [...], "explicit_blocks": [[...], ...], "trailing_barrier": b}``."""
-        return {"blocks": [b.to_dict() for b in self.blocks],
-                "explicit_blocks": [[op.to_dict() for op in ops] for ops in self.explicit_blocks],
-                "trailing_barrier": self.trailing_barrier}
+        return {
+            "blocks": [b.to_dict() for b in self.blocks],
+            "explicit_blocks": [[op.to_dict() for op in ops] for ops in self.explicit_blocks],
+            "trailing_barrier": self.trailing_barrier,
+        }
 
     @staticmethod
     def from_dict(data: dict[str, Any]) -> PipelineProgram:
         """Inverse of ``to_dict``; ``explicit_blocks`` may be omitted (all templates)."""
         check_dict_keys(_OWNER, data, {"blocks", "explicit_blocks", "trailing_barrier"}, ())
         blocks = [MMABlockSpec.from_dict(b) for b in data.get("blocks", [])]
-        explicit = [[OpDesc.from_dict(op) for op in ops]
-                    for ops in data.get("explicit_blocks", [[] for _ in blocks])]
+        explicit = [
+            [OpDesc.from_dict(op) for op in ops]
+            for ops in data.get("explicit_blocks", [[] for _ in blocks])
+        ]
         if len(explicit) != len(blocks):
-            raise ValueError(f"PipelineProgram.from_dict: {len(explicit)} explicit_blocks "
-                             f"for {len(blocks)} blocks")
+            raise ValueError(
+                f"PipelineProgram.from_dict: {len(explicit)} explicit_blocks "
+                f"for {len(blocks)} blocks"
+            )
         program = PipelineProgram(0, trailing_barrier=data.get("trailing_barrier", False))
         program.blocks = blocks
         program.explicit_blocks = explicit

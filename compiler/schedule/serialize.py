@@ -9,7 +9,7 @@ for ``EntryList``).  ``loads(dumps(x)) == x`` for every value.
 from __future__ import annotations
 
 import json
-from typing import Any, Union
+from typing import Any
 
 from .block import MMABlockSpec
 from .entries import ScheduleEntry
@@ -19,10 +19,13 @@ from .program import PipelineProgram
 FORMAT = "warpsched.schedule"
 VERSION = 1
 
-Schedulable = Union[OpDesc, MMABlockSpec, PipelineProgram, list[ScheduleEntry]]
+Schedulable = OpDesc | MMABlockSpec | PipelineProgram | list[ScheduleEntry]
 
-_KINDS: dict[str, Any] = {"OpDesc": OpDesc, "MMABlockSpec": MMABlockSpec,
-                          "PipelineProgram": PipelineProgram}
+_KINDS: dict[str, Any] = {
+    "OpDesc": OpDesc,
+    "MMABlockSpec": MMABlockSpec,
+    "PipelineProgram": PipelineProgram,
+}
 
 
 def to_document(value: Schedulable) -> dict[str, Any]:
@@ -43,16 +46,19 @@ def from_document(doc: dict[str, Any]) -> Schedulable:
     if not isinstance(doc, dict):
         raise TypeError(f"from_document expects a dict, got {type(doc).__name__}")
     if doc.get("format") != FORMAT or doc.get("version") != VERSION:
-        raise ValueError(f"not a {FORMAT} version {VERSION} document "
-                         f"(format={doc.get('format')!r}, version={doc.get('version')!r})")
+        raise ValueError(
+            f"not a {FORMAT} version {VERSION} document "
+            f"(format={doc.get('format')!r}, version={doc.get('version')!r})"
+        )
     kind, data = doc.get("kind"), doc.get("data")
     if kind == "EntryList":
         if not isinstance(data, list):
             raise TypeError("EntryList data must be a list")
         return [ScheduleEntry.from_dict(e) for e in data]
     if kind not in _KINDS:
-        raise ValueError(f"unknown document kind {kind!r} "
-                         f"(expected one of {', '.join([*_KINDS, 'EntryList'])})")
+        raise ValueError(
+            f"unknown document kind {kind!r} (expected one of {', '.join([*_KINDS, 'EntryList'])})"
+        )
     return _KINDS[kind].from_dict(data)
 
 

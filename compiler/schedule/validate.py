@@ -15,8 +15,9 @@ I64_MAX = 2**63 - 1
 """Every integer field is stored as a signed 64-bit value in the IR and in JSON consumers."""
 
 
-def check_int(owner: str, field: str, value: object, *, minimum: int | None = None,
-              maximum: int = I64_MAX) -> int:
+def check_int(
+    owner: str, field: str, value: object, *, minimum: int | None = None, maximum: int = I64_MAX
+) -> int:
     """Return ``value`` if it is an ``int`` (not a ``bool``) within the bounds.
 
     Raises ``TypeError`` for a non-integer and ``ValueError`` for one out of
@@ -53,14 +54,20 @@ def check_enum(owner: str, field: str, value: object, enum: type[E]) -> E:
             return enum(value)
         except ValueError:
             names = ", ".join(f"{m.name}={m.value}" for m in enum)
-            raise ValueError(f"{owner}.{field}: {value} is not a {enum.__name__} ({names})") from None
+            raise ValueError(
+                f"{owner}.{field}: {value} is not a {enum.__name__} ({names})"
+            ) from None
     if isinstance(value, str):
         try:
             return enum[value]
         except KeyError:
             names = ", ".join(m.name for m in enum)
-            raise ValueError(f"{owner}.{field}: {value!r} is not a {enum.__name__} ({names})") from None
-    raise TypeError(f"{owner}.{field} must be a {enum.__name__}, got {type(value).__name__} {value!r}")
+            raise ValueError(
+                f"{owner}.{field}: {value!r} is not a {enum.__name__} ({names})"
+            ) from None
+    raise TypeError(
+        f"{owner}.{field} must be a {enum.__name__}, got {type(value).__name__} {value!r}"
+    )
 
 
 def check_dict_keys(owner: str, data: object, known: set[str], required: tuple[str, ...]) -> None:

@@ -19,7 +19,7 @@ Coordinates are relative to the workgroup's block origin (``block_m0``,
 ``block_n0``); K coordinates are ``k_base + signed_bk_multiple(k_offset)*bk``.
 """
 
-from .gemm import DType, Dim, GemmSpec, Layout, Operand, global_element, mn_dim
+from .gemm import Dim, DType, GemmSpec, Layout, Operand, global_element, mn_dim
 from .lds import LdsTile, lds_bytes, lds_tile
 from .loads import DmaPlan, GlobalSlice, dma_plan, load_slice
 from .quadrants import AccQuadrant, FragmentRegion, acc_quadrant, fragment_region, store_guard
@@ -28,8 +28,27 @@ from .tile import TileShape
 from .wave import WaveAffine, WaveIndex
 
 __all__ = [
-    "AccQuadrant", "DType", "Dim", "DmaPlan", "FragmentRegion", "GemmSpec", "GlobalSlice",
-    "KernelStructure", "Layout", "LdsTile", "Operand", "TileShape", "WaveAffine", "WaveIndex",
-    "acc_quadrant", "dma_plan", "fragment_region", "global_element", "lds_bytes", "lds_tile",
-    "load_slice", "mn_dim", "store_guard",
+    "AccQuadrant",
+    "DType",
+    "Dim",
+    "DmaPlan",
+    "FragmentRegion",
+    "GemmSpec",
+    "GlobalSlice",
+    "KernelStructure",
+    "Layout",
+    "LdsTile",
+    "Operand",
+    "TileShape",
+    "WaveAffine",
+    "WaveIndex",
+    "acc_quadrant",
+    "dma_plan",
+    "fragment_region",
+    "global_element",
+    "lds_bytes",
+    "lds_tile",
+    "load_slice",
+    "mn_dim",
+    "store_guard",
 ]

@@ -65,15 +65,21 @@ class GemmSpec:
     b_layout: Layout = Layout.COL_MAJOR
 
     def __post_init__(self) -> None:
-        for name, enum in (("in_dtype", DType), ("out_dtype", DType),
-                           ("a_layout", Layout), ("b_layout", Layout)):
+        for name, enum in (
+            ("in_dtype", DType),
+            ("out_dtype", DType),
+            ("a_layout", Layout),
+            ("b_layout", Layout),
+        ):
             value = getattr(self, name)
             if not isinstance(value, enum):
                 try:
                     object.__setattr__(self, name, enum(value))
                 except ValueError:
                     allowed = ", ".join(repr(m.value) for m in enum)
-                    raise ValueError(f"GemmSpec.{name}: {value!r} is not one of {allowed}") from None
+                    raise ValueError(
+                        f"GemmSpec.{name}: {value!r} is not one of {allowed}"
+                    ) from None
         if self.in_dtype not in _IN_TYPES:
             raise ValueError(f"GemmSpec.in_dtype must be bf16 or f16, got {self.in_dtype.value}")
         if self.out_dtype not in _OUT_TYPES:
@@ -99,7 +105,9 @@ def mn_dim(operand: Operand) -> Dim:
     return Dim.M if operand is Operand.A else Dim.N
 
 
-def global_element(gemm: GemmSpec, operand: Operand, mn: int, k: int, extents: dict[Dim, int]) -> int:
+def global_element(
+    gemm: GemmSpec, operand: Operand, mn: int, k: int, extents: dict[Dim, int]
+) -> int:
     """Element offset of operand element (mn, k) in its global array (M, N, K from ``extents``)."""
     if gemm.k_contiguous(operand):
         return mn * extents[Dim.K] + k

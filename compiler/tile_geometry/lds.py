@@ -68,8 +68,16 @@ def lds_tile(gemm: GemmSpec, tile: TileShape, operand: Operand, stage: int, half
     rows = tile.half_rows(operand)
     size = rows * tile.bk * elem
     base = 0 if operand is Operand.A else 4 * a_bytes
-    return LdsTile(operand, stage, half, base + (2 * stage + half) * size, rows, tile.bk, elem,
-                   gemm.k_contiguous(operand))
+    return LdsTile(
+        operand,
+        stage,
+        half,
+        base + (2 * stage + half) * size,
+        rows,
+        tile.bk,
+        elem,
+        gemm.k_contiguous(operand),
+    )
 
 
 def lds_bytes(gemm: GemmSpec, tile: TileShape) -> int:

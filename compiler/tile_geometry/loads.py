@@ -41,7 +41,9 @@ def load_slice(gemm: GemmSpec, tile: TileShape, op: OpDesc) -> GlobalSlice:
     """Geometry of LOAD_A/LOAD_B[stage, subtile, k_offset]: half ``subtile`` of ``stage``."""
     tag = check_data_op(op, (PingPongOps.LOAD_A, PingPongOps.LOAD_B), "load_slice")
     if op.k_offset is KOffsetKind.NONE:
-        raise ValueError("load_slice: a LOAD op needs a k_offset (K0, K1, K_NEXT or K_PREV), got NONE")
+        raise ValueError(
+            "load_slice: a LOAD op needs a k_offset (K0, K1, K_NEXT or K_PREV), got NONE"
+        )
     operand = Operand.A if tag is PingPongOps.LOAD_A else Operand.B
     dst = lds_tile(gemm, tile, operand, op.stage, op.subtile)
     return GlobalSlice(dst, op.subtile * dst.rows, op.k_offset.signed_bk_multiple(), tile.bk)
@@ -69,9 +71,13 @@ def dma_plan(tile_: LdsTile, waves: int, lane_bytes: int, wave_size: int = 64) -
     wave_bytes = wave_size * lane_bytes
     step = waves * wave_bytes
     if tile_.bytes % step:
-        raise ValueError(f"TileShape: a {tile_.operand.value} half tile of {tile_.bytes} bytes is "
-                         f"not a multiple of {waves} waves x {wave_bytes} DMA bytes; grow bk or bm/bn")
+        raise ValueError(
+            f"TileShape: a {tile_.operand.value} half tile of {tile_.bytes} bytes is "
+            f"not a multiple of {waves} waves x {wave_bytes} DMA bytes; grow bk or bm/bn"
+        )
     if step % tile_.pitch or tile_.pitch % lane_bytes:
-        raise ValueError(f"TileShape: the {tile_.operand.value} LDS run of {tile_.pitch} bytes must "
-                         f"divide {step} and be a multiple of {lane_bytes} DMA bytes; change bk")
+        raise ValueError(
+            f"TileShape: the {tile_.operand.value} LDS run of {tile_.pitch} bytes must "
+            f"divide {step} and be a multiple of {lane_bytes} DMA bytes; change bk"
+        )
     return DmaPlan(tile_.bytes // step, lane_bytes, wave_bytes, step // tile_.pitch)

@@ -14,6 +14,7 @@ def check_data_op(op: OpDesc, tags: tuple[PingPongOps, ...], what: str) -> PingP
         names = "/".join(t.name for t in tags)
         raise ValueError(f"{what} needs a {names} op, got tag {op.tag}")
     if op.stage > 1 or op.subtile > 1:
-        raise ValueError(f"{what}: stage and subtile must be 0 or 1, got stage={op.stage} "
-                         f"subtile={op.subtile}")
+        raise ValueError(
+            f"{what}: stage and subtile must be 0 or 1, got stage={op.stage} subtile={op.subtile}"
+        )
     return PingPongOps(op.tag)

@@ -51,8 +51,12 @@ class FragmentRegion:
     src: LdsTile
 
 
-def fragment_region(gemm: GemmSpec, tile: TileShape, op: OpDesc,
-                    structure: KernelStructure = KernelStructure.PING_PONG) -> FragmentRegion:
+def fragment_region(
+    gemm: GemmSpec,
+    tile: TileShape,
+    op: OpDesc,
+    structure: KernelStructure = KernelStructure.PING_PONG,
+) -> FragmentRegion:
     """Geometry of MMA_LOAD_A/B[stage, subtile] for every wave of ``structure``."""
     tag = check_data_op(op, (PingPongOps.MMA_LOAD_A, PingPongOps.MMA_LOAD_B), "fragment_region")
     structure.check_tile(tile)
@@ -69,8 +73,13 @@ def fragment_region(gemm: GemmSpec, tile: TileShape, op: OpDesc,
     if operand is Operand.A:
         terms = ((WaveIndex.WARP_M, half1.offset - half0.offset),)
     else:
-        terms = ((WaveIndex.B_HALF, half1.offset - half0.offset), (WaveIndex.B_LOCAL, tile.wn * half0.row_step))
-    return FragmentRegion(operand, op.stage, op.subtile, WaveAffine(start, terms), rows, tile.bk, half0)
+        terms = (
+            (WaveIndex.B_HALF, half1.offset - half0.offset),
+            (WaveIndex.B_LOCAL, tile.wn * half0.row_step),
+        )
+    return FragmentRegion(
+        operand, op.stage, op.subtile, WaveAffine(start, terms), rows, tile.bk, half0
+    )
 
 
 @dataclass(frozen=True)
@@ -91,8 +100,9 @@ class AccQuadrant:
     b_quadrant: int
 
 
-def acc_quadrant(tile: TileShape, op: OpDesc,
-                 structure: KernelStructure = KernelStructure.PING_PONG) -> AccQuadrant:
+def acc_quadrant(
+    tile: TileShape, op: OpDesc, structure: KernelStructure = KernelStructure.PING_PONG
+) -> AccQuadrant:
     """Geometry of MMA[stage=m, subtile=n] in ``structure``."""
     check_data_op(op, (PingPongOps.MMA,), "acc_quadrant")
     structure.check_tile(tile)
@@ -106,8 +116,9 @@ def acc_quadrant(tile: TileShape, op: OpDesc,
     return AccQuadrant(m, n, row, col, tile.qm, tile.qn, m, n)
 
 
-def store_guard(tile: TileShape,
-                structure: KernelStructure = KernelStructure.PING_PONG) -> tuple[WaveAffine, WaveAffine]:
+def store_guard(
+    tile: TileShape, structure: KernelStructure = KernelStructure.PING_PONG
+) -> tuple[WaveAffine, WaveAffine]:
     """The block-relative C element (row, col) whose ``row < M and col < N`` guards a wave's C store.
 
     The reference kernels test the wave tile's origin (ping-pong:
@@ -118,4 +129,6 @@ def store_guard(tile: TileShape,
     structure.check_tile(tile)
     if structure is KernelStructure.FOUR_WAVE:
         return WaveAffine(0), WaveAffine(0)
-    return WaveAffine(0, ((WaveIndex.WARP_M, tile.wm),)), WaveAffine(0, ((WaveIndex.WARP_N, tile.wn),))
+    return WaveAffine(0, ((WaveIndex.WARP_M, tile.wm),)), WaveAffine(
+        0, ((WaveIndex.WARP_N, tile.wn),)
+    )

@@ -35,5 +35,7 @@ class KernelStructure(Enum):
     def check_tile(self, tile: TileShape) -> None:
         """Raise ``ValueError`` when ``tile`` has a wave grid this kernel cannot run."""
         if self is KernelStructure.FOUR_WAVE and tile.waves != 4:
-            raise ValueError(f"TileShape.warps_n must be 2 for the four_wave kernel (a 2x2 wave grid), "
-                             f"got warps_m={tile.warps_m} warps_n={tile.warps_n}")
+            raise ValueError(
+                f"TileShape.warps_n must be 2 for the four_wave kernel (a 2x2 wave grid), "
+                f"got warps_m={tile.warps_m} warps_n={tile.warps_n}"
+            )

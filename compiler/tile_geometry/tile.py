@@ -27,13 +27,21 @@ class TileShape:
         for name in ("bm", "bn", "bk", "warps_m", "warps_n"):
             check_int("TileShape", name, getattr(self, name), minimum=1)
         if self.warps_m != 2:
-            raise ValueError(f"TileShape.warps_m must be 2 (A is split in two halves), got {self.warps_m}")
+            raise ValueError(
+                f"TileShape.warps_m must be 2 (A is split in two halves), got {self.warps_m}"
+            )
         if self.warps_n % 2:
-            raise ValueError(f"TileShape.warps_n must be even (B is split in two halves), got {self.warps_n}")
+            raise ValueError(
+                f"TileShape.warps_n must be even (B is split in two halves), got {self.warps_n}"
+            )
         if self.bm % (2 * self.warps_m):
-            raise ValueError(f"TileShape.bm={self.bm} must be a multiple of 2*warps_m={2 * self.warps_m}")
+            raise ValueError(
+                f"TileShape.bm={self.bm} must be a multiple of 2*warps_m={2 * self.warps_m}"
+            )
         if self.bn % (2 * self.warps_n):
-            raise ValueError(f"TileShape.bn={self.bn} must be a multiple of 2*warps_n={2 * self.warps_n}")
+            raise ValueError(
+                f"TileShape.bn={self.bn} must be a multiple of 2*warps_n={2 * self.warps_n}"
+            )
 
     @property
     def waves(self) -> int:

@@ -93,11 +93,15 @@ def _nvjitlink() -> Component:
     fallback = f"ptxas fallback: {ptxas}" if ptxas else "no ptxas fallback on PATH"
     try:
         from cuda.bindings import nvjitlink
+
         major, minor = nvjitlink.version()
     except Exception as exc:  # noqa: BLE001 - any load failure means the library is unusable
         if ptxas:
-            return Component("nvJitLink / ptxas", _run_version(ptxas, "--version").split()[-1],
-                             f"nvJitLink unavailable ({exc}); using {ptxas}")
+            return Component(
+                "nvJitLink / ptxas",
+                _run_version(ptxas, "--version").split()[-1],
+                f"nvJitLink unavailable ({exc}); using {ptxas}",
+            )
         return Component("nvJitLink / ptxas", None, f"{exc}; {fallback}")
     return Component("nvJitLink / ptxas", f"nvJitLink {major}.{minor}", fallback)
 
@@ -117,7 +121,10 @@ def _filecheck() -> Component:
 
 
 CHECKS: tuple[Callable[[], Component], ...] = (
-    _mlir_bindings, _translator, _llvmlite, _nvjitlink,
+    _mlir_bindings,
+    _translator,
+    _llvmlite,
+    _nvjitlink,
     lambda: _system_tool("ld.lld-22", "ld.lld-22"),
     lambda: _system_tool("llvm-objdump-22", "llvm-objdump-22"),
     _filecheck,

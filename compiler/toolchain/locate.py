@@ -27,8 +27,10 @@ class ToolNotFoundError(FileNotFoundError):
 
     def __init__(self, tool: str, env_var: str, searched: list[str]) -> None:
         self.tool, self.env_var, self.searched = tool, env_var, searched
-        super().__init__(f"{tool} not found (searched: {', '.join(searched)}); install it or set "
-                         f"{env_var}=/path/to/{tool}")
+        super().__init__(
+            f"{tool} not found (searched: {', '.join(searched)}); install it or set "
+            f"{env_var}=/path/to/{tool}"
+        )
 
 
 @dataclass(frozen=True)
@@ -58,8 +60,12 @@ TOOLS: dict[str, ToolSpec] = {
     "llvm-objdump": _llvm("llvm-objdump", "WARPSCHED_LLVM_OBJDUMP", needs_target="amdgcn"),
     "llvm-readobj": _llvm("llvm-readobj", "WARPSCHED_LLVM_READOBJ"),
     "FileCheck": _llvm("FileCheck", "WARPSCHED_FILECHECK"),
-    "mlir-translate": ToolSpec("mlir-translate", "WARPSCHED_MLIR_TRANSLATE", ("mlir/bin/mlir-translate",),
-                               (f"mlir-translate-{LLVM_MAJOR}", "mlir-translate")),
+    "mlir-translate": ToolSpec(
+        "mlir-translate",
+        "WARPSCHED_MLIR_TRANSLATE",
+        ("mlir/bin/mlir-translate",),
+        (f"mlir-translate-{LLVM_MAJOR}", "mlir-translate"),
+    ),
     "libMLIR-C.so": ToolSpec("libMLIR-C.so", "WARPSCHED_LIBMLIR_C", ("mlir/lib/libMLIR-C.so",), ()),
 }
 
@@ -80,8 +86,11 @@ def find_tool(name: str) -> Path:
         path = Path(override)
         if _usable(spec, path):
             return path
-        raise ToolNotFoundError(name, spec.env_var, [f"${spec.env_var}={override} (missing, or no "
-                                                     f"{spec.needs_target or 'usable'} target)"])
+        raise ToolNotFoundError(
+            name,
+            spec.env_var,
+            [f"${spec.env_var}={override} (missing, or no {spec.needs_target or 'usable'} target)"],
+        )
     candidates = [site / rel for site in _site_packages() for rel in spec.venv_paths]
     candidates += [Path(found) for n in spec.system_names if (found := shutil.which(n))]
     searched += [str(c) for c in candidates] + [f"PATH:{n}" for n in spec.system_names]

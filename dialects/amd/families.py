@@ -49,15 +49,18 @@ def build_schedule(family: str, knobs: Mapping[str, object], params: Mapping[str
     spec = FAMILIES[family]
     if set(params) != set(spec.params):
         takes = f"parameters {', '.join(spec.params)}" if spec.params else "no parameters"
-        raise ValueError(f"family '{family}' takes {takes}, "
-                         f"got {', '.join(sorted(params)) or 'none'}")
+        raise ValueError(
+            f"family '{family}' takes {takes}, got {', '.join(sorted(params)) or 'none'}"
+        )
     config = ScheduleConfig.from_dict({**spec.builder().config.to_dict(), **knobs})
     schedule = spec.builder(config=config, **params)
     wanted, built = config.to_dict(), schedule.config.to_dict()
     for knob in knobs:
         if built[knob] != wanted[knob]:
-            raise ValueError(f"knob '{knob}' = {_text(wanted[knob])} is overridden by family "
-                             f"'{family}' (it sets {_text(built[knob])})")
+            raise ValueError(
+                f"knob '{knob}' = {_text(wanted[knob])} is overridden by family "
+                f"'{family}' (it sets {_text(built[knob])})"
+            )
     return schedule
 
 

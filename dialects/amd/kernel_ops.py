@@ -86,13 +86,21 @@ class BuildOp:
         return build_schedule(self.family, self.knobs, self.params)
 
     @staticmethod
-    def build(name: str, family: str, knobs: Mapping[str, Knob] | None = None,
-              params: Mapping[str, int] | None = None, *, loc: ir.Location | None = None,
-              ip: ir.InsertionPoint | None = None) -> BuildOp:
+    def build(
+        name: str,
+        family: str,
+        knobs: Mapping[str, Knob] | None = None,
+        params: Mapping[str, int] | None = None,
+        *,
+        loc: ir.Location | None = None,
+        ip: ir.InsertionPoint | None = None,
+    ) -> BuildOp:
         """Create the op; ``knobs`` and ``params`` are stored unchecked (``schedule()`` checks)."""
         attrs: dict[str, ir.Attribute] = {
-            "sym_name": ir.StringAttr.get(name), "family": ir.StringAttr.get(family),
-            "config": ir.DictAttr.get({k: _knob_attr(v) for k, v in (knobs or {}).items()})}
+            "sym_name": ir.StringAttr.get(name),
+            "family": ir.StringAttr.get(family),
+            "config": ir.DictAttr.get({k: _knob_attr(v) for k, v in (knobs or {}).items()}),
+        }
         attrs.update({k: i64_attr(v) for k, v in (params or {}).items()})
         return BuildOp(create_op(BuildOp.OPERATION_NAME, attrs, loc=loc, ip=ip))
 
@@ -138,12 +146,19 @@ class KernelOp:
         return KernelSpec.from_knobs(self.name, self.schedule_name, self.knobs)
 
     @staticmethod
-    def build(name: str, schedule: str | None, knobs: Mapping[str, Knob] | None = None, *,
-              loc: ir.Location | None = None, ip: ir.InsertionPoint | None = None) -> KernelOp:
+    def build(
+        name: str,
+        schedule: str | None,
+        knobs: Mapping[str, Knob] | None = None,
+        *,
+        loc: ir.Location | None = None,
+        ip: ir.InsertionPoint | None = None,
+    ) -> KernelOp:
         """Create the op; ``knobs`` are stored unchecked (``spec()`` checks)."""
         attrs: dict[str, ir.Attribute] = {
             "sym_name": ir.StringAttr.get(name),
-            "spec": ir.DictAttr.get({k: _knob_attr(v) for k, v in (knobs or {}).items()})}
+            "spec": ir.DictAttr.get({k: _knob_attr(v) for k, v in (knobs or {}).items()}),
+        }
         if schedule is not None:
             attrs["schedule"] = ir.StringAttr.get(schedule)
         return KernelOp(create_op(KernelOp.OPERATION_NAME, attrs, loc=loc, ip=ip))

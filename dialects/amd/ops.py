@@ -48,8 +48,11 @@ def phase_from_name(name: str) -> Phase:
 
 def changed_flags(spec: MMABlockSpec) -> dict[str, bool]:
     """The flags of ``spec`` that differ from the reference defaults, in declaration order."""
-    return {name: getattr(spec, name) for name in FLAGS
-            if getattr(spec, name) != getattr(_DEFAULT_BLOCK, name)}
+    return {
+        name: getattr(spec, name)
+        for name in FLAGS
+        if getattr(spec, name) != getattr(_DEFAULT_BLOCK, name)
+    }
 
 
 class BlockOp:
@@ -75,15 +78,18 @@ class BlockOp:
                     raise TypeError(f"flag '{name}' must be a bool attribute, got {attr}")
                 kwargs[name] = attr.value
             else:
-                raise ValueError(f"unknown attribute '{name}' (op slots: {', '.join(OP_SLOTS)}; "
-                                 f"flags: {', '.join(FLAGS)})")
+                raise ValueError(
+                    f"unknown attribute '{name}' (op slots: {', '.join(OP_SLOTS)}; "
+                    f"flags: {', '.join(FLAGS)})"
+                )
         if "mma" not in kwargs:
             raise ValueError("missing required slot 'mma'")
         return MMABlockSpec(**kwargs)  # type: ignore[arg-type]
 
     @staticmethod
-    def build(spec: MMABlockSpec, *, loc: ir.Location | None = None,
-              ip: ir.InsertionPoint | None = None) -> BlockOp:
+    def build(
+        spec: MMABlockSpec, *, loc: ir.Location | None = None, ip: ir.InsertionPoint | None = None
+    ) -> BlockOp:
         """Create the op for ``spec``; absent slots and default flags are omitted."""
         attrs: dict[str, ir.Attribute] = {"mma": to_attr(spec.mma)}
         for name in OP_SLOTS[1:]:
@@ -113,8 +119,9 @@ class ExplicitBlockOp:
         return ops
 
     @staticmethod
-    def build(ops: list[OpDesc], *, loc: ir.Location | None = None,
-              ip: ir.InsertionPoint | None = None) -> ExplicitBlockOp:
+    def build(
+        ops: list[OpDesc], *, loc: ir.Location | None = None, ip: ir.InsertionPoint | None = None
+    ) -> ExplicitBlockOp:
         attrs = {"ops": ir.ArrayAttr.get([to_attr(op) for op in ops])}
         return ExplicitBlockOp(create_op(ExplicitBlockOp.OPERATION_NAME, attrs, loc=loc, ip=ip))
 
@@ -133,18 +140,28 @@ class EntryOp:
         attrs = self.operation.attributes
         unknown = [name for name in attrs.keys() if name not in self._ATTRS]
         if unknown:
-            raise ValueError(f"unknown attribute '{unknown[0]}' (allowed: {', '.join(self._ATTRS)})")
+            raise ValueError(
+                f"unknown attribute '{unknown[0]}' (allowed: {', '.join(self._ATTRS)})"
+            )
         prefetch = "prefetch" in attrs
         if prefetch and not isinstance(attrs["prefetch"], ir.UnitAttr):
             raise TypeError(f"'prefetch' must be a unit attribute, got {attrs['prefetch']}")
-        return ScheduleEntry(from_attr(attrs["op"]), attrs["time_slot"].value,
-                             phase_from_name(attrs["phase"].value), prefetch)
+        return ScheduleEntry(
+            from_attr(attrs["op"]),
+            attrs["time_slot"].value,
+            phase_from_name(attrs["phase"].value),
+            prefetch,
+        )
 
     @staticmethod
-    def build(entry: ScheduleEntry, *, loc: ir.Location | None = None,
-              ip: ir.InsertionPoint | None = None) -> EntryOp:
-        attrs = {"op": to_attr(entry.op), "time_slot": i64_attr(entry.time_slot),
-                 "phase": ir.StringAttr.get(PHASE_NAMES[entry.phase])}
+    def build(
+        entry: ScheduleEntry, *, loc: ir.Location | None = None, ip: ir.InsertionPoint | None = None
+    ) -> EntryOp:
+        attrs = {
+            "op": to_attr(entry.op),
+            "time_slot": i64_attr(entry.time_slot),
+            "phase": ir.StringAttr.get(PHASE_NAMES[entry.phase]),
+        }
         if entry.is_prefetch:
             attrs["prefetch"] = ir.UnitAttr.get()
         return EntryOp(create_op(EntryOp.OPERATION_NAME, attrs, loc=loc, ip=ip))
@@ -197,8 +214,11 @@ class ProgramOp:
 
     def to_program(self) -> PipelineProgram:
         """The ``PipelineProgram`` of the block and explicit-block children, in order."""
-        blocks = [op for op in self.children()
-                  if op.name in (BlockOp.OPERATION_NAME, ExplicitBlockOp.OPERATION_NAME)]
+        blocks = [
+            op
+            for op in self.children()
+            if op.name in (BlockOp.OPERATION_NAME, ExplicitBlockOp.OPERATION_NAME)
+        ]
         program = PipelineProgram(len(blocks), trailing_barrier=self.trailing_barrier)
         for i, op in enumerate(blocks):
             if op.name == BlockOp.OPERATION_NAME:
@@ -208,8 +228,14 @@ class ProgramOp:
         return program
 
     @staticmethod
-    def build(phase: Phase, program: PipelineProgram | None = None, *, trailing_barrier: bool = False,
-              loc: ir.Location | None = None, ip: ir.InsertionPoint | None = None) -> ProgramOp:
+    def build(
+        phase: Phase,
+        program: PipelineProgram | None = None,
+        *,
+        trailing_barrier: bool = False,
+        loc: ir.Location | None = None,
+        ip: ir.InsertionPoint | None = None,
+    ) -> ProgramOp:
         """Create a program container; with ``program``, fill it with its blocks."""
         trailing = program.trailing_barrier if program is not None else trailing_barrier
         attrs: dict[str, ir.Attribute] = {PHASE_ATTR: ir.StringAttr.get(PHASE_NAMES[phase])}
@@ -218,7 +244,7 @@ class ProgramOp:
         op = create_op("builtin.module", attrs, regions=1, loc=loc, ip=ip)
         if program is not None:
             inner = ir.InsertionPoint(op.regions[0].blocks[0])
-            for block, explicit in zip(program.blocks, program.explicit_blocks):
+            for block, explicit in zip(program.blocks, program.explicit_blocks, strict=True):
                 if explicit:
                     ExplicitBlockOp.build(explicit, loc=loc, ip=inner)
                 else:
@@ -234,7 +260,11 @@ class ScheduleOp:
 
     @property
     def name(self) -> str | None:
-        attr = self.operation.attributes["sym_name"] if "sym_name" in self.operation.attributes else None
+        attr = (
+            self.operation.attributes["sym_name"]
+            if "sym_name" in self.operation.attributes
+            else None
+        )
         return attr.value if attr is not None else None
 
     @property
@@ -246,8 +276,13 @@ class ScheduleOp:
         return (ProgramOp(op) for op in body_ops(self.operation) if is_program(op))
 
     @staticmethod
-    def build(name: str | None = None, warp_stagger_index: int | None = None, *,
-              loc: ir.Location | None = None, ip: ir.InsertionPoint | None = None) -> ScheduleOp:
+    def build(
+        name: str | None = None,
+        warp_stagger_index: int | None = None,
+        *,
+        loc: ir.Location | None = None,
+        ip: ir.InsertionPoint | None = None,
+    ) -> ScheduleOp:
         attrs: dict[str, ir.Attribute] = {SCHEDULE_ATTR: ir.UnitAttr.get()}
         if name is not None:
             attrs["sym_name"] = ir.StringAttr.get(name)

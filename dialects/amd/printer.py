@@ -25,8 +25,11 @@ from .ops import (
 
 def format_block(spec: MMABlockSpec) -> str:
     """``sched.block mma = #sched.op<...>, ... flags [...]`` for ``spec``."""
-    slots = [f"{name} = {format_op(getattr(spec, name))}" for name in OP_SLOTS
-             if name == "mma" or getattr(spec, name).is_present()]
+    slots = [
+        f"{name} = {format_op(getattr(spec, name))}"
+        for name in OP_SLOTS
+        if name == "mma" or getattr(spec, name).is_present()
+    ]
     flags = [("" if value else "!") + name for name, value in changed_flags(spec).items()]
     text = "sched.block " + ", ".join(slots)
     return text + (f" flags [{', '.join(flags)}]" if flags else "")
@@ -39,8 +42,9 @@ def _leaf(op: ir.Operation) -> str:
         return f"sched.explicit_block [{', '.join(map(format_op, ExplicitBlockOp(op).ops))}]"
     entry = EntryOp(op).entry
     prefetch = " prefetch" if entry.is_prefetch else ""
-    return (f"sched.entry {PHASE_NAMES[entry.phase]} {entry.time_slot} "
-            f"{format_op(entry.op)}{prefetch}")
+    return (
+        f"sched.entry {PHASE_NAMES[entry.phase]} {entry.time_slot} {format_op(entry.op)}{prefetch}"
+    )
 
 
 def _program(op: ir.Operation, depth: int) -> list[str]:
@@ -104,8 +108,14 @@ def is_amd_printable(op: ir.Operation) -> bool:
     leaves = {BlockOp.OPERATION_NAME, ExplicitBlockOp.OPERATION_NAME, EntryOp.OPERATION_NAME}
 
     def program_ok(op: ir.Operation) -> bool:
-        return is_program(op) and not is_schedule(op) and all(
-            child.name in leaves for child in body_ops(op))
+        return (
+            is_program(op)
+            and not is_schedule(op)
+            and all(child.name in leaves for child in body_ops(op))
+        )
 
-    return (program_ok(op) or (is_schedule(op) and all(map(program_ok, body_ops(op))))
-            or op.name in (BuildOp.OPERATION_NAME, KernelOp.OPERATION_NAME))
+    return (
+        program_ok(op)
+        or (is_schedule(op) and all(map(program_ok, body_ops(op))))
+        or op.name in (BuildOp.OPERATION_NAME, KernelOp.OPERATION_NAME)
+    )

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 from lark import Token, Tree
+
 from warpsched.core.ir import ir
 from warpsched.schedule import FLAGS, OP_SLOTS, MMABlockSpec, OpDesc, ScheduleEntry
 from warpsched.schedule.validate import I64_MAX
@@ -68,8 +69,10 @@ class AmdSyntax(SyntaxBuilder):
         params: dict[str, int] = {}
         for child in rest:
             if child.data == "lgkm":
-                params = {"lgkm_a": self.i64(child.children[0]),
-                          "lgkm_b": self.i64(child.children[1])}
+                params = {
+                    "lgkm_a": self.i64(child.children[0]),
+                    "lgkm_b": self.i64(child.children[1]),
+                }
             else:
                 knobs = self.knobs(child)
         BuildOp.build(symbol[1:], str(family), knobs, params, loc=self.loc(tree), ip=ip)
@@ -106,7 +109,9 @@ class AmdSyntax(SyntaxBuilder):
             if child.data == "slot":
                 name, desc = child.children
                 if name not in OP_SLOTS:
-                    raise self.error(name, f"unknown op slot '{name}' (slots: {', '.join(OP_SLOTS)})")
+                    raise self.error(
+                        name, f"unknown op slot '{name}' (slots: {', '.join(OP_SLOTS)})"
+                    )
                 if name in kwargs:
                     raise self.error(name, f"duplicate field '{name}'")
                 kwargs[str(name)] = self.opdesc(desc)
@@ -151,8 +156,11 @@ class AmdSyntax(SyntaxBuilder):
             keyword = words.pop(0)
             field = FIELD_KEYWORDS.get(str(keyword))
             if keyword.type != "NAME" or field is None:
-                raise self.error(keyword, f"expected a field keyword, got '{keyword}' "
-                                          f"(keywords: {', '.join(FIELD_KEYWORDS)})")
+                raise self.error(
+                    keyword,
+                    f"expected a field keyword, got '{keyword}' "
+                    f"(keywords: {', '.join(FIELD_KEYWORDS)})",
+                )
             if field in fields or field in values:
                 raise self.error(keyword, f"duplicate field '{keyword}'")
             if not words:

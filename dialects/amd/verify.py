@@ -57,7 +57,9 @@ def op_range_error(op: OpDesc) -> str | None:
     if op.tag in WAIT_LIMITS and op.wait_value > WAIT_LIMITS[op.tag]:
         return f"{kind} value {op.wait_value} is out of range [0, {WAIT_LIMITS[op.tag]}]"
     if op.tag == Ops.SCHED_GROUP_BARRIER and op.subtile > SCHED_GROUP_MASK_LIMIT:
-        return f"sched_group_barrier mask {op.subtile:#x} has bits above {SCHED_GROUP_MASK_LIMIT:#x}"
+        return (
+            f"sched_group_barrier mask {op.subtile:#x} has bits above {SCHED_GROUP_MASK_LIMIT:#x}"
+        )
     if op.tag in (Ops.BARRIER, Ops.SCHEDULE_BARRIER, Ops.NONE) and op.wait_value:
         return f"{kind} takes no value, got {op.wait_value}"
     return None
@@ -69,8 +71,9 @@ def block_errors(spec: MMABlockSpec) -> list[str]:
     for slot, (allowed, wanted) in SLOT_RULES.items():
         op = getattr(spec, slot)
         if op.is_present() and not allowed(op):
-            problems.append(f"slot '{slot}' must hold {wanted}, got tag {op.tag} "
-                            f"with role {op.role.name}")
+            problems.append(
+                f"slot '{slot}' must hold {wanted}, got tag {op.tag} with role {op.role.name}"
+            )
         elif (reason := op_range_error(op)) is not None:
             problems.append(f"slot '{slot}': {reason}")
     return problems
@@ -114,8 +117,11 @@ class AmdVerifier:
             return
         names = schedule_names(op.parent)
         if wanted is None and len(names) != 1:
-            self.error(op, op.name, f"names no schedule and its module holds {len(names)}; "
-                                    "write 'schedule @name'")
+            self.error(
+                op,
+                op.name,
+                f"names no schedule and its module holds {len(names)}; write 'schedule @name'",
+            )
         elif wanted is not None and wanted not in names:
             known = ", ".join(f"@{n}" for n in names) or "none"
             self.error(op, op.name, f"schedule @{wanted} is not in its module (schedules: {known})")
@@ -132,7 +138,9 @@ class AmdVerifier:
             except (TypeError, ValueError):
                 continue  # reported by program()
             if phase in seen:
-                self.error(child, "sched.program", f"duplicates the {phase} program of its schedule")
+                self.error(
+                    child, "sched.program", f"duplicates the {phase} program of its schedule"
+                )
             seen.add(phase)
 
     def program(self, op: ir.Operation) -> None:
@@ -143,8 +151,10 @@ class AmdVerifier:
             return
         children = body_ops(op)
         kinds = {child.name for child in children}
-        if EntryOp.OPERATION_NAME in kinds and kinds & {BlockOp.OPERATION_NAME,
-                                                          ExplicitBlockOp.OPERATION_NAME}:
+        if EntryOp.OPERATION_NAME in kinds and kinds & {
+            BlockOp.OPERATION_NAME,
+            ExplicitBlockOp.OPERATION_NAME,
+        }:
             self.error(op, "sched.program", "mixes expanded entries with blocks")
         for index, child in enumerate(children):
             self.leaf(child, index, PHASE_NAMES[phase])
@@ -159,11 +169,14 @@ class AmdVerifier:
                 entry = EntryOp(op).entry
                 problems = [r for r in [op_range_error(entry.op)] if r]
                 if entry.time_slot != index:
-                    problems.append(f"time_slot {entry.time_slot} disagrees with its position "
-                                    f"{index} in the program")
+                    problems.append(
+                        f"time_slot {entry.time_slot} disagrees with its position "
+                        f"{index} in the program"
+                    )
                 if PHASE_NAMES[entry.phase] != phase:
-                    problems.append(f"phase {PHASE_NAMES[entry.phase]} disagrees with its "
-                                    f"{phase} program")
+                    problems.append(
+                        f"phase {PHASE_NAMES[entry.phase]} disagrees with its {phase} program"
+                    )
             else:
                 problems = ["is not allowed in a sched.program"]
         except (TypeError, ValueError) as exc:

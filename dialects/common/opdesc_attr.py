@@ -25,8 +25,18 @@ from warpsched.schedule import (
 )
 
 ENUM_FIELDS = {"k_offset": KOffsetKind, "resource": ResourceKind, "role": OpRole}
-INT_FIELDS = ("tag", "stage", "subtile", "vm_cost", "lgkm_cost", "wait_value", "latency",
-              "channel", "vgpr_def", "vgpr_kill")
+INT_FIELDS = (
+    "tag",
+    "stage",
+    "subtile",
+    "vm_cost",
+    "lgkm_cost",
+    "wait_value",
+    "latency",
+    "channel",
+    "vgpr_def",
+    "vgpr_kill",
+)
 _DEFAULT = OpDesc(tag=0)
 
 
@@ -83,31 +93,61 @@ class OpKind:
     make: Callable[..., OpDesc]
 
 
-KINDS: dict[str, OpKind] = {kind.name: kind for kind in (
-    OpKind("load_a", PingPongOps.LOAD_A, ("stage", "subtile"), pingpong.load_a),
-    OpKind("load_b", PingPongOps.LOAD_B, ("stage", "subtile"), pingpong.load_b),
-    OpKind("mma_load_a", PingPongOps.MMA_LOAD_A, ("stage", "subtile"), pingpong.mma_load_a),
-    OpKind("mma_load_b", PingPongOps.MMA_LOAD_B, ("stage", "subtile"), pingpong.mma_load_b),
-    OpKind("mma", PingPongOps.MMA, ("stage", "subtile"), pingpong.mma),
-    OpKind("barrier", Ops.BARRIER, (), OpDesc.barrier),
-    OpKind("wait_vm", Ops.WAIT_VM, ("wait_value",), OpDesc.wait_vm),
-    OpKind("wait_lgkm", Ops.WAIT_LGKM, ("wait_value",), OpDesc.wait_lgkm),
-    OpKind("set_prio", Ops.SET_PRIO, ("wait_value",), OpDesc.set_prio),
-    OpKind("sched_barrier", Ops.SCHEDULE_BARRIER, (), OpDesc.schedule_barrier),
-    OpKind("sched_group_barrier", Ops.SCHED_GROUP_BARRIER, ("subtile", "wait_value"),
-           OpDesc.sched_group_barrier),
-    OpKind("none", Ops.NONE, (), OpDesc.none),
-)}
+KINDS: dict[str, OpKind] = {
+    kind.name: kind
+    for kind in (
+        OpKind("load_a", PingPongOps.LOAD_A, ("stage", "subtile"), pingpong.load_a),
+        OpKind("load_b", PingPongOps.LOAD_B, ("stage", "subtile"), pingpong.load_b),
+        OpKind("mma_load_a", PingPongOps.MMA_LOAD_A, ("stage", "subtile"), pingpong.mma_load_a),
+        OpKind("mma_load_b", PingPongOps.MMA_LOAD_B, ("stage", "subtile"), pingpong.mma_load_b),
+        OpKind("mma", PingPongOps.MMA, ("stage", "subtile"), pingpong.mma),
+        OpKind("barrier", Ops.BARRIER, (), OpDesc.barrier),
+        OpKind("wait_vm", Ops.WAIT_VM, ("wait_value",), OpDesc.wait_vm),
+        OpKind("wait_lgkm", Ops.WAIT_LGKM, ("wait_value",), OpDesc.wait_lgkm),
+        OpKind("set_prio", Ops.SET_PRIO, ("wait_value",), OpDesc.set_prio),
+        OpKind("sched_barrier", Ops.SCHEDULE_BARRIER, (), OpDesc.schedule_barrier),
+        OpKind(
+            "sched_group_barrier",
+            Ops.SCHED_GROUP_BARRIER,
+            ("subtile", "wait_value"),
+            OpDesc.sched_group_barrier,
+        ),
+        OpKind("none", Ops.NONE, (), OpDesc.none),
+    )
+}
 KIND_BY_TAG = {kind.tag: kind for kind in KINDS.values()}
 
-FIELD_KEYWORDS = {"st": "stage", "sub": "subtile", "k": "k_offset", "vm": "vm_cost",
-                  "lgkm": "lgkm_cost", "wait": "wait_value", "res": "resource", "lat": "latency",
-                  "role": "role", "ch": "channel", "vgpr_def": "vgpr_def",
-                  "vgpr_kill": "vgpr_kill", "mask": "subtile", "count": "wait_value"}
+FIELD_KEYWORDS = {
+    "st": "stage",
+    "sub": "subtile",
+    "k": "k_offset",
+    "vm": "vm_cost",
+    "lgkm": "lgkm_cost",
+    "wait": "wait_value",
+    "res": "resource",
+    "lat": "latency",
+    "role": "role",
+    "ch": "channel",
+    "vgpr_def": "vgpr_def",
+    "vgpr_kill": "vgpr_kill",
+    "mask": "subtile",
+    "count": "wait_value",
+}
 """Keyword → field; ``mask``/``count`` are the ``sched_group_barrier`` spellings."""
-KEYWORD_OF = {"stage": "st", "subtile": "sub", "k_offset": "k", "vm_cost": "vm",
-              "lgkm_cost": "lgkm", "wait_value": "wait", "resource": "res", "latency": "lat",
-              "role": "role", "channel": "ch", "vgpr_def": "vgpr_def", "vgpr_kill": "vgpr_kill"}
+KEYWORD_OF = {
+    "stage": "st",
+    "subtile": "sub",
+    "k_offset": "k",
+    "vm_cost": "vm",
+    "lgkm_cost": "lgkm",
+    "wait_value": "wait",
+    "resource": "res",
+    "latency": "lat",
+    "role": "role",
+    "channel": "ch",
+    "vgpr_def": "vgpr_def",
+    "vgpr_kill": "vgpr_kill",
+}
 
 
 def kind_default(kind: OpKind, values: dict[str, int]) -> OpDesc:

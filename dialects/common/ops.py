@@ -15,8 +15,14 @@ def body_ops(op: ir.Operation) -> list[ir.Operation]:
     return [child.operation for child in op.regions[0].blocks[0].operations]
 
 
-def create_op(name: str, attributes: dict[str, ir.Attribute], *, regions: int = 0,
-              loc: ir.Location | None, ip: ir.InsertionPoint | None) -> ir.Operation:
+def create_op(
+    name: str,
+    attributes: dict[str, ir.Attribute],
+    *,
+    regions: int = 0,
+    loc: ir.Location | None,
+    ip: ir.InsertionPoint | None,
+) -> ir.Operation:
     """Create op ``name``; a region op gets one empty block in each of its ``regions``."""
     op = ir.Operation.create(name, attributes=attributes, regions=regions, loc=loc, ip=ip)
     if regions:

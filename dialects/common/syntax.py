@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from lark import Token, Tree
+
 from warpsched.core.diagnostics import Diagnostic, DiagnosticError, Severity
 from warpsched.core.ir import ir
 from warpsched.schedule.validate import I64_MAX
@@ -15,13 +16,19 @@ class SyntaxBuilder:
         self.filename = filename
 
     def error(self, node: Tree | Token, message: str) -> DiagnosticError:
-        line, col = (node.line, node.column) if isinstance(node, Token) else \
-            (node.meta.line, node.meta.column)
+        line, col = (
+            (node.line, node.column)
+            if isinstance(node, Token)
+            else (node.meta.line, node.meta.column)
+        )
         return DiagnosticError([Diagnostic(Severity.ERROR, message, self.filename, line, col)])
 
     def loc(self, node: Tree | Token) -> ir.Location:
-        line, col = (node.line, node.column) if isinstance(node, Token) else \
-            (node.meta.line, node.meta.column)
+        line, col = (
+            (node.line, node.column)
+            if isinstance(node, Token)
+            else (node.meta.line, node.meta.column)
+        )
         return ir.Location.file(self.filename, line, col)
 
     def i64(self, token: Token, minimum: int = 0) -> int:

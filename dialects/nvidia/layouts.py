@@ -31,10 +31,16 @@ class LayoutSpec:
         if self.kind == "warp_role_1d1d":
             unknown = set(fields) - {"has_sfb", "num_epi_warps"}
             if unknown:
-                raise ValueError(f"warp_role_1d1d has no field '{sorted(unknown)[0]}' "
-                                 "(fields: has_sfb, num_epi_warps)")
+                raise ValueError(
+                    f"warp_role_1d1d has no field '{sorted(unknown)[0]}' "
+                    "(fields: has_sfb, num_epi_warps)"
+                )
             has_sfb, warps = fields.get("has_sfb", False), fields.get("num_epi_warps", 4)
-            if not isinstance(has_sfb, bool) or isinstance(warps, bool) or not isinstance(warps, int):
+            if (
+                not isinstance(has_sfb, bool)
+                or isinstance(warps, bool)
+                or not isinstance(warps, int)
+            ):
                 raise ValueError("warp_role_1d1d needs has_sfb = true|false and num_epi_warps = N")
             return warp_role_1d1d(has_sfb, warps)
         if self.kind == "warp_role_8warp":
@@ -45,7 +51,9 @@ class LayoutSpec:
             ranges: dict[Role, tuple[int, int]] = {}
             for name, bounds in self.fields:
                 if not isinstance(bounds, tuple):
-                    raise ValueError(f"custom layout role '{name}' needs a thread range [start, stop)")
+                    raise ValueError(
+                        f"custom layout role '{name}' needs a thread range [start, stop)"
+                    )
                 ranges[role_from_name(name)] = bounds
             return custom_layout("custom", ranges)
         raise ValueError(f"unknown layout '{self.kind}' (layouts: {', '.join(LAYOUT_KINDS)})")
@@ -56,7 +64,9 @@ def role_from_name(name: str) -> Role:
     try:
         return Role(name)
     except ValueError:
-        raise ValueError(f"unknown role '{name}' (roles: {', '.join(r.value for r in Role)})") from None
+        raise ValueError(
+            f"unknown role '{name}' (roles: {', '.join(r.value for r in Role)})"
+        ) from None
 
 
 def layout_attr(spec: LayoutSpec) -> ir.DictAttr:
@@ -74,8 +84,11 @@ def layout_attr(spec: LayoutSpec) -> ir.DictAttr:
 
 def layout_spec(attr: ir.Attribute) -> LayoutSpec:
     """The ``LayoutSpec`` a dictionary attribute holds; ``TypeError`` names the bad entry."""
-    if not isinstance(attr, ir.DictAttr) or "kind" not in attr or \
-            not isinstance(attr["kind"], ir.StringAttr):
+    if (
+        not isinstance(attr, ir.DictAttr)
+        or "kind" not in attr
+        or not isinstance(attr["kind"], ir.StringAttr)
+    ):
         raise TypeError(f"'layout' must be a dictionary with a string 'kind', got {attr}")
     fields: list[tuple[str, bool | int | tuple[int, int]]] = []
     for named in attr:
@@ -86,12 +99,16 @@ def layout_spec(attr: ir.Attribute) -> LayoutSpec:
             fields.append((name, value.value))
         elif isinstance(value, ir.IntegerAttr):
             fields.append((name, value.value))
-        elif isinstance(value, ir.ArrayAttr) and len(value) == 2 and \
-                all(isinstance(v, ir.IntegerAttr) for v in value):
+        elif (
+            isinstance(value, ir.ArrayAttr)
+            and len(value) == 2
+            and all(isinstance(v, ir.IntegerAttr) for v in value)
+        ):
             fields.append((name, (value[0].value, value[1].value)))
         else:
-            raise TypeError(f"layout field '{name}' must be a bool, an integer or [start, stop], "
-                            f"got {value}")
+            raise TypeError(
+                f"layout field '{name}' must be a bool, an integer or [start, stop], got {value}"
+            )
     if attr["kind"].value == "custom":
         fields.sort(key=lambda item: item[1] if isinstance(item[1], tuple) else (0, 0))
     return LayoutSpec(attr["kind"].value, tuple(fields))

@@ -100,19 +100,36 @@ class NvOp:
         return self.operation.operands[0] if self.spec.operand else None
 
     @staticmethod
-    def build(name: str, params: Mapping[str, Value | LayoutSpec], *, operand: ir.Value | None = None,
-              loc: ir.Location | None = None, ip: ir.InsertionPoint | None = None) -> NvOp:
+    def build(
+        name: str,
+        params: Mapping[str, Value | LayoutSpec],
+        *,
+        operand: ir.Value | None = None,
+        loc: ir.Location | None = None,
+        ip: ir.InsertionPoint | None = None,
+    ) -> NvOp:
         """Create op ``name`` with ``params`` (a layout given as ``LayoutSpec``); region ops get an empty body."""
         spec = SPECS[name]
         attrs = {key: _attr(value) for key, value in params.items()}
         if spec.region:
-            op = ir.Operation.create("builtin.module", attributes={name: ir.DictAttr.get(attrs)},
-                                     regions=1, loc=loc, ip=ip)
+            op = ir.Operation.create(
+                "builtin.module",
+                attributes={name: ir.DictAttr.get(attrs)},
+                regions=1,
+                loc=loc,
+                ip=ip,
+            )
             op.regions[0].blocks.append()
         else:
             results = [ir.Type.parse(spec.result)] if spec.result else []
-            op = ir.Operation.create(name, results=results, operands=[operand] if operand else [],
-                                     attributes=attrs, loc=loc, ip=ip)
+            op = ir.Operation.create(
+                name,
+                results=results,
+                operands=[operand] if operand else [],
+                attributes=attrs,
+                loc=loc,
+                ip=ip,
+            )
         return NvOp(op)
 
 
@@ -136,8 +153,10 @@ def _value(param: Param, attr: ir.Attribute) -> Value:
     if param.enum is None:
         return attr.value
     if attr.value not in param.choices:
-        raise ValueError(f"parameter '{param.name}' must be one of {', '.join(param.choices)}, "
-                         f"got '{attr.value}'")
+        raise ValueError(
+            f"parameter '{param.name}' must be one of {', '.join(param.choices)}, "
+            f"got '{attr.value}'"
+        )
     return param.enum(attr.value)
 
 

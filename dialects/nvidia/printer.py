@@ -25,7 +25,9 @@ def format_layout(spec: LayoutSpec) -> str:
         fields = {name: fields.get(name, default) for name, default in _1D1D_DEFAULTS}
     if not fields:
         return spec.kind
-    return f"{spec.kind}<{', '.join(f'{name} = {_field(value)}' for name, value in fields.items())}>"
+    return (
+        f"{spec.kind}<{', '.join(f'{name} = {_field(value)}' for name, value in fields.items())}>"
+    )
 
 
 def _field(value: bool | int | tuple[int, int]) -> str:
@@ -63,8 +65,11 @@ class _Printer:
         words += [_param(view, p, params[p.name]) for p in view.spec.positional]
         if view.operand is not None:
             words.append(self.name_of(view.operand))
-        words += [f"{p.name} {_param(view, p, params[p.name])}" for p in view.spec.keywords
-                  if p.name in params]
+        words += [
+            f"{p.name} {_param(view, p, params[p.name])}"
+            for p in view.spec.keywords
+            if p.name in params
+        ]
         pad = INDENT * depth
         if not view.spec.region:
             return [pad + " ".join(words)]

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lark import Token, Tree
+
 from warpsched.core.ir import ir
 
 from ..common.syntax import SyntaxBuilder
@@ -53,11 +54,17 @@ class _NvBuilder:
 
     def op(self, tree: Tree, ip: ir.InsertionPoint, scope: _Scope) -> None:
         children = list(tree.children)
-        result = children.pop(0) if isinstance(children[0], Token) and children[0].type == "NV_RESULT" \
+        result = (
+            children.pop(0)
+            if isinstance(children[0], Token) and children[0].type == "NV_RESULT"
             else None
+        )
         head = children.pop(0)
-        region = children.pop() if children and isinstance(children[-1], Tree) and \
-            children[-1].data == "nv_region" else None
+        region = (
+            children.pop()
+            if children and isinstance(children[-1], Tree) and children[-1].data == "nv_region"
+            else None
+        )
         spec = SPECS.get(str(head))
         if spec is None:
             raise self.base.error(head, f"unknown op '{head}' (ops: {', '.join(SPECS)})")
@@ -66,8 +73,9 @@ class _NvBuilder:
         if region is not None and not spec.region:
             raise self.base.error(region, f"'{spec.name}' takes no region")
         if spec.result and result is None:
-            raise self.base.error(head, f"'{spec.name}' produces a stage: write "
-                                        f"'%stage = {spec.name} ...'")
+            raise self.base.error(
+                head, f"'{spec.name}' produces a stage: write '%stage = {spec.name} ...'"
+            )
         if result is not None and not spec.result:
             raise self.base.error(result, f"'{spec.name}' produces no value")
         params, operand = self.arguments(spec, head, children, scope)
@@ -81,20 +89,23 @@ class _NvBuilder:
             for child in region.children:
                 self.op(child, body, inner)
 
-    def arguments(self, spec: OpSpec, head: Token, args: list[Tree | Token],
-                  scope: _Scope) -> tuple[dict[str, Value | LayoutSpec], ir.Value | None]:
+    def arguments(
+        self, spec: OpSpec, head: Token, args: list[Tree | Token], scope: _Scope
+    ) -> tuple[dict[str, Value | LayoutSpec], ir.Value | None]:
         """Bind positional arguments, the stage operand, then ``keyword value`` pairs."""
         values: dict[str, Value | LayoutSpec] = {}
         for param in spec.positional:
             if not args:
-                raise self.base.error(head, f"'{spec.name}' needs {param.kind.value} for "
-                                            f"'{param.name}'")
+                raise self.base.error(
+                    head, f"'{spec.name}' needs {param.kind.value} for '{param.name}'"
+                )
             values[param.name] = self.value(spec, param, args.pop(0))
         operand = None
         if spec.operand:
             if not args or not isinstance(args[0], Token) or args[0].type != "NV_VALUE":
-                raise self.base.error(args[0] if args else head,
-                                      f"'{spec.name}' needs a stage value, e.g. %stage")
+                raise self.base.error(
+                    args[0] if args else head, f"'{spec.name}' needs a stage value, e.g. %stage"
+                )
             operand = self.use(args.pop(0), scope)
         keywords = {param.name: param for param in spec.keywords}
         while args:
@@ -102,8 +113,9 @@ class _NvBuilder:
             param = keywords.get(str(keyword)) if isinstance(keyword, Token) else None
             if param is None:
                 allowed = ", ".join(keywords) or "no keywords"
-                raise self.base.error(keyword, f"unexpected argument of '{spec.name}' "
-                                               f"(keywords: {allowed})")
+                raise self.base.error(
+                    keyword, f"unexpected argument of '{spec.name}' (keywords: {allowed})"
+                )
             if param.name in values:
                 raise self.base.error(keyword, f"duplicate keyword '{keyword}'")
             if not args:
@@ -125,16 +137,20 @@ class _NvBuilder:
         if param.kind is Kind.INT:
             return self.base.i64(node)
         if str(node) not in param.choices:
-            raise self.base.error(node, f"'{param.name}' must be one of {', '.join(param.choices)}, "
-                                        f"got '{node}'")
+            raise self.base.error(
+                node, f"'{param.name}' must be one of {', '.join(param.choices)}, got '{node}'"
+            )
         return str(node)
 
     def layout(self, node: Tree | Token) -> LayoutSpec:
         """``warp_role_8warp`` or ``kind<field = value, ...>``; the verifier checks the values."""
         if isinstance(node, Token):
             if node.type != "NAME":
-                raise self.base.error(node, "'layout' needs a warp-role layout, e.g. "
-                                            "warp_role_1d1d<has_sfb = false, num_epi_warps = 4>")
+                raise self.base.error(
+                    node,
+                    "'layout' needs a warp-role layout, e.g. "
+                    "warp_role_1d1d<has_sfb = false, num_epi_warps = 4>",
+                )
             return LayoutSpec(str(node))
         kind, *fields = node.children
         seen: dict[str, bool | int | tuple[int, int]] = {}
@@ -143,21 +159,28 @@ class _NvBuilder:
             if str(name) in seen:
                 raise self.base.error(name, f"duplicate layout field '{name}'")
             if isinstance(value, Tree):
-                seen[str(name)] = (self.base.i64(value.children[0]), self.base.i64(value.children[1]))
+                seen[str(name)] = (
+                    self.base.i64(value.children[0]),
+                    self.base.i64(value.children[1]),
+                )
             elif value.type == "INT":
                 seen[str(name)] = self.base.i64(value)
             elif value in ("true", "false"):
                 seen[str(name)] = value == "true"
             else:
-                raise self.base.error(value, f"layout field '{name}' needs true, false, an integer "
-                                             f"or a thread range [start, stop), got '{value}'")
+                raise self.base.error(
+                    value,
+                    f"layout field '{name}' needs true, false, an integer "
+                    f"or a thread range [start, stop), got '{value}'",
+                )
         return LayoutSpec(str(kind), tuple(seen.items()))
 
     def define(self, token: Token, op: NvOp, scope: _Scope) -> None:
         name = token.rstrip("= \t")
         if name in self.stages:
-            raise self.base.error(token, f"stage {name} is already defined at line "
-                                         f"{self.stages[name].token.line}")
+            raise self.base.error(
+                token, f"stage {name} is already defined at line {self.stages[name].token.line}"
+            )
         self.stages[name] = StageDef(op.result, scope.role, scope.region, token)
 
     def use(self, token: Token, scope: _Scope) -> ir.Value:
@@ -165,10 +188,16 @@ class _NvBuilder:
         if stage is None:
             raise self.base.error(token, f"stage {token} is not acquired before this use")
         if stage.role != scope.role:
-            raise self.base.error(token, f"stage {token} was acquired by role '{stage.role}' "
-                                         f"(line {stage.token.line}); only that role may release it")
+            raise self.base.error(
+                token,
+                f"stage {token} was acquired by role '{stage.role}' "
+                f"(line {stage.token.line}); only that role may release it",
+            )
         if stage.region != scope.region:
-            raise self.base.error(token, f"stage {token} was acquired in another region (line "
-                                         f"{stage.token.line}); release it in the region that "
-                                         "acquired it, so it is released exactly once on every path")
+            raise self.base.error(
+                token,
+                f"stage {token} was acquired in another region (line "
+                f"{stage.token.line}); release it in the region that "
+                "acquired it, so it is released exactly once on every path",
+            )
         return stage.value

@@ -30,8 +30,10 @@ from warpsched.nvidia.pipeline_config import (
 )
 from warpsched.nvidia.roles import Role, WarpRoleLayout
 
-from .linear_use import OUTPUT, PIPELINE_OPS, RoleBodyChecker, RoleState
+from .holds import RoleState
+from .linear_use import RoleBodyChecker
 from .ops import is_nv_kernel, nv_name
+from .protocol import OUTPUT, PIPELINE_OPS
 
 
 class _Verifier(RoleBodyChecker):
@@ -43,8 +45,11 @@ class _Verifier(RoleBodyChecker):
         layout = params["layout"]
         missing = [r.value for r in (Role.MMA, Role.EPILOGUE) if not layout.has(r)]
         if missing:
-            self.error(op, f"layout '{layout.name}' has no '{missing[0]}' role, which the output "
-                           "pipeline connects")
+            self.error(
+                op,
+                f"layout '{layout.name}' has no '{missing[0]}' role, which the output "
+                "pipeline connects",
+            )
         try:
             layout.check_launch(params["threads"])
             P.GemmParams(params["block_m"], params["block_n"], params["block_k"])
@@ -62,8 +67,9 @@ class _Verifier(RoleBodyChecker):
             if name == "sched.nv_role":
                 self.role(child, layout, roles)
             elif name not in PIPELINE_OPS:
-                self.error(child, "is not allowed in a sched.nv_kernel "
-                                  "(only pipelines and sched.nv_role)")
+                self.error(
+                    child, "is not allowed in a sched.nv_kernel (only pipelines and sched.nv_role)"
+                )
         self.contexts_pair()
 
     def pipeline(self, op: ir.Operation) -> None:
@@ -73,8 +79,9 @@ class _Verifier(RoleBodyChecker):
         view, p = checked
         try:
             if view.name == "sched.nv_input_pipeline":
-                InputPipelineConfig(p["num_stages"], BarrierCounts(p["producer_count"],
-                                                                    p["consumer_count"]))
+                InputPipelineConfig(
+                    p["num_stages"], BarrierCounts(p["producer_count"], p["consumer_count"])
+                )
                 kind = p["payload"].value
             else:
                 OutputPipelineConfig(p["num_stages"], p["stage_stride_cols"], p["cta_group"])
@@ -100,20 +107,29 @@ class _Verifier(RoleBodyChecker):
         if role in seen:
             self.error(op, f"repeats role '{role.value}'; a kernel has one body per role")
         elif not layout.has(role):
-            self.error(op, f"role '{role.value}' is not in layout '{layout.name}' "
-                           f"(roles: {', '.join(r.value for r in layout.roles)})")
+            self.error(
+                op,
+                f"role '{role.value}' is not in layout '{layout.name}' "
+                f"(roles: {', '.join(r.value for r in layout.roles)})",
+            )
         seen.add(role)
         self.block(op, RoleState(role))
 
     def contexts_pair(self) -> None:
-        mma, epilogue = (self.contexts.get(n) for n in ("sched.nv_mma_context",
-                                                         "sched.nv_epilogue_context"))
+        mma, epilogue = (
+            self.contexts.get(n) for n in ("sched.nv_mma_context", "sched.nv_epilogue_context")
+        )
         if epilogue is not None and mma is None:
-            self.error(epilogue, "waits on named barrier 1, but no sched.nv_mma_context (role mma) "
-                                 "arrives on it")
+            self.error(
+                epilogue,
+                "waits on named barrier 1, but no sched.nv_mma_context (role mma) arrives on it",
+            )
         if mma is not None and epilogue is None:
-            self.error(mma, "waits on the TMEM dealloc barrier, but no sched.nv_epilogue_context "
-                            "(role epilogue) signals it")
+            self.error(
+                mma,
+                "waits on the TMEM dealloc barrier, but no sched.nv_epilogue_context "
+                "(role epilogue) signals it",
+            )
 
 
 def verify_nv_op(op: ir.Operation, filename: str) -> list[Diagnostic]:

@@ -27,21 +27,39 @@ ROOT = Path(__file__).resolve().parents[2]
 DIALECT_SOURCES = {
     "ws_gemm_sm_90a_per_tile_s2": ROOT / "examples" / "ws_gemm_sm90a.mlir",
     "ws_gemm_sm_90a_per_k_s2": ROOT / "tests" / "lit" / "nvidia" / "Inputs" / "ws_gemm_per_k.mlir",
-    "ws_gemm_sm_90a_per_tile_linear_s2": ROOT / "tests" / "lit" / "nvidia" / "Inputs" / "ws_gemm_per_tile_linear.mlir",
+    "ws_gemm_sm_90a_per_tile_linear_s2": ROOT
+    / "tests"
+    / "lit"
+    / "nvidia"
+    / "Inputs"
+    / "ws_gemm_per_tile_linear.mlir",
 }
 """Proof variants whose cubin is compiled from the dialect source by warpsched-compile."""
 
 
 def compile_with_cli(source: Path, target: NVTarget, out: Path) -> None:
     """``warpsched-compile SOURCE --target TARGET -o OUT`` (the console tool, in this interpreter)."""
-    cmd = [sys.executable, "-m", "warpsched.tools.compile", str(source), "--target", target.value, "-o", str(out)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "warpsched.tools.compile",
+        str(source),
+        "--target",
+        target.value,
+        "-o",
+        str(out),
+    ]
     subprocess.run(cmd, check=True)
 
 
 def proof_configs() -> list[ProofConfig]:
     """All correct sm_90a variants, the broken ones, and the sm_100a compile-only ones."""
     configs = [ProofConfig(NVTarget.SM90A, s, mode) for mode in Mode for s in (1, 2, 4)]
-    configs += [ProofConfig(NVTarget.SM90A, 2, Mode.PER_TILE, broken) for broken in Broken if broken is not Broken.NONE]
+    configs += [
+        ProofConfig(NVTarget.SM90A, 2, Mode.PER_TILE, broken)
+        for broken in Broken
+        if broken is not Broken.NONE
+    ]
     configs += [ProofConfig(NVTarget.SM100A, 2, mode) for mode in (Mode.PER_TILE, Mode.PER_K)]
     return configs
 
@@ -59,11 +77,18 @@ def build(out: Path) -> dict[str, dict]:
             write_atomic(out / f"{cfg.name}.cubin", ptx_to_cubin(ptx, cfg.target))
         else:
             compile_with_cli(source, cfg.target, out / f"{cfg.name}.cubin")
-        manifest[cfg.name] = {"cubin": f"{cfg.name}.cubin", "target": cfg.target.value, "mode": cfg.mode.value,
-                              "num_stages": cfg.num_stages, "broken": cfg.broken.value, "threads": lowered.threads,
-                              "smem_bytes": lowered.smem_bytes, "block_m": cfg.gemm.block_m,
-                              "block_n": cfg.gemm.block_n,
-                              "source": str(source.relative_to(ROOT)) if source else "warpsched.nvidia.proof_gemm"}
+        manifest[cfg.name] = {
+            "cubin": f"{cfg.name}.cubin",
+            "target": cfg.target.value,
+            "mode": cfg.mode.value,
+            "num_stages": cfg.num_stages,
+            "broken": cfg.broken.value,
+            "threads": lowered.threads,
+            "smem_bytes": lowered.smem_bytes,
+            "block_m": cfg.gemm.block_m,
+            "block_n": cfg.gemm.block_n,
+            "source": str(source.relative_to(ROOT)) if source else "warpsched.nvidia.proof_gemm",
+        }
     write_atomic(out / "manifest.json", json.dumps(manifest, indent=1, sort_keys=True))
     return manifest
 

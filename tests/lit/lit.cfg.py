@@ -38,7 +38,9 @@ if filecheck is None:
 config.environment["FILECHECK_OPTS"] = "-enable-var-scope --allow-unused-prefixes=false"
 config.substitutions.append(("%PYTHON", sys.executable))
 for tool in ("opt", "translate", "compile"):
-    config.substitutions.append((f"%warpsched-{tool}", f"{sys.executable} -m warpsched.tools.{tool}"))
+    config.substitutions.append(
+        (f"%warpsched-{tool}", f"{sys.executable} -m warpsched.tools.{tool}")
+    )
 for tool in ("llvm-objdump", "llvm-readelf"):
     path = shutil.which(f"{tool}-22")
     if path is None:

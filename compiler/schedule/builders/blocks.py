@@ -65,24 +65,32 @@ def _group(ordered: Sequence[OpDesc], num_blocks: int) -> list[_Group]:
             elif op.role == OpRole.GLOBAL_LOAD:
                 globals_.append(op)
         if len(frags) > MAX_FRAGS_PER_BLOCK:
-            raise ValueError(f"block {block_idx} collects {len(frags)} fragment loads but a block "
-                             f"holds {MAX_FRAGS_PER_BLOCK} (pre_op_0, pre_op_1); reorder the body")
+            raise ValueError(
+                f"block {block_idx} collects {len(frags)} fragment loads but a block "
+                f"holds {MAX_FRAGS_PER_BLOCK} (pre_op_0, pre_op_1); reorder the body"
+            )
         if len(globals_) > MAX_GLOBALS_PER_BLOCK:
-            raise ValueError(f"block {block_idx} collects {len(globals_)} global loads but a block "
-                             f"holds {MAX_GLOBALS_PER_BLOCK} (global_load, global_load_1); "
-                             f"reorder the body")
+            raise ValueError(
+                f"block {block_idx} collects {len(globals_)} global loads but a block "
+                f"holds {MAX_GLOBALS_PER_BLOCK} (global_load, global_load_1); "
+                f"reorder the body"
+            )
         groups.append(_Group(frags, globals_, mma, i))
         start = i
     if start < len(ordered):
-        raise ValueError(f"body: {len(ordered) - start} op(s) follow the last MMA and belong to "
-                         f"no block")
+        raise ValueError(
+            f"body: {len(ordered) - start} op(s) follow the last MMA and belong to no block"
+        )
     return groups
 
 
 def _main_wait_vm(ordered: Sequence[OpDesc], config: PipelineConfig) -> int:
     """vmcnt that leaves one partition's worth of prefetches in flight (L42-68)."""
-    total = sum(config.vm_per_channel(op.channel) for op in ordered
-                if op.role == OpRole.GLOBAL_LOAD and is_prefetch(op))
+    total = sum(
+        config.vm_per_channel(op.channel)
+        for op in ordered
+        if op.role == OpRole.GLOBAL_LOAD and is_prefetch(op)
+    )
     return total - total // config.num_partitions
 
 
@@ -90,8 +98,9 @@ def _reads_cross_stage(frags: Sequence[OpDesc], partition: int) -> bool:
     return any(f.stage != partition for f in frags)
 
 
-def _later_cross_frag(ordered: Sequence[OpDesc], start: int, partition: int,
-                      blocks_ahead: int) -> bool:
+def _later_cross_frag(
+    ordered: Sequence[OpDesc], start: int, partition: int, blocks_ahead: int
+) -> bool:
     """Whether a fragment of the next ``blocks_ahead`` blocks reads the other stage."""
     mmas = 0
     for op in ordered[start:]:
@@ -112,8 +121,9 @@ def _lgkm_slots(entry_wait: OpDesc, sched: ScheduleConfig, value: int) -> tuple[
     return OpDesc.none(), OpDesc.wait_lgkm(value)
 
 
-def construct_mma_blocks(body: Sequence[OpDesc], order: Sequence[int], config: PipelineConfig,
-                         sched: ScheduleConfig) -> list[MMABlockSpec]:
+def construct_mma_blocks(
+    body: Sequence[OpDesc], order: Sequence[int], config: PipelineConfig, sched: ScheduleConfig
+) -> list[MMABlockSpec]:
     """Group the ordered body into ``config.total_blocks()`` blocks, each closed by an MMA.
 
     Per block ``b`` at position ``pos`` of partition ``p``: fragments fill
@@ -144,8 +154,9 @@ def construct_mma_blocks(body: Sequence[OpDesc], order: Sequence[int], config: P
         is_cross = _reads_cross_stage(group.frags, partition)
         first_cross = is_cross and not cross_seen
         cross_seen = cross_seen or is_cross
-        top_drain = pos == 0 and (is_cross or _later_cross_frag(ordered, group.end, partition,
-                                                                bph - 1))
+        top_drain = pos == 0 and (
+            is_cross or _later_cross_frag(ordered, group.end, partition, bph - 1)
+        )
         entry_wait = OpDesc.wait_vm(main_wait_vm) if first_cross or top_drain else OpDesc.none()
         entry_wait_lgkm, pre_sync, post_barrier_lgkm = OpDesc.none(), OpDesc.none(), True
         if pos == 0 and sched.wait_lgkm_first < WAIT_DISABLED:
@@ -158,27 +169,42 @@ def construct_mma_blocks(body: Sequence[OpDesc], order: Sequence[int], config: P
             entry_wait_lgkm = OpDesc.wait_lgkm(0)
         minimal = sched.minimal_barriers
         block = MMABlockSpec(
-            mma=group.mma, pre_op_0=frags[0], pre_op_1=frags[1],
-            global_load=globals_[0], global_load_1=globals_[1],
-            entry_wait=entry_wait, entry_wait_lgkm=entry_wait_lgkm, pre_sync=pre_sync,
+            mma=group.mma,
+            pre_op_0=frags[0],
+            pre_op_1=frags[1],
+            global_load=globals_[0],
+            global_load_1=globals_[1],
+            entry_wait=entry_wait,
+            entry_wait_lgkm=entry_wait_lgkm,
+            pre_sync=pre_sync,
             pre_mma_barrier=not minimal,
-            pre_mma_set_prio=(not minimal
-                              or (not sched.omit_mma_set_prio and (pos == 0 or first_cross))),
-            post_mma_barrier=not minimal, post_mma_set_prio=not minimal,
+            pre_mma_set_prio=(
+                not minimal or (not sched.omit_mma_set_prio and (pos == 0 or first_cross))
+            ),
+            post_mma_barrier=not minimal,
+            post_mma_set_prio=not minimal,
             post_barrier_lgkm=post_barrier_lgkm and not minimal,
             trailing_sched_barrier=mask_bit(sched.sched_barrier_mask, block_idx),
             global_load_prefetch=is_prefetch(globals_[0]),
             global_load_1_prefetch=is_prefetch(globals_[1]),
             global_before_frag=sched.global_before_frag,
             barrier_before_pre_ops=sched.barrier_before_pre_ops,
-            wrap_waits_with_sched_barrier=sched.wrap_waits_with_sched_barrier)
-        blocks.append(replace(block, drain_lgkm_before_loads=block_drain(
-            block, mask_bit(sched.drain_lgkm_mask, block_idx))))
+            wrap_waits_with_sched_barrier=sched.wrap_waits_with_sched_barrier,
+        )
+        blocks.append(
+            replace(
+                block,
+                drain_lgkm_before_loads=block_drain(
+                    block, mask_bit(sched.drain_lgkm_mask, block_idx)
+                ),
+            )
+        )
     return blocks
 
 
-def redistribute_globals(blocks: Sequence[MMABlockSpec], config: PipelineConfig,
-                         sched: ScheduleConfig) -> list[MMABlockSpec]:
+def redistribute_globals(
+    blocks: Sequence[MMABlockSpec], config: PipelineConfig, sched: ScheduleConfig
+) -> list[MMABlockSpec]:
     """Even out the globals when ``block_sizing.max_globals > 0``.
 
     Blocks over the cap give up ``global_load_1`` to a pool (in block order);
@@ -207,6 +233,7 @@ def redistribute_globals(blocks: Sequence[MMABlockSpec], config: PipelineConfig,
             else:
                 b = replace(b, global_load_1=op, global_load_1_prefetch=is_prefetch(op))
             taken += 1
-        out[i] = replace(b, drain_lgkm_before_loads=block_drain(
-            b, mask_bit(sched.drain_lgkm_mask, i)))
+        out[i] = replace(
+            b, drain_lgkm_before_loads=block_drain(b, mask_bit(sched.drain_lgkm_mask, i))
+        )
     return out

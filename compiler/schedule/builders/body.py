@@ -67,19 +67,54 @@ class _EdgeRule:
 
 _DOUBLE_BUFFER_RULES = (
     # Register FLOW: a fragment feeds the MMAs of its own partition that read its subtile.
-    _EdgeRule(OpRole.FRAGMENT_LOAD, OpRole.COMPUTE, DepKind.FLOW, 0, register_match=True,
-              same_partition=True),
+    _EdgeRule(
+        OpRole.FRAGMENT_LOAD,
+        OpRole.COMPUTE,
+        DepKind.FLOW,
+        0,
+        register_match=True,
+        same_partition=True,
+    ),
     # Accumulator forward (partition 0 -> 1, same iteration) and backward (1 -> 0, next).
-    _EdgeRule(OpRole.COMPUTE, OpRole.COMPUTE, DepKind.FLOW, 0, match_stage=True,
-              match_subtile=True, cross_partition=True, producer_partition=0),
-    _EdgeRule(OpRole.COMPUTE, OpRole.COMPUTE, DepKind.FLOW, 1, match_stage=True,
-              match_subtile=True, cross_partition=True, producer_partition=1),
+    _EdgeRule(
+        OpRole.COMPUTE,
+        OpRole.COMPUTE,
+        DepKind.FLOW,
+        0,
+        match_stage=True,
+        match_subtile=True,
+        cross_partition=True,
+        producer_partition=0,
+    ),
+    _EdgeRule(
+        OpRole.COMPUTE,
+        OpRole.COMPUTE,
+        DepKind.FLOW,
+        1,
+        match_stage=True,
+        match_subtile=True,
+        cross_partition=True,
+        producer_partition=1,
+    ),
     # LDS FLOW: a global load fills the LDS its channel's fragments of that stage read.
-    _EdgeRule(OpRole.GLOBAL_LOAD, OpRole.FRAGMENT_LOAD, DepKind.FLOW, None, match_channel=True,
-              match_stage=True),
+    _EdgeRule(
+        OpRole.GLOBAL_LOAD,
+        OpRole.FRAGMENT_LOAD,
+        DepKind.FLOW,
+        None,
+        match_channel=True,
+        match_stage=True,
+    ),
     # LDS ANTI: those fragments must read before a (non-K_PREV) global overwrites the LDS.
-    _EdgeRule(OpRole.FRAGMENT_LOAD, OpRole.GLOBAL_LOAD, DepKind.ANTI, 0, match_channel=True,
-              match_stage=True, consumer_not_k_prev=True),
+    _EdgeRule(
+        OpRole.FRAGMENT_LOAD,
+        OpRole.GLOBAL_LOAD,
+        DepKind.ANTI,
+        0,
+        match_channel=True,
+        match_stage=True,
+        consumer_not_k_prev=True,
+    ),
 )
 
 
@@ -88,8 +123,9 @@ def partition_of(index: int, body_len: int) -> int:
     return 0 if index < body_len // 2 else 1
 
 
-def _matches(rule: _EdgeRule, p: int, c: int, body: Sequence[OpDesc],
-             config: PipelineConfig) -> bool:
+def _matches(
+    rule: _EdgeRule, p: int, c: int, body: Sequence[OpDesc], config: PipelineConfig
+) -> bool:
     p_op, c_op, n = body[p], body[c], len(body)
     same = partition_of(p, n) == partition_of(c, n)
     return not (
@@ -98,10 +134,15 @@ def _matches(rule: _EdgeRule, p: int, c: int, body: Sequence[OpDesc],
         or (rule.match_subtile and p_op.subtile != c_op.subtile)
         or (rule.same_partition and not same)
         or (rule.cross_partition and same)
-        or (rule.register_match
-            and ((p_op.stage == 0) != (c < n // 2)
-                 or config.compute_match_key(c_op, p_op.channel) != p_op.subtile))
-        or (rule.consumer_not_k_prev and c_op.k_offset == KOffsetKind.K_PREV))
+        or (
+            rule.register_match
+            and (
+                (p_op.stage == 0) != (c < n // 2)
+                or config.compute_match_key(c_op, p_op.channel) != p_op.subtile
+            )
+        )
+        or (rule.consumer_not_k_prev and c_op.k_offset == KOffsetKind.K_PREV)
+    )
 
 
 def derive_edges(body: Sequence[OpDesc], config: PipelineConfig) -> list[DepEdge]:
@@ -116,8 +157,10 @@ def derive_edges(body: Sequence[OpDesc], config: PipelineConfig) -> list[DepEdge
     edges = []
     for rule in _DOUBLE_BUFFER_RULES:
         for p in by_role.get(rule.producer, []):
-            if (rule.producer_partition is not None
-                    and partition_of(p, len(body)) != rule.producer_partition):
+            if (
+                rule.producer_partition is not None
+                and partition_of(p, len(body)) != rule.producer_partition
+            ):
                 continue
             for c in by_role.get(rule.consumer, []):
                 if p != c and _matches(rule, p, c, body, config):
@@ -130,8 +173,11 @@ def derive_edges(body: Sequence[OpDesc], config: PipelineConfig) -> list[DepEdge
 
 def _is_cross_stage_frag(index: int, body: Sequence[OpDesc]) -> bool:
     op = body[index]
-    return (op.role == OpRole.FRAGMENT_LOAD and op.subtile == 0
-            and op.stage != partition_of(index, len(body)))
+    return (
+        op.role == OpRole.FRAGMENT_LOAD
+        and op.subtile == 0
+        and op.stage != partition_of(index, len(body))
+    )
 
 
 def cross_stage_rotation_edges(body: Sequence[OpDesc]) -> list[DepEdge]:
@@ -151,8 +197,9 @@ def cross_stage_rotation_edges(body: Sequence[OpDesc]) -> list[DepEdge]:
         for m, mma in enumerate(body):
             if mma.role != OpRole.COMPUTE:
                 continue
-            if not ((frag.channel == 0 and mma.stage == 0)
-                    or (frag.channel == 1 and mma.subtile == 0)):
+            if not (
+                (frag.channel == 0 and mma.stage == 0) or (frag.channel == 1 and mma.subtile == 0)
+            ):
                 continue
             if partition_of(m, len(body)) != f_part:
                 edges.append(DepEdge(f, m, DepKind.FLOW, 0 if f_part == 0 else 1))
@@ -161,15 +208,22 @@ def cross_stage_rotation_edges(body: Sequence[OpDesc]) -> list[DepEdge]:
     return edges
 
 
-def filter_spurious_cross_stage_flow(edges: Sequence[DepEdge],
-                                     body: Sequence[OpDesc]) -> list[DepEdge]:
+def filter_spurious_cross_stage_flow(
+    edges: Sequence[DepEdge], body: Sequence[OpDesc]
+) -> list[DepEdge]:
     """Drop the same-partition register FLOW edges out of cross-stage fragments
     (phase_derivation.mojo L875-919): those MMAs consume the previous rotation."""
     n = len(body)
-    return [e for e in edges
-            if not (e.kind == DepKind.FLOW and _is_cross_stage_frag(e.producer, body)
-                    and body[e.consumer].role == OpRole.COMPUTE
-                    and partition_of(e.producer, n) == partition_of(e.consumer, n))]
+    return [
+        e
+        for e in edges
+        if not (
+            e.kind == DepKind.FLOW
+            and _is_cross_stage_frag(e.producer, body)
+            and body[e.consumer].role == OpRole.COMPUTE
+            and partition_of(e.producer, n) == partition_of(e.consumer, n)
+        )
+    ]
 
 
 def dependency_graph(body: Sequence[OpDesc], edges: Sequence[DepEdge]) -> nx.DiGraph:
@@ -189,8 +243,11 @@ def dependency_graph(body: Sequence[OpDesc], edges: Sequence[DepEdge]) -> nx.DiG
 
 def same_iteration_predecessors(graph: nx.DiGraph, node: int) -> list[int]:
     """Predecessors of ``node`` through at least one distance-0 edge (any kind)."""
-    return [p for p in graph.predecessors(node)
-            if any(e.distance == 0 for e in graph.edges[p, node]["deps"])]
+    return [
+        p
+        for p in graph.predecessors(node)
+        if any(e.distance == 0 for e in graph.edges[p, node]["deps"])
+    ]
 
 
 def validate_body(body: Sequence[OpDesc], config: PipelineConfig) -> None:
@@ -206,4 +263,5 @@ def validate_body(body: Sequence[OpDesc], config: PipelineConfig) -> None:
         raise ValueError(
             f"PipelineConfig.m_mmas * n_mmas ({config.m_mmas} x {config.n_mmas}) x "
             f"num_partitions ({config.num_partitions}) = {config.total_blocks()} MMA blocks, "
-            f"but the body has {mmas} COMPUTE ops")
+            f"but the body has {mmas} COMPUTE ops"
+        )

@@ -24,8 +24,12 @@ from ..validate import check_enum
 from .body import DepEdge, dependency_graph, derive_edges, validate_body
 from .config import ScheduleConfig
 from .kernel import build_kernel_program
-from .phases import (default_kernel_deps_double_buffer, derive_epilogue, derive_prologue,
-                     warp_stagger_index)
+from .phases import (
+    default_kernel_deps_double_buffer,
+    derive_epilogue,
+    derive_prologue,
+    warp_stagger_index,
+)
 from .pipeline import PipelineConfig
 
 
@@ -62,10 +66,13 @@ class Schedule:
             object.__setattr__(self, name, tuple(getattr(self, name)))
         for name, kind in (("pipeline", PipelineConfig), ("config", ScheduleConfig)):
             if not isinstance(getattr(self, name), kind):
-                raise TypeError(f"Schedule.{name} must be a {kind.__name__}, "
-                                f"got {type(getattr(self, name)).__name__}")
-        object.__setattr__(self, "emission", check_enum("Schedule", "emission", self.emission,
-                                                        BlockEmission))
+                raise TypeError(
+                    f"Schedule.{name} must be a {kind.__name__}, "
+                    f"got {type(getattr(self, name)).__name__}"
+                )
+        object.__setattr__(
+            self, "emission", check_enum("Schedule", "emission", self.emission, BlockEmission)
+        )
         validate_body(self.body, self.pipeline)
 
 
@@ -101,12 +108,18 @@ def compile_schedule(schedule: Schedule) -> CompiledSchedule:
     edges = schedule.edges or tuple(derive_edges(body, pipeline))
     program = build_kernel_program(body, pipeline, sched, edges)
     if schedule.emission is BlockEmission.MINIMAL_BARRIER:
-        program.explicit_blocks = [emit_minimal_barrier_block(b, b.wrap_waits_with_sched_barrier)
-                                   for b in program.blocks]
+        program.explicit_blocks = [
+            emit_minimal_barrier_block(b, b.wrap_waits_with_sched_barrier) for b in program.blocks
+        ]
     prologue = derive_prologue(program.blocks, pipeline, sched, schedule.bootstrap_frags)
     kernel = program.expand_to_list(Phase.KERNEL)
     return CompiledSchedule(
-        body=body, edges=edges, program=program, prologue=tuple(prologue), kernel=tuple(kernel),
+        body=body,
+        edges=edges,
+        program=program,
+        prologue=tuple(prologue),
+        kernel=tuple(kernel),
         epilogue=tuple(derive_epilogue(program.blocks, pipeline)),
         kernel_deps=tuple(default_kernel_deps_double_buffer(kernel, pipeline)),
-        warp_stagger_index=warp_stagger_index(pipeline.warp_stagger, len(prologue), body))
+        warp_stagger_index=warp_stagger_index(pipeline.warp_stagger, len(prologue), body),
+    )

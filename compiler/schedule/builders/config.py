@@ -83,13 +83,15 @@ class ScheduleConfig:
     wrap_waits_with_sched_barrier: bool = False
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "scheduling", check_enum(_OWNER, "scheduling", self.scheduling,
-                                                          SchedulingStrategy))
+        object.__setattr__(
+            self,
+            "scheduling",
+            check_enum(_OWNER, "scheduling", self.scheduling, SchedulingStrategy),
+        )
         for f in fields(self):
             if f.name in _INT_KNOBS:
                 minimum, maximum = _INT_KNOBS[f.name]
-                check_int(_OWNER, f.name, getattr(self, f.name), minimum=minimum,
-                          maximum=maximum)
+                check_int(_OWNER, f.name, getattr(self, f.name), minimum=minimum, maximum=maximum)
             elif f.name != "scheduling":
                 check_bool(_OWNER, f.name, getattr(self, f.name))
 

@@ -64,16 +64,21 @@ def logical_k_partition(partition: int) -> list[OpDesc]:
     ops = []
     for mini in FOUR_WAVE_MINI_ITERS:
         frag_stage = 1 - partition if mini.frag_cross_stage else partition
-        ops += [OpDesc.logical(mini.load_tag, mini.load_channel, partition, mini.load_subtile,
-                               k_offset),
-                OpDesc.logical(mini.frag_tag, mini.frag_channel, frag_stage, mini.frag_subtile),
-                OpDesc.logical(PingPongOps.MMA, stage=mini.mma_m, subtile=mini.mma_n)]
+        ops += [
+            OpDesc.logical(
+                mini.load_tag, mini.load_channel, partition, mini.load_subtile, k_offset
+            ),
+            OpDesc.logical(mini.frag_tag, mini.frag_channel, frag_stage, mini.frag_subtile),
+            OpDesc.logical(PingPongOps.MMA, stage=mini.mma_m, subtile=mini.mma_n),
+        ]
     return ops
 
 
-def four_wave_schedule(geometry: FourWaveGeometry = BF16_128x128x64,
-                       config: ScheduleConfig | None = None,
-                       cost_model: TargetCostModel | None = None) -> Schedule:
+def four_wave_schedule(
+    geometry: FourWaveGeometry = BF16_128x128x64,
+    config: ScheduleConfig | None = None,
+    cost_model: TargetCostModel | None = None,
+) -> Schedule:
     """``Pipeline4Wave[geometry](config, target)`` as a ``Schedule``.
 
     ``config`` defaults to what the 4-wave kernel passes: IDENTITY, auto
@@ -88,19 +93,36 @@ def four_wave_schedule(geometry: FourWaveGeometry = BF16_128x128x64,
     """
     if config is None:
         fences = geometry.uses_fences()
-        config = ScheduleConfig(sched_barrier_mask=0xFF if fences else 0,
-                                wrap_waits_with_sched_barrier=fences)
-    config = replace(config, scheduling=SchedulingStrategy.IDENTITY, minimal_barriers=True,
-                     omit_mma_set_prio=True, inter_block_lgkm_drain=True,
-                     partial_prologue_drain=True)
+        config = ScheduleConfig(
+            sched_barrier_mask=0xFF if fences else 0, wrap_waits_with_sched_barrier=fences
+        )
+    config = replace(
+        config,
+        scheduling=SchedulingStrategy.IDENTITY,
+        minimal_barriers=True,
+        omit_mma_set_prio=True,
+        inter_block_lgkm_drain=True,
+        partial_prologue_drain=True,
+    )
     pipeline = replace(
-        mi355x_double_buffer(geometry.vm_per_load_a, geometry.vm_per_load_b,
-                             geometry.max_globals()),
-        warp_stagger=WarpStaggerRule.disabled(), lgkm_per_load_a=geometry.lgkm_per_load_a,
-        lgkm_per_load_b=geometry.lgkm_per_load_b, cross_stage_rotation=True)
+        mi355x_double_buffer(
+            geometry.vm_per_load_a, geometry.vm_per_load_b, geometry.max_globals()
+        ),
+        warp_stagger=WarpStaggerRule.disabled(),
+        lgkm_per_load_a=geometry.lgkm_per_load_a,
+        lgkm_per_load_b=geometry.lgkm_per_load_b,
+        cross_stage_rotation=True,
+    )
     cost_model = mi355x_cost_model() if cost_model is None else cost_model
     body = annotate_ops(logical_k_partition(0) + logical_k_partition(1), cost_model)
-    edges = (filter_spurious_cross_stage_flow(derive_edges(body, pipeline), body)
-             + cross_stage_rotation_edges(body))
-    return Schedule(body=body, pipeline=pipeline, config=config, edges=edges,
-                    emission=BlockEmission.MINIMAL_BARRIER, bootstrap_frags=BOOTSTRAP_FRAGS)
+    edges = filter_spurious_cross_stage_flow(
+        derive_edges(body, pipeline), body
+    ) + cross_stage_rotation_edges(body)
+    return Schedule(
+        body=body,
+        pipeline=pipeline,
+        config=config,
+        edges=edges,
+        emission=BlockEmission.MINIMAL_BARRIER,
+        bootstrap_frags=BOOTSTRAP_FRAGS,
+    )

@@ -67,14 +67,20 @@ class FourWaveGeometry:
             raise ValueError(f"{owner}.bk ({self.bk}) must be >= mma_k ({self.mma_k})")
         for dim, count in (("bm", self.bm // 2 // self.mma_m), ("bn", self.bn // 2 // self.mma_n)):
             if count < 2 or count % 2:
-                raise ValueError(f"{owner}.{dim}: quadrant MMAs need an even number >= 2 of "
-                                 f"MMAs per warp along {dim}, got {count}")
+                raise ValueError(
+                    f"{owner}.{dim}: quadrant MMAs need an even number >= 2 of "
+                    f"MMAs per warp along {dim}, got {count}"
+                )
         if self.bk % self.simd_width:
-            raise ValueError(f"{owner}.bk ({self.bk}) must be a multiple of the load width "
-                             f"({self.simd_width} elements)")
+            raise ValueError(
+                f"{owner}.bk ({self.bk}) must be a multiple of the load width "
+                f"({self.simd_width} elements)"
+            )
         if self.rows_per_load_round < 1:
-            raise ValueError(f"{owner}.bk ({self.bk}) is too deep: {LOADING_WARPS} warps cannot "
-                             f"cover one row per load round")
+            raise ValueError(
+                f"{owner}.bk ({self.bk}) is too deep: {LOADING_WARPS} warps cannot "
+                f"cover one row per load round"
+            )
         if self.mma_frag_width < 1:
             raise ValueError(f"{owner}.mma_m * mma_k must be >= {WARP_SIZE}")
 
@@ -150,6 +156,7 @@ class FourWaveGeometry:
         return self.bm >= 128 and not self.is_fp8
 
 
-BF16_128x128x64 = FourWaveGeometry(bm=128, bn=128, bk=64, mma_m=16, mma_n=16, mma_k=32,
-                                   elem_bytes=2)
+BF16_128x128x64 = FourWaveGeometry(
+    bm=128, bn=128, bk=64, mma_m=16, mma_n=16, mma_k=32, elem_bytes=2
+)
 """The S4 geometry: BF16, BM=BN=128, BK=64, MFMA 16x16x32 (vm 2/2, lgkm 4/4, max_globals 1)."""

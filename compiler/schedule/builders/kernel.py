@@ -22,9 +22,12 @@ from .pipeline import PipelineConfig
 from .waits import apply_auto_waits
 
 
-def build_kernel_program(body: Sequence[OpDesc], config: PipelineConfig,
-                         sched: ScheduleConfig | None = None,
-                         edges: Sequence[DepEdge] | None = None) -> PipelineProgram:
+def build_kernel_program(
+    body: Sequence[OpDesc],
+    config: PipelineConfig,
+    sched: ScheduleConfig | None = None,
+    edges: Sequence[DepEdge] | None = None,
+) -> PipelineProgram:
     """The kernel-phase ``PipelineProgram`` of ``body`` (template blocks, no explicit ones).
 
     ``edges`` defaults to ``derive_edges(body, config)`` (as does an empty

@@ -56,26 +56,31 @@ def mma_block_interleave(ops: Sequence[OpDesc], config: PipelineConfig) -> list[
         count = max((sizing.heavy if new_m else sizing.light) - new_m - new_n - 1, 0)
         if sizing.max_globals > 0:
             count = min(max(count, 1), sizing.max_globals)
-        out += globals_[next_global:next_global + count]
+        out += globals_[next_global : next_global + count]
         next_global = min(next_global + count, len(globals_))
         out.append(mma)
         seen_m.add(mma.stage)
         seen_n.add(mma.subtile)
     if next_global < len(globals_):
-        raise ValueError(f"block_sizing ({sizing}) leaves {len(globals_) - next_global} of "
-                         f"{len(globals_)} global loads without a block")
+        raise ValueError(
+            f"block_sizing ({sizing}) leaves {len(globals_) - next_global} of "
+            f"{len(globals_)} global loads without a block"
+        )
     if len(out) != len(ops):
-        raise ValueError(f"body: {len(ops) - len(out)} op(s) of a partition are neither placed "
-                         f"fragments (one per new MMA row/column, matched by subtile), global "
-                         f"loads nor MMAs")
+        raise ValueError(
+            f"body: {len(ops) - len(out)} op(s) of a partition are neither placed "
+            f"fragments (one per new MMA row/column, matched by subtile), global "
+            f"loads nor MMAs"
+        )
     return out
 
 
 def double_buffer_reorder(logical: Sequence[OpDesc], config: PipelineConfig) -> list[OpDesc]:
     """Split the logical body at its midpoint and ``mma_block_interleave`` each half."""
     half = len(logical) // 2
-    return (mma_block_interleave(logical[:half], config)
-            + mma_block_interleave(logical[half:], config))
+    return mma_block_interleave(logical[:half], config) + mma_block_interleave(
+        logical[half:], config
+    )
 
 
 def greedy_order(graph: nx.DiGraph, config: PipelineConfig) -> list[int]:
@@ -97,17 +102,21 @@ def greedy_order(graph: nx.DiGraph, config: PipelineConfig) -> list[int]:
             while True:
                 ready = next((i for i in members if i not in placed and preds[i] <= placed), None)
                 if ready is None:
-                    raise ValueError(f"scheduling=GREEDY: no ready op in partition {part} "
-                                     f"(dependency cycle, or a distance-0 edge from a later "
-                                     f"partition)")
+                    raise ValueError(
+                        f"scheduling=GREEDY: no ready op in partition {part} "
+                        f"(dependency cycle, or a distance-0 edge from a later "
+                        f"partition)"
+                    )
                 order.append(ready)
                 placed.add(ready)
                 if graph.nodes[ready]["op"].role == OpRole.COMPUTE:
                     break
     if len(order) != n:
         left = sorted(set(range(n)) - placed)
-        raise ValueError(f"scheduling=GREEDY left body ops {left} unplaced: they were not "
-                         f"ready before their partition's last MMA")
+        raise ValueError(
+            f"scheduling=GREEDY left body ops {left} unplaced: they were not "
+            f"ready before their partition's last MMA"
+        )
     return order
 
 
@@ -116,6 +125,8 @@ def order_ops(graph: nx.DiGraph, config: PipelineConfig, sched: ScheduleConfig) 
     if sched.scheduling is SchedulingStrategy.GREEDY:
         return greedy_order(graph, config)
     if sched.scheduling is SchedulingStrategy.CSP:
-        raise ValueError("ScheduleConfig.scheduling=CSP is not implemented (the reference's "
-                         "backtracking solver is not reproduced); use IDENTITY or GREEDY")
+        raise ValueError(
+            "ScheduleConfig.scheduling=CSP is not implemented (the reference's "
+            "backtracking solver is not reproduced); use IDENTITY or GREEDY"
+        )
     return list(range(graph.number_of_nodes()))

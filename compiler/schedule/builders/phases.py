@@ -22,14 +22,23 @@ from .pipeline import PipelineConfig, StaggerMode, WarpStaggerRule
 
 
 def _prefetches(blocks: Sequence[MMABlockSpec], stage: int) -> list[OpDesc]:
-    return [op for b in blocks
-            for op, prefetch in ((b.global_load, b.global_load_prefetch),
-                                 (b.global_load_1, b.global_load_1_prefetch))
-            if prefetch and op.stage == stage]
+    return [
+        op
+        for b in blocks
+        for op, prefetch in (
+            (b.global_load, b.global_load_prefetch),
+            (b.global_load_1, b.global_load_1_prefetch),
+        )
+        if prefetch and op.stage == stage
+    ]
 
 
-def derive_prologue(blocks: Sequence[MMABlockSpec], config: PipelineConfig,
-                    sched: ScheduleConfig, bootstrap: Sequence[OpDesc] = ()) -> list[ScheduleEntry]:
+def derive_prologue(
+    blocks: Sequence[MMABlockSpec],
+    config: PipelineConfig,
+    sched: ScheduleConfig,
+    bootstrap: Sequence[OpDesc] = (),
+) -> list[ScheduleEntry]:
     """The prologue: fill both stages with the kernel's prefetch loads.
 
     Stage-0 prefetch globals of all blocks (block order) re-issued at ``K0``,
@@ -41,10 +50,18 @@ def derive_prologue(blocks: Sequence[MMABlockSpec], config: PipelineConfig,
     loads)`` and a ``barrier``; more bootstrap fragments than loads is a
     ``ValueError``.
     """
+
     def reissue(op: OpDesc, k_offset: KOffsetKind) -> OpDesc:
-        return OpDesc(tag=op.tag, stage=op.stage, subtile=op.subtile, k_offset=k_offset,
-                      vm_cost=config.vm_per_channel(op.channel), resource=op.resource,
-                      latency=op.latency, role=op.role)
+        return OpDesc(
+            tag=op.tag,
+            stage=op.stage,
+            subtile=op.subtile,
+            k_offset=k_offset,
+            vm_cost=config.vm_per_channel(op.channel),
+            resource=op.resource,
+            latency=op.latency,
+            role=op.role,
+        )
 
     partial = sched.partial_prologue_drain
     loads = [reissue(op, KOffsetKind.K0) for op in _prefetches(blocks, 0)]
@@ -58,17 +75,20 @@ def derive_prologue(blocks: Sequence[MMABlockSpec], config: PipelineConfig,
         ops.append(OpDesc.wait_vm(0))
     elif bootstrap:
         if len(bootstrap) > len(loads):
-            raise ValueError(f"bootstrap_frags: {len(bootstrap)} fragments but only "
-                             f"{len(loads)} prefetch loads to pair them with")
+            raise ValueError(
+                f"bootstrap_frags: {len(bootstrap)} fragments but only "
+                f"{len(loads)} prefetch loads to pair them with"
+            )
         remaining = sum(op.vm_cost for op in loads)
-        for load, frag in zip(loads, bootstrap):
+        for load, frag in zip(loads, bootstrap, strict=False):  # bootstrap may be shorter
             remaining -= load.vm_cost
             ops += [OpDesc.wait_vm(remaining), OpDesc.barrier(), frag]
     return [ScheduleEntry(op, i, Phase.PROLOGUE) for i, op in enumerate(ops)]
 
 
-def strip_drain_fuse_blocks(blocks: Sequence[MMABlockSpec],
-                            config: PipelineConfig) -> list[MMABlockSpec]:
+def strip_drain_fuse_blocks(
+    blocks: Sequence[MMABlockSpec], config: PipelineConfig
+) -> list[MMABlockSpec]:
     """The epilogue blocks: the kernel blocks without their prefetches.
 
     Per partition, each block keeps its MMA, fragments and non-prefetch
@@ -85,29 +105,44 @@ def strip_drain_fuse_blocks(blocks: Sequence[MMABlockSpec],
         return OpDesc.none() if prefetch else op
 
     for part in range(config.num_partitions):
-        members = blocks[part * bph:(part + 1) * bph]
-        drain_start = next((i for i, b in enumerate(members)
-                            if b.global_load_prefetch or b.global_load_1_prefetch), bph)
+        members = blocks[part * bph : (part + 1) * bph]
+        drain_start = next(
+            (
+                i
+                for i, b in enumerate(members)
+                if b.global_load_prefetch or b.global_load_1_prefetch
+            ),
+            bph,
+        )
         i = 0
         while i < bph:
             b = members[i]
             fused = OpDesc.none()
             if i + 1 < bph:
                 nxt = members[i + 1]
-                if not (nxt.pre_op_0.is_present()
-                        or kept(nxt.global_load, nxt.global_load_prefetch).is_present()
-                        or kept(nxt.global_load_1, nxt.global_load_1_prefetch).is_present()):
+                if not (
+                    nxt.pre_op_0.is_present()
+                    or kept(nxt.global_load, nxt.global_load_prefetch).is_present()
+                    or kept(nxt.global_load_1, nxt.global_load_1_prefetch).is_present()
+                ):
                     fused = nxt.mma
-            out.append(MMABlockSpec(
-                mma=b.mma, pre_op_0=b.pre_op_0, pre_op_1=b.pre_op_1,
-                global_load=kept(b.global_load, b.global_load_prefetch),
-                global_load_1=kept(b.global_load_1, b.global_load_1_prefetch),
-                entry_wait_lgkm=OpDesc.wait_lgkm(0),
-                pre_sync=OpDesc.wait_vm(0) if i >= drain_start else OpDesc.none(),
-                fused_mma=fused,
-                pre_mma_barrier=b.pre_mma_barrier, pre_mma_set_prio=b.pre_mma_set_prio,
-                post_mma_barrier=b.post_mma_barrier, post_mma_set_prio=b.post_mma_set_prio,
-                post_barrier_lgkm=b.post_barrier_lgkm))
+            out.append(
+                MMABlockSpec(
+                    mma=b.mma,
+                    pre_op_0=b.pre_op_0,
+                    pre_op_1=b.pre_op_1,
+                    global_load=kept(b.global_load, b.global_load_prefetch),
+                    global_load_1=kept(b.global_load_1, b.global_load_1_prefetch),
+                    entry_wait_lgkm=OpDesc.wait_lgkm(0),
+                    pre_sync=OpDesc.wait_vm(0) if i >= drain_start else OpDesc.none(),
+                    fused_mma=fused,
+                    pre_mma_barrier=b.pre_mma_barrier,
+                    pre_mma_set_prio=b.pre_mma_set_prio,
+                    post_mma_barrier=b.post_mma_barrier,
+                    post_mma_set_prio=b.post_mma_set_prio,
+                    post_barrier_lgkm=b.post_barrier_lgkm,
+                )
+            )
             i += 2 if fused.is_present() else 1
     if out:
         out[-1] = replace(out[-1], pre_sync=OpDesc.none())
@@ -132,13 +167,15 @@ def warp_stagger_index(rule: WarpStaggerRule, prologue_len: int, body: Sequence[
     if rule.mode is StaggerMode.DISABLED:
         return prologue_len + 1
     if rule.mode is StaggerMode.AUTO:
-        return sum(op.role == OpRole.GLOBAL_LOAD and is_prefetch(op) and op.stage == 0
-                   for op in body)
+        return sum(
+            op.role == OpRole.GLOBAL_LOAD and is_prefetch(op) and op.stage == 0 for op in body
+        )
     return rule.amount
 
 
-def default_kernel_deps_double_buffer(kernel: Sequence[ScheduleEntry],
-                                      config: PipelineConfig) -> list[tuple[int, int]]:
+def default_kernel_deps_double_buffer(
+    kernel: Sequence[ScheduleEntry], config: PipelineConfig
+) -> list[tuple[int, int]]:
     """Structural ``(producer, consumer)`` kernel-entry deps, per equal part of the kernel.
 
     Per part: (first SYNC entry seen before any MMA -> first MMA), (first
@@ -150,8 +187,7 @@ def default_kernel_deps_double_buffer(kernel: Sequence[ScheduleEntry],
     for part in range(config.num_partitions):
         span = range(part * size, (part + 1) * size)
         mmas = [i for i in span if kernel[i].op.role == OpRole.COMPUTE]
-        syncs = [i for i in span if kernel[i].op.role == OpRole.SYNC
-                 and (not mmas or i < mmas[0])]
+        syncs = [i for i in span if kernel[i].op.role == OpRole.SYNC and (not mmas or i < mmas[0])]
         lgkm = [i for i in span if kernel[i].op.tag == Ops.WAIT_LGKM]
         if mmas and syncs:
             deps.append((syncs[0], mmas[0]))

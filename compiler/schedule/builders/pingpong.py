@@ -47,9 +47,14 @@ def logical_half(half: int) -> list[OpDesc]:
     ]
 
 
-def pingpong_schedule(config: ScheduleConfig | None = None, *, lgkm_a: int = 0, lgkm_b: int = 0,
-                      pipeline: PipelineConfig | None = None,
-                      cost_model: TargetCostModel | None = None) -> Schedule:
+def pingpong_schedule(
+    config: ScheduleConfig | None = None,
+    *,
+    lgkm_a: int = 0,
+    lgkm_b: int = 0,
+    pipeline: PipelineConfig | None = None,
+    cost_model: TargetCostModel | None = None,
+) -> Schedule:
     """``DeclarativeSchedule[_, lgkm_a, lgkm_b](config, target)`` as a ``Schedule``.
 
     ``config`` defaults to ``ScheduleConfig()`` (IDENTITY, auto waits): the
@@ -62,5 +67,8 @@ def pingpong_schedule(config: ScheduleConfig | None = None, *, lgkm_a: int = 0, 
     cost_model = mi355x_cost_model() if cost_model is None else cost_model
     logical = logical_half(0) + logical_half(1)
     body = double_buffer_reorder(annotate_ops(logical, cost_model), pipeline)
-    return Schedule(body=body, pipeline=pipeline,
-                    config=replace(config, lgkm_per_load_a=lgkm_a, lgkm_per_load_b=lgkm_b))
+    return Schedule(
+        body=body,
+        pipeline=pipeline,
+        config=replace(config, lgkm_per_load_a=lgkm_a, lgkm_per_load_b=lgkm_b),
+    )

@@ -37,8 +37,9 @@ class BlockSizing:
     def __post_init__(self) -> None:
         check_int("BlockSizing", "heavy", self.heavy, minimum=0)
         check_int("BlockSizing", "light", self.light, minimum=0)
-        check_int("BlockSizing", "max_globals", self.max_globals, minimum=0,
-                  maximum=MAX_GLOBALS_PER_BLOCK)
+        check_int(
+            "BlockSizing", "max_globals", self.max_globals, minimum=0, maximum=MAX_GLOBALS_PER_BLOCK
+        )
 
 
 class StaggerMode(IntEnum):
@@ -62,12 +63,15 @@ class WarpStaggerRule:
     amount: int = 0
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "mode", check_enum("WarpStaggerRule", "mode", self.mode,
-                                                    StaggerMode))
+        object.__setattr__(
+            self, "mode", check_enum("WarpStaggerRule", "mode", self.mode, StaggerMode)
+        )
         check_int("WarpStaggerRule", "amount", self.amount, minimum=0)
         if self.mode is not StaggerMode.FIXED and self.amount != 0:
-            raise ValueError(f"WarpStaggerRule.amount must be 0 unless mode is FIXED, "
-                             f"got {self.amount} with mode {self.mode.name}")
+            raise ValueError(
+                f"WarpStaggerRule.amount must be 0 unless mode is FIXED, "
+                f"got {self.amount} with mode {self.mode.name}"
+            )
 
     @staticmethod
     def disabled() -> WarpStaggerRule:
@@ -117,11 +121,15 @@ class PipelineConfig:
     def __post_init__(self) -> None:
         owner = "PipelineConfig"
         if not isinstance(self.block_sizing, BlockSizing):
-            raise TypeError(f"{owner}.block_sizing must be a BlockSizing, "
-                            f"got {type(self.block_sizing).__name__}")
+            raise TypeError(
+                f"{owner}.block_sizing must be a BlockSizing, "
+                f"got {type(self.block_sizing).__name__}"
+            )
         if not isinstance(self.warp_stagger, WarpStaggerRule):
-            raise TypeError(f"{owner}.warp_stagger must be a WarpStaggerRule, "
-                            f"got {type(self.warp_stagger).__name__}")
+            raise TypeError(
+                f"{owner}.warp_stagger must be a WarpStaggerRule, "
+                f"got {type(self.warp_stagger).__name__}"
+            )
         for name in ("b_before_a", "cross_stage_rotation"):
             check_bool(owner, name, getattr(self, name))
         check_int(owner, "m_mmas", self.m_mmas, minimum=1)

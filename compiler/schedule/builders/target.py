@@ -31,8 +31,9 @@ class OpCost:
     vgpr_kill: int = 0
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "resource", check_enum("OpCost", "resource", self.resource,
-                                                        ResourceKind))
+        object.__setattr__(
+            self, "resource", check_enum("OpCost", "resource", self.resource, ResourceKind)
+        )
         object.__setattr__(self, "role", check_enum("OpCost", "role", self.role, OpRole))
         for name in ("latency", "vgpr_def", "vgpr_kill"):
             check_int("OpCost", name, getattr(self, name), minimum=0)
@@ -52,8 +53,9 @@ class TargetCostModel:
         for tag, cost in self.costs.items():
             check_int("TargetCostModel", "tag", tag, minimum=0, maximum=FRAMEWORK_TAG_MIN - 1)
             if not isinstance(cost, OpCost):
-                raise TypeError(f"TargetCostModel.costs[{tag}] must be an OpCost, "
-                                f"got {type(cost).__name__}")
+                raise TypeError(
+                    f"TargetCostModel.costs[{tag}] must be an OpCost, got {type(cost).__name__}"
+                )
         object.__setattr__(self, "costs", MappingProxyType(dict(self.costs)))
 
     def cost(self, tag: int) -> OpCost:
@@ -70,8 +72,14 @@ def annotate_ops(ops: Iterable[OpDesc], model: TargetCostModel) -> list[OpDesc]:
     for op in ops:
         if op.tag < FRAMEWORK_TAG_MIN:
             cost = model.cost(op.tag)
-            op = replace(op, resource=cost.resource, latency=cost.latency, role=cost.role,
-                         vgpr_def=cost.vgpr_def, vgpr_kill=cost.vgpr_kill)
+            op = replace(
+                op,
+                resource=cost.resource,
+                latency=cost.latency,
+                role=cost.role,
+                vgpr_def=cost.vgpr_def,
+                vgpr_kill=cost.vgpr_kill,
+            )
         out.append(op)
     return out
 
@@ -82,19 +90,32 @@ def mi355x_cost_model() -> TargetCostModel:
     global_load = OpCost(ResourceKind.GLOBAL_MEM, GLOBAL_LOAD_LATENCY, OpRole.GLOBAL_LOAD)
     frag = OpCost(ResourceKind.LDS, FRAGMENT_LOAD_LATENCY, OpRole.FRAGMENT_LOAD, vgpr_def=8)
     compute = OpCost(ResourceKind.MMA_UNIT, MMA_LATENCY, OpRole.COMPUTE, vgpr_def=4)
-    return TargetCostModel({
-        PingPongOps.LOAD_A: global_load, PingPongOps.LOAD_B: global_load,
-        PingPongOps.COMPUTE: compute, PingPongOps.MMA_LOAD_A: frag,
-        PingPongOps.MMA_LOAD_B: frag, PingPongOps.MMA: compute,
-    })
+    return TargetCostModel(
+        {
+            PingPongOps.LOAD_A: global_load,
+            PingPongOps.LOAD_B: global_load,
+            PingPongOps.COMPUTE: compute,
+            PingPongOps.MMA_LOAD_A: frag,
+            PingPongOps.MMA_LOAD_B: frag,
+            PingPongOps.MMA: compute,
+        }
+    )
 
 
-def mi355x_double_buffer(vm_per_load_a: int = 4, vm_per_load_b: int = 4,
-                         max_globals: int = 1) -> PipelineConfig:
+def mi355x_double_buffer(
+    vm_per_load_a: int = 4, vm_per_load_b: int = 4, max_globals: int = 1
+) -> PipelineConfig:
     """MI355X ping-pong pipeline (amd_target.mojo L103-127): 2x2 MMA grid, two
     partitions, ``BlockSizing(heavy=4, light=2)``, B fragments before A, auto stagger."""
     return PipelineConfig(
         block_sizing=BlockSizing(heavy=4, light=2, max_globals=max_globals),
-        b_before_a=True, m_mmas=2, n_mmas=2, num_partitions=2,
-        vm_per_load_a=vm_per_load_a, vm_per_load_b=vm_per_load_b,
-        ch0_match_field=0, ch1_match_field=1, warp_stagger=WarpStaggerRule.auto())
+        b_before_a=True,
+        m_mmas=2,
+        n_mmas=2,
+        num_partitions=2,
+        vm_per_load_a=vm_per_load_a,
+        vm_per_load_b=vm_per_load_b,
+        ch0_match_field=0,
+        ch1_match_field=1,
+        warp_stagger=WarpStaggerRule.auto(),
+    )

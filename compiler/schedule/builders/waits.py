@@ -21,8 +21,9 @@ def _globals(block: MMABlockSpec) -> list[OpDesc]:
     return [op for op in (block.global_load, block.global_load_1) if op.is_present()]
 
 
-def derive_waits_from_blocks(blocks: Sequence[MMABlockSpec], config: PipelineConfig,
-                             lgkm_per_a: int = 0, lgkm_per_b: int = 0) -> tuple[int, int]:
+def derive_waits_from_blocks(
+    blocks: Sequence[MMABlockSpec], config: PipelineConfig, lgkm_per_a: int = 0, lgkm_per_b: int = 0
+) -> tuple[int, int]:
     """``(wait_lgkm_first, wait_vm_last)`` from the block layout.
 
     lgkm: the largest, over partitions, lgkm cost of the partition's first
@@ -36,11 +37,15 @@ def derive_waits_from_blocks(blocks: Sequence[MMABlockSpec], config: PipelineCon
     lgkm_b = config.lgkm_per_channel(1) or lgkm_per_b
     best_lgkm, best_vm = 0, WAIT_DISABLED
     for part in range(config.num_partitions):
-        members = blocks[part * bph:(part + 1) * bph]
+        members = blocks[part * bph : (part + 1) * bph]
         first_lgkm = sum(lgkm_a if op.channel == 0 else lgkm_b for op in _globals(members[0]))
         best_lgkm = max(best_lgkm, first_lgkm)
-        in_flight = sum(config.vm_per_channel(op.channel)
-                        for b in members for op in _globals(b) if op.stage == part)
+        in_flight = sum(
+            config.vm_per_channel(op.channel)
+            for b in members
+            for op in _globals(b)
+            if op.stage == part
+        )
         best_vm = min(best_vm, in_flight)
     return best_lgkm, best_vm
 
@@ -51,14 +56,18 @@ def derive_drain_mask(blocks: Sequence[MMABlockSpec]) -> int:
     mask = 0
     for i, b in enumerate(blocks):
         frags = [op for op in (b.pre_op_0, b.pre_op_1) if op.is_present()]
-        if frags and b.global_load.is_present() and any(
-                0 <= f.channel != b.global_load.channel for f in frags):
+        if (
+            frags
+            and b.global_load.is_present()
+            and any(0 <= f.channel != b.global_load.channel for f in frags)
+        ):
             mask |= 1 << i
     return mask
 
 
-def apply_auto_waits(blocks: Sequence[MMABlockSpec], config: PipelineConfig,
-                     sched: ScheduleConfig) -> list[MMABlockSpec]:
+def apply_auto_waits(
+    blocks: Sequence[MMABlockSpec], config: PipelineConfig, sched: ScheduleConfig
+) -> list[MMABlockSpec]:
     """Patch derived waits into each partition's first and last block.
 
     With ``auto_drain``, drain flags come from ``derive_drain_mask`` first.
@@ -67,13 +76,16 @@ def apply_auto_waits(blocks: Sequence[MMABlockSpec], config: PipelineConfig,
     ``minimal_barriers`` and the block has an ``entry_wait``, else in
     ``pre_sync``.  Last block: ``pre_sync = wait_vm(derived)``, overriding it.
     """
-    lgkm, vm = derive_waits_from_blocks(blocks, config, sched.lgkm_per_load_a,
-                                        sched.lgkm_per_load_b)
+    lgkm, vm = derive_waits_from_blocks(
+        blocks, config, sched.lgkm_per_load_a, sched.lgkm_per_load_b
+    )
     out = list(blocks)
     if sched.auto_drain:
         mask = derive_drain_mask(out)
-        out = [replace(b, drain_lgkm_before_loads=block_drain(b, mask_bit(mask, i)))
-               for i, b in enumerate(out)]
+        out = [
+            replace(b, drain_lgkm_before_loads=block_drain(b, mask_bit(mask, i)))
+            for i, b in enumerate(out)
+        ]
     bph = config.blocks_per_partition()
     for part in range(config.num_partitions):
         first, last = part * bph, part * bph + bph - 1
