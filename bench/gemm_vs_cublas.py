@@ -24,14 +24,13 @@ from pathlib import Path
 from warpsched.nvidia.hopper.config import HopperGemmConfig
 
 CANDIDATES = {
-    "coop_128x256_s4": {},
-    "coop_128x256_s3_tma": {"stages": 3, "epilogue": "tma"},
-    "coop_256x128_s3_tma": {"block_m": 256, "block_n": 128, "stages": 3, "epilogue": "tma"},
-    "coop_128x128_s5_tma": {"block_n": 128, "stages": 5, "epilogue": "tma"},
-    "pp_64x256_s4_tma": {"consumers": "pingpong", "block_m": 64, "stages": 4, "epilogue": "tma"},
-    "pp_128x128_s4_tma": {"consumers": "pingpong", "block_n": 128, "stages": 4, "epilogue": "tma"},
-    "pp_64x128_s6_tma": {"consumers": "pingpong", "block_m": 64, "block_n": 128, "stages": 6,
-                         "epilogue": "tma"},
+    "coop_128x256_s4_regs": {"stages": 4, "epilogue": "registers"},
+    "coop_128x256_s3_tma": {},
+    "coop_256x128_s3_tma": {"block_m": 256, "block_n": 128},
+    "coop_128x128_s5_tma": {"block_n": 128, "stages": 5},
+    "pp_64x256_s4_tma": {"consumers": "pingpong", "block_m": 64, "stages": 4},
+    "pp_128x128_s4_tma": {"consumers": "pingpong", "block_n": 128, "stages": 4},
+    "pp_64x128_s6_tma": {"consumers": "pingpong", "block_m": 64, "block_n": 128, "stages": 6},
 }
 HEADLINE = [(4096, 4096, 4096), (8192, 8192, 8192), (16384, 16384, 4096), (8192, 8192, 1024)]
 SWEEP = [

@@ -12,10 +12,11 @@ from warpsched.nvidia.hopper.compile import compile_gemm, wheel_tool
 from warpsched.nvidia.hopper.config import HopperGemmConfig
 
 CONFIGS = {
-    "coop_rr": {},
-    "coop_cc_f32": {"a_layout": "col", "b_layout": "col", "out_dtype": "f32"},
-    "pingpong": {"consumers": "pingpong", "block_m": 64, "stages": 5},
-    "tma_epilogue": {"stages": 3, "epilogue": "tma"},
+    "coop_rr": {"epilogue": "registers", "stages": 4},
+    "coop_cc_f32": {"a_layout": "col", "b_layout": "col", "out_dtype": "f32",
+                    "epilogue": "registers", "stages": 4},
+    "pingpong": {"consumers": "pingpong", "block_m": 64, "stages": 5, "epilogue": "registers"},
+    "tma_epilogue": {},
 }
 
 
@@ -68,7 +69,7 @@ def test_sass_check_has_teeth(tmp_path):
     from warpsched.nvidia.codegen import ptx_to_cubin
     from warpsched.nvidia.targets import NVTarget
 
-    result = compile_gemm(HopperGemmConfig(name="relocatable"))
+    result = compile_gemm(HopperGemmConfig(name="relocatable", epilogue="registers", stages=4))
     sass = _sass(ptx_to_cubin(result.ptx, NVTarget.SM90A), tmp_path)
     assert re.search(r"\b(LDL|STL)\b", sass)
 

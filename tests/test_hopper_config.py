@@ -3,6 +3,7 @@
 import pytest
 from warpsched.nvidia.hopper.config import (
     ConsumerMode,
+    EpilogueKind,
     GemmConfigError,
     HopperGemmConfig,
     OutDtype,
@@ -11,13 +12,15 @@ from warpsched.nvidia.hopper.config import (
 
 def test_defaults_are_the_cooperative_128x256_kernel():
     cfg = HopperGemmConfig()
-    assert (cfg.block_m, cfg.block_n, cfg.block_k, cfg.stages) == (128, 256, 64, 4)
+    assert (cfg.block_m, cfg.block_n, cfg.block_k, cfg.stages) == (128, 256, 64, 3)
     assert cfg.consumers is ConsumerMode.COOPERATIVE
+    assert cfg.epilogue is EpilogueKind.TMA
     assert cfg.threads == 384
     assert cfg.rows_per_consumer == 64 and cfg.m_atoms == 1
     assert cfg.accumulator_registers == 128
     assert cfg.stage_bytes == (128 + 256) * 64 * 2 == 49152
-    assert cfg.smem_bytes == 4 * 49152 + 4 * 2 * 8 + 1024
+    assert cfg.staging_bytes == 64 * 256 * 2            # one warpgroup's bf16 sub-tile
+    assert cfg.smem_bytes == 3 * 49152 + 2 * 32768 + 3 * 2 * 8 + 1024
     assert cfg.empty_arrivals == 2
 
 
@@ -30,7 +33,7 @@ def test_pingpong_takes_whole_tiles():
 
 
 def test_strings_become_enums():
-    cfg = HopperGemmConfig(out_dtype="f32", a_layout="col")
+    cfg = HopperGemmConfig(out_dtype="f32", a_layout="col", epilogue="registers")
     assert cfg.out_dtype is OutDtype.F32 and cfg.out_dtype.nbytes == 4
     assert cfg.attributes()["a_layout"] == "col"
 
@@ -41,8 +44,10 @@ def test_strings_become_enums():
     ({"block_m": 64}, "block_m = 64: must be 128 or 256 in cooperative mode"),
     ({"consumers": "pingpong", "block_m": 256}, "at most 128"),
     ({"block_m": 256, "block_n": 256}, "256 f32 accumulators per consumer thread"),
+    ({"epilogue": "smem"}, "epilogue = 'smem': expected one of registers, tma"),
     ({"stages": 1}, "at least 2 stages"),
-    ({"stages": 5}, "bytes of shared memory"),
+    ({"stages": 4}, "bytes of shared memory"),
+    ({"out_dtype": "f32"}, "bytes of shared memory"),              # f32 staging: 128 KiB
     ({"cluster_m": 2}, "cluster = 2x1: thread-block clusters with TMA multicast are not implemented"),
     ({"consumers": "bogus"}, "consumers = 'bogus': expected one of cooperative, pingpong"),
     ({"stages": 0}, "stages = 0: must be a positive integer"),

@@ -28,10 +28,10 @@ pytestmark = [pytest.mark.gpu,
                                                                "cuda-python")]
 
 GPU_CONFIGS = {
-    "coop": {},
-    "pingpong": {"consumers": "pingpong", "block_n": 128, "stages": 6},
-    "coop_tma": {"block_n": 128, "epilogue": "tma"},
-    "pp_tma": {"consumers": "pingpong", "block_n": 128, "stages": 3, "epilogue": "tma"},
+    "coop": {"epilogue": "registers", "stages": 4},
+    "pingpong": {"consumers": "pingpong", "block_n": 128, "stages": 6, "epilogue": "registers"},
+    "coop_tma": {"block_n": 128, "stages": 4},
+    "pp_tma": {"consumers": "pingpong", "block_n": 128, "stages": 3},
 }
 """Configurations the GPU tests use (row/col variants are derived); ``prepare`` caches them."""
 

@@ -26,7 +26,13 @@ import functools
 import threading
 from collections import OrderedDict
 
-from ..nvidia.hopper.config import EpilogueKind, HopperGemmConfig, MatrixLayout, OutDtype
+from ..nvidia.hopper.config import (
+    EpilogueKind,
+    GemmConfigError,
+    HopperGemmConfig,
+    MatrixLayout,
+    OutDtype,
+)
 from ..nvidia.hopper.kernel import gemm_module
 from ..nvidia.hopper.operands import c_tensor_map_shape, tensor_map_shape
 from .cache import KernelCache, cache_key
@@ -173,14 +179,21 @@ class GemmKernel:
 _KERNELS: dict[HopperGemmConfig, GemmKernel] = {}
 
 
-def gemm(a, b, out=None, *, config: HopperGemmConfig | None = None, stream=None):
-    """``a @ b`` with the Hopper GEMM: the variant of ``config`` (default: the cooperative
-    128×256×64 kernel) whose operand layouts match ``a`` and ``b``."""
+def gemm(a, b, out=None, *, config: HopperGemmConfig | None = None, table=None, stream=None):
+    """``a @ b`` with the Hopper GEMM: the variant of ``config`` (default: ``HopperGemmConfig()``)
+    whose operand layouts match ``a`` and ``b``.  A ``TuningTable`` (``warpsched-tune``'s JSON,
+    see ``warpsched.runtime.tune``) that has this (M, N, K) overrides ``config``'s attributes."""
     base = config or HopperGemmConfig()
     a_arg, b_arg = as_matrix(a, "A"), as_matrix(b, "B")
+    if table is not None:
+        base = table.config_for((a_arg.rows, b_arg.cols, a_arg.cols), base) or base
     out_dtype = base.out_dtype if out is None else OutDtype(as_matrix(out, "C").dtype)
-    chosen = dataclasses.replace(base, a_layout=_layout(a_arg.layout),
-                                 b_layout=_layout(b_arg.layout), out_dtype=out_dtype)
+    variant = {"a_layout": _layout(a_arg.layout), "b_layout": _layout(b_arg.layout),
+               "out_dtype": out_dtype}
+    try:
+        chosen = dataclasses.replace(base, **variant)
+    except GemmConfigError:  # e.g. an f32 C whose TMA staging buffers no longer fit
+        chosen = dataclasses.replace(base, epilogue=EpilogueKind.REGISTERS, **variant)
     kernel = _KERNELS.get(chosen)
     if kernel is None:
         kernel = _KERNELS[chosen] = GemmKernel(chosen)

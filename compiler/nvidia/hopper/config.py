@@ -98,7 +98,7 @@ class HopperGemmConfig:
     block_m: int = 128
     block_n: int = 256
     block_k: int = 64
-    stages: int = 4
+    stages: int = 3
     consumers: ConsumerMode = ConsumerMode.COOPERATIVE
     cluster_m: int = 1
     cluster_n: int = 1
@@ -107,7 +107,7 @@ class HopperGemmConfig:
     a_layout: MatrixLayout = MatrixLayout.ROW
     b_layout: MatrixLayout = MatrixLayout.ROW
     out_dtype: OutDtype = OutDtype.BF16
-    epilogue: EpilogueKind = EpilogueKind.REGISTERS
+    epilogue: EpilogueKind = EpilogueKind.TMA
 
     def __post_init__(self) -> None:
         for f in fields(self):

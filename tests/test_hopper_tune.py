@@ -1,0 +1,78 @@
+"""The tuner's CPU half: the candidate space, parallel compilation into the cache, the table."""
+
+import io
+
+from warpsched.nvidia.hopper.config import HopperGemmConfig
+from warpsched.runtime.cache import KernelCache
+from warpsched.runtime.gemm import GemmKernel
+from warpsched.runtime.tune import (
+    SearchSpace,
+    Timing,
+    TuningTable,
+    best,
+    candidates,
+    compile_all,
+    progress_bar,
+)
+
+
+def test_candidates_are_legal_unique_and_deepest():
+    base = HopperGemmConfig(name="t")
+    found = candidates(base)
+    assert len(found) == len({c.attributes().__repr__() for c in found})
+    assert all(c.name.startswith("t_") for c in found)
+    assert all(not c.problems() for c in found)
+    # (64, 256) is a ping-pong tile only; cooperative needs 128 or 256 rows.
+    assert {c.consumers.value for c in found if c.block_m == 64} == {"pingpong"}
+    # The deepest ring that fits: 128x256 cooperative with the TMA epilogue holds 3 stages.
+    coop = [c for c in found if (c.block_m, c.block_n, c.consumers.value, c.epilogue.value)
+            == (128, 256, "cooperative", "tma")]
+    assert coop and {c.stages for c in coop} == {3}
+
+
+def test_space_restricts_the_search():
+    space = SearchSpace(tiles=((128, 256),), stages=(4,), consumers=("cooperative",),
+                        epilogue=("registers",), raster=("along_m", "along_n"), group=(8,))
+    found = candidates(HopperGemmConfig(), space)
+    assert [(c.raster.value, c.stages) for c in found] == [("along_m", 4), ("along_n", 4)]
+
+
+def test_compile_all_fills_the_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("WARPSCHED_CACHE_DIR", str(tmp_path))
+    configs = [HopperGemmConfig(name="a", block_n=128), HopperGemmConfig(name="b", stages=3)]
+    seen = []
+    compile_all(configs, jobs=2, progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(1, 2), (2, 2)]
+    cache = KernelCache(tmp_path)
+    for config in configs:
+        assert cache.get(GemmKernel(config).cache_key)[:4] == b"\x7fELF"
+
+
+def test_table_round_trip_and_lookup(tmp_path):
+    table = TuningTable()
+    tuned = HopperGemmConfig(block_m=256, block_n=128, stages=3, epilogue="tma", group=16)
+    table.record((4096, 4096, 1024), tuned)
+    path = tmp_path / "table.json"
+    table.save(path)
+    loaded = TuningTable.load(path)
+    base = HopperGemmConfig(name="mine", a_layout="col")
+    got = loaded.config_for((4096, 4096, 1024), base)
+    assert (got.name, got.block_m, got.group, got.epilogue.value) == ("mine", 256, 16, "tma")
+    assert loaded.config_for((1, 2, 3), base) is None
+    assert TuningTable.load(tmp_path / "missing.json").entries == {}
+
+
+def test_best_skips_failures():
+    cfg = HopperGemmConfig()
+    timings = [Timing(cfg, 900.0, 0.5), Timing(cfg, 700.0, 1e-3), Timing(cfg, 650.0, 1e-3)]
+    assert best(timings).tflops == 700.0
+    assert best([Timing(cfg, 900.0, float("inf"))]) is None
+
+
+def test_progress_bar_draws_one_line():
+    out = io.StringIO()
+    bar = progress_bar("compile", out)
+    bar(1, 4)
+    bar(4, 4)
+    assert out.getvalue().endswith("compile [" + "#" * 30 + "] 4/4\n")
+    assert "] 1/4" in out.getvalue()
