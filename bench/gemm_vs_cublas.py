@@ -34,11 +34,20 @@ CANDIDATES = {
 }
 HEADLINE = [(4096, 4096, 4096), (8192, 8192, 8192), (16384, 16384, 4096), (8192, 8192, 1024)]
 SWEEP = [
-    (2048, 2048, 2048), (6144, 6144, 6144), (12288, 12288, 12288),   # square
-    (8192, 4096, 8192), (4096, 16384, 4096), (16384, 2048, 8192),     # non-square
-    (2048, 2048, 16384), (4096, 4096, 16384),                          # K-heavy
-    (256, 8192, 8192), (512, 16384, 4096), (128, 8192, 8192),         # small M
-    (3000, 5000, 4000), (8000, 8000, 8000), (5000, 3000, 2040),       # not multiples of the tile
+    (2048, 2048, 2048),
+    (6144, 6144, 6144),
+    (12288, 12288, 12288),  # square
+    (8192, 4096, 8192),
+    (4096, 16384, 4096),
+    (16384, 2048, 8192),  # non-square
+    (2048, 2048, 16384),
+    (4096, 4096, 16384),  # K-heavy
+    (256, 8192, 8192),
+    (512, 16384, 4096),
+    (128, 8192, 8192),  # small M
+    (3000, 5000, 4000),
+    (8000, 8000, 8000),
+    (5000, 3000, 2040),  # not multiples of the tile
 ]
 L2_BYTES = 50 * 2**20
 REPS = 10
@@ -89,7 +98,7 @@ def _time_graphs(torch, fns: dict, sets: int) -> dict[str, float]:
     stream = torch.cuda.Stream()
     stream.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(stream):
-        for fn in fns.values():                      # warm-up outside capture (cuBLAS workspaces)
+        for fn in fns.values():  # warm-up outside capture (cuBLAS workspaces)
             for i in range(3):
                 fn(i % sets)
     torch.cuda.current_stream().wait_stream(stream)
@@ -122,8 +131,10 @@ def _time_eager(torch, fns: dict, sets: int) -> dict[str, float]:
     times: dict[str, list[float]] = {name: [] for name in fns}
     for _round in range(ROUNDS):
         for name, fn in fns.items():
-            events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
-                      for _ in range(REPS)]
+            events = [
+                (torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
+                for _ in range(REPS)
+            ]
             for rep, (start, end) in enumerate(events):
                 start.record()
                 fn(rep % sets)
@@ -133,8 +144,21 @@ def _time_eager(torch, fns: dict, sets: int) -> dict[str, float]:
     return {name: statistics.median(t) for name, t in times.items()}
 
 
+def _time_shape(torch, kernels: dict, m: int, n: int, k: int, eager: bool) -> dict[str, float]:
+    """Milliseconds per call of cuBLAS and each kernel on fresh inputs that together exceed L2."""
+    per_set = 2 * (m * k + k * n + m * n)
+    sets = max(2, -(-2 * L2_BYTES // per_set))
+    data = [_inputs(torch, m, n, k, seed=s) for s in range(sets)]
+    outs = [torch.empty(m, n, device="cuda", dtype=torch.bfloat16) for _ in range(sets)]
+    fns = {"cublas": lambda i: torch.matmul(data[i][0], data[i][1], out=outs[i])}
+    for name, kern in kernels.items():
+        fns[name] = lambda i, kern=kern: kern(data[i][0], data[i][1], outs[i])
+    return (_time_eager if eager else _time_graphs)(torch, fns, sets)
+
+
 def run(quick: bool, eager: bool) -> int:
     import torch
+
     from warpsched.runtime.gemm import GemmKernel
 
     torch.empty(1, device="cuda")
@@ -152,35 +176,33 @@ def run(quick: bool, eager: bool) -> int:
             err = _rel_err(torch, c, a, b)
             ok[name] = err < TOLERANCE
             failures += not ok[name]
-            print(f"  check {m}x{n}x{k} {name}: rel_err {err:.2e} {'ok' if ok[name] else 'FAIL'}",
-                  flush=True)
-        per_set = 2 * (m * k + k * n + m * n)
-        sets = max(2, -(-2 * L2_BYTES // per_set))
-        data = [_inputs(torch, m, n, k, seed=s) for s in range(sets)]
-        outs = [torch.empty(m, n, device="cuda", dtype=torch.bfloat16) for _ in range(sets)]
-        fns = {"cublas": lambda i: torch.matmul(data[i][0], data[i][1], out=outs[i])}
-        for name, kern in kernels.items():
-            if ok[name]:
-                fns[name] = lambda i, kern=kern: kern(data[i][0], data[i][1], outs[i])
-        ms = (_time_eager if eager else _time_graphs)(torch, fns, sets)
+            print(
+                f"  check {m}x{n}x{k} {name}: rel_err {err:.2e} {'ok' if ok[name] else 'FAIL'}",
+                flush=True,
+            )
+        passing = {name: kern for name, kern in kernels.items() if ok[name]}
+        ms = _time_shape(torch, passing, m, n, k, eager)
         flop = 2 * m * n * k
         tflops = {name: flop / t / 1e9 for name, t in ms.items()}
         best = max((x for x in tflops if x != "cublas"), key=tflops.get)
         peak = max(peak, tflops["cublas"])
         rows.append((m, n, k, best, tflops[best], tflops["cublas"]))
         print(f"  {m}x{n}x{k}: " + ", ".join(f"{x} {v:.1f}" for x, v in tflops.items()), flush=True)
-        del data, outs
         torch.cuda.empty_cache()
     print("\n| M | N | K | best config | warpsched TFLOP/s | cuBLAS TFLOP/s | ratio | of peak |")
     print("|---|---|---|---|---|---|---|---|")
     ratios = []
     for m, n, k, best, ours, ref in rows:
         ratios.append(ours / ref)
-        print(f"| {m} | {n} | {k} | {best} | {ours:.1f} | {ref:.1f} | {ours / ref:.3f} | "
-              f"{ours / peak:.2f} |")
+        print(
+            f"| {m} | {n} | {k} | {best} | {ours:.1f} | {ref:.1f} | {ours / ref:.3f} | "
+            f"{ours / peak:.2f} |"
+        )
     print(f"\nmeasured dense bf16 peak (best cuBLAS): {peak:.1f} TFLOP/s")
-    print(f"median ratio {statistics.median(ratios):.3f}, min ratio {min(ratios):.3f}, "
-          f"correctness failures {failures}")
+    print(
+        f"median ratio {statistics.median(ratios):.3f}, min ratio {min(ratios):.3f}, "
+        f"correctness failures {failures}"
+    )
     return 1 if failures else 0
 
 
@@ -188,8 +210,11 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("mode", choices=("prepare", "run"))
     parser.add_argument("--quick", action="store_true", help="only the four headline shapes")
-    parser.add_argument("--eager", action="store_true",
-                        help="time plain calls (host launch overhead included), not graph replays")
+    parser.add_argument(
+        "--eager",
+        action="store_true",
+        help="time plain calls (host launch overhead included), not graph replays",
+    )
     parser.add_argument("--only", default="", help="comma-separated candidate names to keep")
     args = parser.parse_args(argv)
     if args.only:

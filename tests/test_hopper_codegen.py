@@ -8,13 +8,19 @@ import re
 import subprocess
 
 import pytest
+
 from warpsched.nvidia.hopper.compile import compile_gemm, wheel_tool
 from warpsched.nvidia.hopper.config import HopperGemmConfig
 
 CONFIGS = {
     "coop_rr": {"epilogue": "registers", "stages": 4},
-    "coop_cc_f32": {"a_layout": "col", "b_layout": "col", "out_dtype": "f32",
-                    "epilogue": "registers", "stages": 4},
+    "coop_cc_f32": {
+        "a_layout": "col",
+        "b_layout": "col",
+        "out_dtype": "f32",
+        "epilogue": "registers",
+        "stages": 4,
+    },
     "pingpong": {"consumers": "pingpong", "block_m": 64, "stages": 5, "epilogue": "registers"},
     "tma_epilogue": {},
 }
@@ -22,7 +28,9 @@ CONFIGS = {
 
 @pytest.fixture(scope="module", params=sorted(CONFIGS))
 def compiled(request):
-    return request.param, compile_gemm(HopperGemmConfig(name=request.param, **CONFIGS[request.param]))
+    return request.param, compile_gemm(
+        HopperGemmConfig(name=request.param, **CONFIGS[request.param])
+    )
 
 
 def test_ptx_has_the_hopper_instructions(compiled):
@@ -50,8 +58,9 @@ def _sass(cubin: bytes, tmp_path) -> str:
     assert tool is not None, "nvidia-cuda-cuobjdump is pinned in requirements.lock"
     path = tmp_path / "k.cubin"
     path.write_bytes(cubin)
-    return subprocess.run([str(tool), "-sass", str(path)], capture_output=True, text=True,
-                          check=True).stdout
+    return subprocess.run(
+        [str(tool), "-sass", str(path)], capture_output=True, text=True, check=True
+    ).stdout
 
 
 def test_sass_is_hgmma_without_spills(compiled, tmp_path):
@@ -59,8 +68,8 @@ def test_sass_is_hgmma_without_spills(compiled, tmp_path):
     sass = _sass(result.cubin, tmp_path)
     assert re.search(r"HGMMA\.64x\d+x16\.F32\.BF16", sass)
     assert not re.search(r"\b(LDL|STL)\b", sass), "local-memory spills"
-    assert "UTMALDG" in sass                      # the TMA load
-    assert "SYNCS.ARRIVE" in sass                 # mbarrier arrivals
+    assert "UTMALDG" in sass  # the TMA load
+    assert "SYNCS.ARRIVE" in sass  # mbarrier arrivals
 
 
 def test_sass_check_has_teeth(tmp_path):
@@ -79,6 +88,6 @@ def test_tma_epilogue_stages_through_shared_memory(compiled, tmp_path):
     ptx = re.sub(r"[ \t]+", " ", result.ptx)
     tma = name == "tma_epilogue"
     assert ("cp.async.bulk.tensor.2d.global.shared::cta" in ptx) == tma
-    assert ("fence.proxy.async.shared::cta" in ptx) == tma     # generic writes, async-proxy reads
+    assert ("fence.proxy.async.shared::cta" in ptx) == tma  # generic writes, async-proxy reads
     assert ("cp.async.bulk.wait_group.read 0" in ptx) == tma
     assert ("UTMASTG" in _sass(result.cubin, tmp_path)) == tma

@@ -1,6 +1,7 @@
 """``HopperGemmConfig``: the tuning surface's rules and derived launch facts."""
 
 import pytest
+
 from warpsched.nvidia.hopper.config import (
     ConsumerMode,
     EpilogueKind,
@@ -19,7 +20,7 @@ def test_defaults_are_the_cooperative_128x256_kernel():
     assert cfg.rows_per_consumer == 64 and cfg.m_atoms == 1
     assert cfg.accumulator_registers == 128
     assert cfg.stage_bytes == (128 + 256) * 64 * 2 == 49152
-    assert cfg.staging_bytes == 64 * 256 * 2            # one warpgroup's bf16 sub-tile
+    assert cfg.staging_bytes == 64 * 256 * 2  # one warpgroup's bf16 sub-tile
     assert cfg.smem_bytes == 3 * 49152 + 2 * 32768 + 3 * 2 * 8 + 1024
     assert cfg.empty_arrivals == 2
 
@@ -38,21 +39,27 @@ def test_strings_become_enums():
     assert cfg.attributes()["a_layout"] == "col"
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"block_k": 32}, "block_k = 32: must be 64"),
-    ({"block_n": 96}, "block_n = 96"),
-    ({"block_m": 64}, "block_m = 64: must be 128 or 256 in cooperative mode"),
-    ({"consumers": "pingpong", "block_m": 256}, "at most 128"),
-    ({"block_m": 256, "block_n": 256}, "256 f32 accumulators per consumer thread"),
-    ({"epilogue": "smem"}, "epilogue = 'smem': expected one of registers, tma"),
-    ({"stages": 1}, "at least 2 stages"),
-    ({"stages": 4}, "bytes of shared memory"),
-    ({"out_dtype": "f32"}, "bytes of shared memory"),              # f32 staging: 128 KiB
-    ({"cluster_m": 2}, "cluster = 2x1: thread-block clusters with TMA multicast are not implemented"),
-    ({"consumers": "bogus"}, "consumers = 'bogus': expected one of cooperative, pingpong"),
-    ({"stages": 0}, "stages = 0: must be a positive integer"),
-    ({"name": "not an identifier"}, "must be an identifier"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"block_k": 32}, "block_k = 32: must be 64"),
+        ({"block_n": 96}, "block_n = 96"),
+        ({"block_m": 64}, "block_m = 64: must be 128 or 256 in cooperative mode"),
+        ({"consumers": "pingpong", "block_m": 256}, "at most 128"),
+        ({"block_m": 256, "block_n": 256}, "256 f32 accumulators per consumer thread"),
+        ({"epilogue": "smem"}, "epilogue = 'smem': expected one of registers, tma"),
+        ({"stages": 1}, "at least 2 stages"),
+        ({"stages": 4}, "bytes of shared memory"),
+        ({"out_dtype": "f32"}, "bytes of shared memory"),  # f32 staging: 128 KiB
+        (
+            {"cluster_m": 2},
+            "cluster = 2x1: thread-block clusters with TMA multicast are not implemented",
+        ),
+        ({"consumers": "bogus"}, "consumers = 'bogus': expected one of cooperative, pingpong"),
+        ({"stages": 0}, "stages = 0: must be a positive integer"),
+        ({"name": "not an identifier"}, "must be an identifier"),
+    ],
+)
 def test_illegal_configurations_name_the_field(kwargs, message):
     with pytest.raises(GemmConfigError, match=message):
         HopperGemmConfig(**kwargs)

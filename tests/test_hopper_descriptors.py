@@ -7,6 +7,7 @@ bitfield agrees (read, not copied).
 """
 
 import pytest
+
 from warpsched.nvidia.hopper.config import HopperGemmConfig
 from warpsched.nvidia.hopper.descriptors import (
     Major,
@@ -38,15 +39,23 @@ def test_mn_major_128b_worked_example():
 
 def test_fields_round_trip():
     desc = encode_descriptor(0x3FFF0, 0x1230, 0x4560, Swizzle.B64, base_offset=5)
-    assert decode_descriptor(desc) == {"address": 0x3FFF0, "lbo": 0x1230, "sbo": 0x4560,
-                                       "base_offset": 5, "swizzle": 2}
+    assert decode_descriptor(desc) == {
+        "address": 0x3FFF0,
+        "lbo": 0x1230,
+        "sbo": 0x4560,
+        "base_offset": 5,
+        "swizzle": 2,
+    }
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"address": 8, "lbo": 16, "sbo": 1024}, "address 8 is not a multiple of 16"),
-    ({"address": 1 << 18, "lbo": 16, "sbo": 1024}, "does not fit in 14 bits"),
-    ({"address": 0, "lbo": 16, "sbo": 1024, "base_offset": 8}, "base offset 8"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"address": 8, "lbo": 16, "sbo": 1024}, "address 8 is not a multiple of 16"),
+        ({"address": 1 << 18, "lbo": 16, "sbo": 1024}, "does not fit in 14 bits"),
+        ({"address": 0, "lbo": 16, "sbo": 1024, "base_offset": 8}, "base offset 8"),
+    ],
+)
 def test_rejects_bad_fields(kwargs, message):
     with pytest.raises(ValueError, match=message):
         encode_descriptor(**kwargs)
@@ -55,20 +64,23 @@ def test_rejects_bad_fields(kwargs, message):
 def test_k_step_advances():
     k = OperandTile(Major.K, 128, 64)
     mn = OperandTile(Major.MN, 256, 64)
-    assert (k.k_step_bytes, mn.k_step_bytes) == (32, 2048)   # 16 bf16 along a row; 16 rows of 128 B
+    assert (k.k_step_bytes, mn.k_step_bytes) == (32, 2048)  # 16 bf16 along a row; 16 rows of 128 B
     assert (k.k_steps, mn.k_steps) == (4, 4)
-    assert k.row_offset(64) == 64 * 128                        # the second m64 block: 64 rows down
-    assert mn.row_offset(64) == 8192                           # the second 64-wide chunk
+    assert k.row_offset(64) == 64 * 128  # the second m64 block: 64 rows down
+    assert mn.row_offset(64) == 8192  # the second 64-wide chunk
     with pytest.raises(ValueError):
         k.row_offset(32)
 
 
-@pytest.mark.parametrize("a, b, a_major, b_major, layouts", [
-    ("row", "row", Major.K, Major.MN, ("row", "row")),
-    ("row", "col", Major.K, Major.K, ("row", "col")),
-    ("col", "row", Major.MN, Major.MN, ("col", "row")),
-    ("col", "col", Major.MN, Major.K, ("col", "col")),
-])
+@pytest.mark.parametrize(
+    "a, b, a_major, b_major, layouts",
+    [
+        ("row", "row", Major.K, Major.MN, ("row", "row")),
+        ("row", "col", Major.K, Major.K, ("row", "col")),
+        ("col", "row", Major.MN, Major.MN, ("col", "row")),
+        ("col", "col", Major.MN, Major.K, ("col", "col")),
+    ],
+)
 def test_operand_majors_and_wgmma_layouts(a, b, a_major, b_major, layouts):
     cfg = HopperGemmConfig(a_layout=a, b_layout=b)
     assert (major(cfg, "a"), major(cfg, "b")) == (a_major, b_major)
@@ -80,11 +92,18 @@ def test_copies_fill_each_stage_exactly():
     plan = copies(cfg)
     # A: two 64x64 chunks of 8 KiB; B: four, after A's 16 KiB.
     assert [(c.operand, c.smem_offset, c.mn_offset) for c in plan] == [
-        ("a", 0, 0), ("a", 8192, 64),
-        ("b", 16384, 0), ("b", 24576, 64), ("b", 32768, 128), ("b", 40960, 192)]
+        ("a", 0, 0),
+        ("a", 8192, 64),
+        ("b", 16384, 0),
+        ("b", 24576, 64),
+        ("b", 32768, 128),
+        ("b", 40960, 192),
+    ]
     row_major = copies(HopperGemmConfig(b_layout="col"))
-    assert [(c.operand, c.k_inner, c.smem_offset) for c in row_major] == [("a", True, 0),
-                                                                          ("b", True, 16384)]
+    assert [(c.operand, c.k_inner, c.smem_offset) for c in row_major] == [
+        ("a", True, 0),
+        ("b", True, 16384),
+    ]
 
 
 def test_tensor_map_shapes():

@@ -20,12 +20,14 @@ def _hopper_present() -> bool:
     if importlib.util.find_spec("torch") is None or importlib.util.find_spec("cuda") is None:
         return False
     import torch
+
     return torch.cuda.is_available() and torch.cuda.get_device_capability(0) == (9, 0)
 
 
-pytestmark = [pytest.mark.gpu,
-              pytest.mark.skipif(not _hopper_present(), reason="needs a Hopper GPU, torch and "
-                                                               "cuda-python")]
+pytestmark = [
+    pytest.mark.gpu,
+    pytest.mark.skipif(not _hopper_present(), reason="needs a Hopper GPU, torch and cuda-python"),
+]
 
 GPU_CONFIGS = {
     "coop": {"epilogue": "registers", "stages": 4},
@@ -35,8 +37,14 @@ GPU_CONFIGS = {
 }
 """Configurations the GPU tests use (row/col variants are derived); ``prepare`` caches them."""
 
-SHAPES = [(128, 256, 64), (1000, 520, 264), (264, 136, 72), (2048, 4096, 1024), (296, 1000, 8200),
-          (8, 8, 8)]
+SHAPES = [
+    (128, 256, 64),
+    (1000, 520, 264),
+    (264, 136, 72),
+    (2048, 4096, 1024),
+    (296, 1000, 8200),
+    (8, 8, 8),
+]
 
 
 def gpu_test_configs() -> list[HopperGemmConfig]:
@@ -46,8 +54,15 @@ def gpu_test_configs() -> list[HopperGemmConfig]:
         for a in ("row", "col"):
             for b in ("row", "col"):
                 for dtype in ("bf16", "f32"):
-                    out.append(HopperGemmConfig(name=f"gpu_{name}_{a}{b}_{dtype}", a_layout=a,
-                                                b_layout=b, out_dtype=dtype, **kw))
+                    out.append(
+                        HopperGemmConfig(
+                            name=f"gpu_{name}_{a}{b}_{dtype}",
+                            a_layout=a,
+                            b_layout=b,
+                            out_dtype=dtype,
+                            **kw,
+                        )
+                    )
     return out
 
 
@@ -83,7 +98,7 @@ def test_rejected_before_launch():
     from warpsched.runtime.gemm import GemmArgumentError, GemmKernel
     from warpsched.runtime.tensors import TensorArgumentError
 
-    kernel = GemmKernel(gpu_test_configs()[0])          # row/row, bf16 out
+    kernel = GemmKernel(gpu_test_configs()[0])  # row/row, bf16 out
     a = torch.randn(64, 64, device="cuda").to(torch.bfloat16)
     c = torch.zeros(64, 64, device="cuda", dtype=torch.bfloat16)
     with pytest.raises(GemmArgumentError, match="inner sizes differ"):
@@ -92,9 +107,12 @@ def test_rejected_before_launch():
         kernel(a, a.t().contiguous().t(), c)
     with pytest.raises(GemmArgumentError, match="needs bf16"):
         kernel(a.float(), a, c)
-    with pytest.raises(TensorArgumentError):                         # K*2 bytes not a multiple of 16
-        kernel(torch.randn(64, 12, device="cuda").to(torch.bfloat16),
-               torch.randn(12, 64, device="cuda").to(torch.bfloat16), c)
+    with pytest.raises(TensorArgumentError):  # K*2 bytes not a multiple of 16
+        kernel(
+            torch.randn(64, 12, device="cuda").to(torch.bfloat16),
+            torch.randn(12, 64, device="cuda").to(torch.bfloat16),
+            c,
+        )
     with pytest.raises(TensorArgumentError):
         kernel(a.cpu(), a, c)
-    assert torch.count_nonzero(c) == 0                   # nothing was launched
+    assert torch.count_nonzero(c) == 0  # nothing was launched

@@ -25,14 +25,24 @@ def test_candidates_are_legal_unique_and_deepest():
     # (64, 256) is a ping-pong tile only; cooperative needs 128 or 256 rows.
     assert {c.consumers.value for c in found if c.block_m == 64} == {"pingpong"}
     # The deepest ring that fits: 128x256 cooperative with the TMA epilogue holds 3 stages.
-    coop = [c for c in found if (c.block_m, c.block_n, c.consumers.value, c.epilogue.value)
-            == (128, 256, "cooperative", "tma")]
+    coop = [
+        c
+        for c in found
+        if (c.block_m, c.block_n, c.consumers.value, c.epilogue.value)
+        == (128, 256, "cooperative", "tma")
+    ]
     assert coop and {c.stages for c in coop} == {3}
 
 
 def test_space_restricts_the_search():
-    space = SearchSpace(tiles=((128, 256),), stages=(4,), consumers=("cooperative",),
-                        epilogue=("registers",), raster=("along_m", "along_n"), group=(8,))
+    space = SearchSpace(
+        tiles=((128, 256),),
+        stages=(4,),
+        consumers=("cooperative",),
+        epilogue=("registers",),
+        raster=("along_m", "along_n"),
+        group=(8,),
+    )
     found = candidates(HopperGemmConfig(), space)
     assert [(c.raster.value, c.stages) for c in found] == [("along_m", 4), ("along_n", 4)]
 

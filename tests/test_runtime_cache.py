@@ -9,11 +9,16 @@ import os
 from pathlib import Path
 
 import pytest
+
 import warpsched
 from warpsched.runtime import CACHE_SCHEMA, KernelCache, cache_key, default_cache_dir
 
-BASE = {"source": "sched.kernel @gemm {}", "name": "gemm", "target": "sm_90a",
-        "options": {"num_stages": 4, "block": [128, 256, 64]}}
+BASE = {
+    "source": "sched.kernel @gemm {}",
+    "name": "gemm",
+    "target": "sm_90a",
+    "options": {"num_stages": 4, "block": [128, 256, 64]},
+}
 
 
 def key(**changes) -> str:
@@ -44,16 +49,19 @@ def test_key_is_sha256_hex_and_deterministic():
     assert len(k) == 64 and int(k, 16) >= 0 and k == key()
 
 
-@pytest.mark.parametrize("change", [
-    {"source": BASE["source"] + " "},
-    {"name": "gemm2"},
-    {"target": "sm_100a"},
-    {"options": {"num_stages": 3, "block": [128, 256, 64]}},
-    {"options": {"num_stages": 4, "block": [128, 256, 64], "swizzle": 128}},
-    {"options": {}},
-    {"version": "0.1.1"},
-    {"schema": CACHE_SCHEMA + 1},
-])
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"source": BASE["source"] + " "},
+        {"name": "gemm2"},
+        {"target": "sm_100a"},
+        {"options": {"num_stages": 3, "block": [128, 256, 64]}},
+        {"options": {"num_stages": 4, "block": [128, 256, 64], "swizzle": 128}},
+        {"options": {}},
+        {"version": "0.1.1"},
+        {"schema": CACHE_SCHEMA + 1},
+    ],
+)
 def test_key_changes_with_every_input(change):
     assert key(**change) != key()
 
@@ -99,11 +107,22 @@ def _record_path(root: Path, k: str) -> Path:
     return root / k[:2] / f"{k}.json"
 
 
-@pytest.mark.parametrize("damage", [
-    "truncate_artefact", "flip_artefact_byte", "delete_artefact", "delete_metadata",
-    "garbage_metadata", "metadata_not_object", "metadata_other_key", "metadata_old_schema",
-    "metadata_not_utf8", "artefact_name_escapes", "artefact_of_another_key",
-])
+@pytest.mark.parametrize(
+    "damage",
+    [
+        "truncate_artefact",
+        "flip_artefact_byte",
+        "delete_artefact",
+        "delete_metadata",
+        "garbage_metadata",
+        "metadata_not_object",
+        "metadata_other_key",
+        "metadata_old_schema",
+        "metadata_not_utf8",
+        "artefact_name_escapes",
+        "artefact_of_another_key",
+    ],
+)
 def test_corrupt_entry_is_a_miss_and_put_repairs_it(tmp_path, damage):
     cache, k = KernelCache(tmp_path), key()
     bin_path = cache.put(k, b"0123456789abcdef", {"threads": 128})
@@ -163,7 +182,7 @@ def test_crash_between_artefact_and_record_keeps_the_old_entry(tmp_path, monkeyp
     monkeypatch.setattr(os, "replace", real_replace)
     digest = hashlib.sha256(b"new artefact").hexdigest()
     assert (tmp_path / k[:2] / f"{k}.{digest[:16]}.bin").exists()  # the new artefact landed ...
-    assert cache.get(k) == b"old artefact"        # ... but the committed entry is still the old one
+    assert cache.get(k) == b"old artefact"  # ... but the committed entry is still the old one
     assert cache.metadata(k) == {"v": 1}
     assert [p.name for p in tmp_path.rglob("*.tmp")] == []  # and the temp file was removed
     cache.put(k, b"new artefact", {"v": 2})
@@ -198,8 +217,9 @@ def test_concurrent_writers_and_reader(tmp_path):
     """Readers see a miss or one writer's complete artefact with its own metadata, never a mix."""
     k, rounds = key(), 60
     ctx = multiprocessing.get_context("spawn" if os.name == "nt" else "fork")
-    writers = [ctx.Process(target=_writer, args=(str(tmp_path), k, tag, rounds))
-               for tag in (1, 2, 3)]
+    writers = [
+        ctx.Process(target=_writer, args=(str(tmp_path), k, tag, rounds)) for tag in (1, 2, 3)
+    ]
     for w in writers:
         w.start()
     cache, seen = KernelCache(tmp_path), set()

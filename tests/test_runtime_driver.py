@@ -14,6 +14,7 @@ import ctypes
 import struct
 
 import pytest
+
 from warpsched.runtime import (
     CudaError,
     CudaUnavailableError,
@@ -34,17 +35,28 @@ BLOB = bytes(range(128))
 
 
 def test_pack_params_array_points_at_each_value():
-    params = [TensorMapParam(BLOB), PointerParam(0x7F00_1234_5670), I32Param(-5),
-              I64Param(-(2**40) - 3), TensorMapParam(bytes(reversed(BLOB))), I32Param(2**31 - 1)]
+    params = [
+        TensorMapParam(BLOB),
+        PointerParam(0x7F00_1234_5670),
+        I32Param(-5),
+        I64Param(-(2**40) - 3),
+        TensorMapParam(bytes(reversed(BLOB))),
+        I32Param(2**31 - 1),
+    ]
     packed = pack_params(params)
     assert len(packed.array) == len(params) and ctypes.sizeof(packed.array) == 8 * len(params)
     assert packed.address == ctypes.addressof(packed.array)
     # read the array the way the driver does: void** base, entry i at base + 8 i
     entries = [ctypes.c_void_p.from_address(packed.address + 8 * i).value for i in range(6)]
     assert entries == packed.pointers()
-    expected = [BLOB, struct.pack("<Q", 0x7F00_1234_5670), struct.pack("<i", -5),
-                struct.pack("<q", -(2**40) - 3), bytes(reversed(BLOB)),
-                struct.pack("<i", 2**31 - 1)]
+    expected = [
+        BLOB,
+        struct.pack("<Q", 0x7F00_1234_5670),
+        struct.pack("<i", -5),
+        struct.pack("<q", -(2**40) - 3),
+        bytes(reversed(BLOB)),
+        struct.pack("<i", 2**31 - 1),
+    ]
     for entry, value in zip(entries, expected, strict=True):
         assert ctypes.string_at(entry, len(value)) == value
 
@@ -68,16 +80,23 @@ def test_no_params_is_a_null_array():
     assert pack_params([]).address == 0
 
 
-@pytest.mark.parametrize("make, error, message", [
-    (lambda: TensorMapParam(b"\0" * 64), ValueError, "128-byte CUtensorMap, got 64"),
-    (lambda: TensorMapParam("x" * 128), ValueError, "128-byte CUtensorMap"),
-    (lambda: I32Param(2**31), ValueError, r"outside \[-2147483648, 2147483647\]"),
-    (lambda: I32Param(True), TypeError, "takes an int, got bool"),
-    (lambda: I64Param(2**63), ValueError, "outside"),
-    (lambda: PointerParam(-1), ValueError, "outside"),
-    (lambda: PointerParam(1.5), TypeError, "takes an int, got float"),
-    (lambda: pack_params([I32Param(1), 7]), TypeError, r"params\[1\]: kernel parameters must be"),
-])
+@pytest.mark.parametrize(
+    "make, error, message",
+    [
+        (lambda: TensorMapParam(b"\0" * 64), ValueError, "128-byte CUtensorMap, got 64"),
+        (lambda: TensorMapParam("x" * 128), ValueError, "128-byte CUtensorMap"),
+        (lambda: I32Param(2**31), ValueError, r"outside \[-2147483648, 2147483647\]"),
+        (lambda: I32Param(True), TypeError, "takes an int, got bool"),
+        (lambda: I64Param(2**63), ValueError, "outside"),
+        (lambda: PointerParam(-1), ValueError, "outside"),
+        (lambda: PointerParam(1.5), TypeError, "takes an int, got float"),
+        (
+            lambda: pack_params([I32Param(1), 7]),
+            TypeError,
+            r"params\[1\]: kernel parameters must be",
+        ),
+    ],
+)
 def test_param_validation(make, error, message):
     with pytest.raises(error, match=message):
         make()
@@ -104,12 +123,15 @@ def test_launch_config_with_cluster():
     assert (dims.x, dims.y, dims.z) == (2, 2, 1)
 
 
-@pytest.mark.parametrize("args, message", [
-    (((3, 1, 1), 128, (2, 1, 1), 0), r"grid \(3, 1, 1\) must be a multiple of the cluster"),
-    ((0, 128, 1, 0), "grid must be a positive int"),
-    ((1, (32, 2, 2, 2), 1, 0), "block must be"),
-    ((1, 32, 1, -1), "smem_bytes must be a non-negative int"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (((3, 1, 1), 128, (2, 1, 1), 0), r"grid \(3, 1, 1\) must be a multiple of the cluster"),
+        ((0, 128, 1, 0), "grid must be a positive int"),
+        ((1, (32, 2, 2, 2), 1, 0), "block must be"),
+        ((1, 32, 1, -1), "smem_bytes must be a non-negative int"),
+    ],
+)
 def test_launch_config_rejects(args, message):
     with pytest.raises(ValueError, match=message):
         launch_config(*args)
@@ -160,11 +182,13 @@ def test_kernel_arguments_checked():
 
 # ----------------------------------------------------------------------------- on a GPU
 
+
 def _echo_ptx() -> str:
     """An sm_90a kernel: CTA 0 thread 0 copies its parameters and %cluster_nctarank to ``out``."""
     copy_map = "\n".join(
         f"    ld.param.u64 %rd2, [echo_tmap+{8 * i}];\n    st.global.u64 [%rd1+{8 * i}], %rd2;"
-        for i in range(16))
+        for i in range(16)
+    )
     return f""".version 8.0
 .target sm_90a
 .address_size 64
@@ -223,9 +247,19 @@ def test_echo_kernel_reads_params_as_packed(hopper):
     out = check(cu.cuMemAlloc(256), "cuMemAlloc")
     try:
         check(cu.cuMemsetD8(out, 0, 256), "cuMemsetD8")
-        kernel.launch(grid=(4, 1, 1), block=128, cluster=(2, 1, 1), smem_bytes=100 * 1024,
-                      stream=0, params=[TensorMapParam(BLOB), PointerParam(int(out)),
-                                        I32Param(-7), I64Param(2**40 + 5)])
+        kernel.launch(
+            grid=(4, 1, 1),
+            block=128,
+            cluster=(2, 1, 1),
+            smem_bytes=100 * 1024,
+            stream=0,
+            params=[
+                TensorMapParam(BLOB),
+                PointerParam(int(out)),
+                I32Param(-7),
+                I64Param(2**40 + 5),
+            ],
+        )
         check(cu.cuCtxSynchronize(), "cuCtxSynchronize")
         host = (ctypes.c_uint8 * 256)()
         check(cu.cuMemcpyDtoH(ctypes.addressof(host), out, 256), "cuMemcpyDtoH")
@@ -243,7 +277,10 @@ def test_echo_kernel_reads_params_as_packed(hopper):
 def test_launch_failure_names_the_call(hopper):
     kernel = Kernel(_echo_ptx().encode() + b"\0", "echo")
     with pytest.raises(CudaError, match=r"cuLaunchKernelEx\('echo'\) failed: CUDA_ERROR_"):
-        kernel.launch(grid=1, block=2048, params=[TensorMapParam(BLOB), PointerParam(0),
-                                                   I32Param(0), I64Param(0)])
+        kernel.launch(
+            grid=1,
+            block=2048,
+            params=[TensorMapParam(BLOB), PointerParam(0), I32Param(0), I64Param(0)],
+        )
     with pytest.raises(CudaError, match=r"cuModuleGetFunction\('nope'\) failed: .*NOT_FOUND"):
         Kernel(_echo_ptx().encode() + b"\0", "nope").function()

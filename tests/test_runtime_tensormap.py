@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+
 from warpsched.runtime import Swizzle, TensorMapError, TensorMapSpec, encode
 from warpsched.runtime.driver import (
     CudaUnavailableError,
@@ -41,31 +42,48 @@ REJECT = {
     "rank0": (("bf16", (), (), (), Swizzle.NONE), "rank must be 1..5"),
     "rank6": (("bf16", (8,) * 6, (16,) * 5, (8,) * 6, Swizzle.NONE), "rank must be 1..5"),
     "global_dim_zero": (("bf16", (64, 0), (128,), (8, 1), Swizzle.NONE), "global_dims[1]"),
-    "global_dim_over_2^32": (("bf16", (2**32 + 1, 2), (2**34,), (8, 1), Swizzle.NONE),
-                             "global_dims[0] must be 1..2^32"),
-    "stride_not_16": (("bf16", (4095, 64), (8190,), (64, 64), Swizzle.NONE),
-                      "multiple of 16 bytes, got 8190"),
+    "global_dim_over_2^32": (
+        ("bf16", (2**32 + 1, 2), (2**34,), (8, 1), Swizzle.NONE),
+        "global_dims[0] must be 1..2^32",
+    ),
+    "stride_not_16": (
+        ("bf16", (4095, 64), (8190,), (64, 64), Swizzle.NONE),
+        "multiple of 16 bytes, got 8190",
+    ),
     "stride_2^40": (("bf16", (64, 2), (2**40,), (64, 2), Swizzle.NONE), "below 2^40"),
     "box_zero": (("bf16", (64, 64), (128,), (8, 0), Swizzle.NONE), "box[1] must be 1..256"),
     "box_257": (("bf16", (512, 512), (1024,), (8, 257), Swizzle.NONE), "box[1] must be 1..256"),
-    "box_inner_8_bytes_bf16": (("bf16", (64, 64), (128,), (4, 64), Swizzle.NONE),
-                               "multiple of 16 bytes: 4 x 2 (bf16) = 8"),
-    "box_inner_24_bytes_f32": (("f32", (64, 64), (256,), (6, 64), Swizzle.NONE),
-                               "multiple of 16 bytes: 6 x 4 (f32) = 24"),
-    "swizzle32_over_span": (("bf16", (64, 64), (128,), (32, 8), Swizzle.B32),
-                            "64 bytes, more than the 32-byte span"),
-    "swizzle64_over_span": (("bf16", (128, 64), (256,), (64, 8), Swizzle.B64),
-                            "128 bytes, more than the 64-byte span"),
-    "swizzle128_over_span": (("bf16", (256, 64), (512,), (128, 8), Swizzle.B128),
-                             "256 bytes, more than the 128-byte span"),
-    "swizzle128_over_span_f32": (("f32", (64, 64), (256,), (64, 8), Swizzle.B128),
-                                 "use at most 32 f32 elements"),
+    "box_inner_8_bytes_bf16": (
+        ("bf16", (64, 64), (128,), (4, 64), Swizzle.NONE),
+        "multiple of 16 bytes: 4 x 2 (bf16) = 8",
+    ),
+    "box_inner_24_bytes_f32": (
+        ("f32", (64, 64), (256,), (6, 64), Swizzle.NONE),
+        "multiple of 16 bytes: 6 x 4 (f32) = 24",
+    ),
+    "swizzle32_over_span": (
+        ("bf16", (64, 64), (128,), (32, 8), Swizzle.B32),
+        "64 bytes, more than the 32-byte span",
+    ),
+    "swizzle64_over_span": (
+        ("bf16", (128, 64), (256,), (64, 8), Swizzle.B64),
+        "128 bytes, more than the 64-byte span",
+    ),
+    "swizzle128_over_span": (
+        ("bf16", (256, 64), (512,), (128, 8), Swizzle.B128),
+        "256 bytes, more than the 128-byte span",
+    ),
+    "swizzle128_over_span_f32": (
+        ("f32", (64, 64), (256,), (64, 8), Swizzle.B128),
+        "use at most 32 f32 elements",
+    ),
 }
 
 
 def spec(dtype, dims, strides, box, swizzle) -> TensorMapSpec:
-    return TensorMapSpec(dtype=dtype, global_dims=dims, global_strides=strides, box=box,
-                         swizzle=swizzle)
+    return TensorMapSpec(
+        dtype=dtype, global_dims=dims, global_strides=strides, box=box, swizzle=swizzle
+    )
 
 
 @pytest.mark.parametrize("name", sorted(ACCEPT))
@@ -115,8 +133,15 @@ def test_spec_is_frozen_hashable_and_normalised():
 
 
 def test_for_matrix_is_the_row_major_view():
-    s = TensorMapSpec.for_matrix("bf16", rows=1000, cols=520, row_stride_elems=528, box_rows=128,
-                                 box_cols=64, swizzle=Swizzle.B128)
+    s = TensorMapSpec.for_matrix(
+        "bf16",
+        rows=1000,
+        cols=520,
+        row_stride_elems=528,
+        box_rows=128,
+        box_cols=64,
+        swizzle=Swizzle.B128,
+    )
     assert s.global_dims == (520, 1000)
     assert s.global_strides == (528 * 2,)
     assert s.box == (64, 128)
@@ -134,11 +159,14 @@ def test_for_matrix_rejects_overlapping_rows_and_bad_strides():
         TensorMapSpec.for_matrix("bf16", 1000, 519, 519, 128, 64)
 
 
-@pytest.mark.parametrize("address, message", [
-    (0, "non-null"),
-    (0x7F00_0000_0008, "16-byte aligned (it is 8 bytes past"),
-    (0x7F00_0000_0001, "16-byte aligned (it is 1 bytes past"),
-])
+@pytest.mark.parametrize(
+    "address, message",
+    [
+        (0, "non-null"),
+        (0x7F00_0000_0008, "16-byte aligned (it is 8 bytes past"),
+        (0x7F00_0000_0001, "16-byte aligned (it is 1 bytes past"),
+    ],
+)
 def test_encode_checks_address_before_the_driver(address, message):
     with pytest.raises(TensorMapError, match=message.replace("(", r"\(")):
         encode(spec(*ACCEPT["bf16_128x64_swizzle128"]), address)
@@ -164,13 +192,18 @@ def _raw_encode(cu, address, dtype, dims, strides, box, swizzle):
     dtypes = {"bf16": "BFLOAT16", "f16": "FLOAT16", "f32": "FLOAT32"}
     names = {0: "NONE", 32: "32B", 64: "64B", 128: "128B"}
     return cu.cuTensorMapEncodeTiled(
-        getattr(cu.CUtensorMapDataType, f"CU_TENSOR_MAP_DATA_TYPE_{dtypes[dtype]}"), len(dims),
-        address, [cu.cuuint64_t(d) for d in dims], [cu.cuuint64_t(s) for s in strides],
-        [cu.cuuint32_t(b) for b in box], [cu.cuuint32_t(1)] * len(dims),
+        getattr(cu.CUtensorMapDataType, f"CU_TENSOR_MAP_DATA_TYPE_{dtypes[dtype]}"),
+        len(dims),
+        address,
+        [cu.cuuint64_t(d) for d in dims],
+        [cu.cuuint64_t(s) for s in strides],
+        [cu.cuuint32_t(b) for b in box],
+        [cu.cuuint32_t(1)] * len(dims),
         cu.CUtensorMapInterleave.CU_TENSOR_MAP_INTERLEAVE_NONE,
         getattr(cu.CUtensorMapSwizzle, f"CU_TENSOR_MAP_SWIZZLE_{names[int(swizzle)]}"),
         cu.CUtensorMapL2promotion.CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-        cu.CUtensorMapFloatOOBfill.CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE)[0]
+        cu.CUtensorMapFloatOOBfill.CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE,
+    )[0]
 
 
 @pytest.mark.gpu

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib.util
 
 import pytest
+
 from warpsched.runtime import (
     Layout,
     MatrixArg,
@@ -26,8 +27,12 @@ class CudaArray:
 
     def __init__(self, shape, typestr="<f2", ptr=BASE, strides=None, **extra):
         self.__cuda_array_interface__ = {
-            "shape": tuple(shape), "typestr": typestr, "data": (ptr, False),
-            "strides": strides, "version": 3, **extra,
+            "shape": tuple(shape),
+            "typestr": typestr,
+            "data": (ptr, False),
+            "strides": strides,
+            "version": 3,
+            **extra,
         }
 
 
@@ -78,16 +83,22 @@ def test_dlpack_without_torch_says_what_to_do():
         as_matrix(OnlyDlpack(), "x")
 
 
-@pytest.mark.parametrize("strides", [
-    (4, 4),        # neither dimension contiguous (every other column)
-    (0, 2),        # broadcast rows (stride 0)
-    (-128, 2),     # a flipped view (negative row stride)
-    (64, 2),       # overlapping rows: row stride 32 elements < 64 columns
-    (2, 64),       # overlapping columns: row stride 1, column stride 32 < 64 rows
-])
+@pytest.mark.parametrize(
+    "strides",
+    [
+        (4, 4),  # neither dimension contiguous (every other column)
+        (0, 2),  # broadcast rows (stride 0)
+        (-128, 2),  # a flipped view (negative row stride)
+        (64, 2),  # overlapping rows: row stride 32 elements < 64 columns
+        (2, 64),  # overlapping columns: row stride 1, column stride 32 < 64 rows
+    ],
+)
 def test_not_row_or_column_major(strides):
-    with pytest.raises(TensorArgumentError, match=r"x \(64x64 f16\) has strides .* must be "
-                                                  r"row-major .* or column-major .*contiguous"):
+    with pytest.raises(
+        TensorArgumentError,
+        match=r"x \(64x64 f16\) has strides .* must be "
+        r"row-major .* or column-major .*contiguous",
+    ):
         as_matrix(CudaArray((64, 64), strides=strides), "x")
 
 
@@ -168,11 +179,13 @@ def test_tensor_map_spec_follows_storage_order():
 class TestTorch:
     def test_cpu_tensor_rejected(self):
         import torch
+
         with pytest.raises(TensorArgumentError, match="must be on a CUDA device, got cpu"):
             as_matrix(torch.zeros(64, 64, dtype=torch.bfloat16), "a")
 
     def test_dtype_rejected(self):
         import torch
+
         if not torch.cuda.is_available():
             pytest.skip("needs a CUDA device")
         with pytest.raises(TensorArgumentError, match="unsupported dtype torch.float64"):
@@ -180,6 +193,7 @@ class TestTorch:
 
     def test_layouts(self):
         import torch
+
         if not torch.cuda.is_available():
             pytest.skip("needs a CUDA device")
         x = torch.zeros(256, 128, dtype=torch.bfloat16, device="cuda")

@@ -45,8 +45,10 @@ def _canonical(value, what: str) -> str:
     try:
         return json.dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=False)
     except (TypeError, ValueError) as exc:
-        raise TypeError(f"{what} must be JSON-serialisable (str, int, float, bool, None, "
-                        f"lists and str-keyed dicts of them): {exc}") from None
+        raise TypeError(
+            f"{what} must be JSON-serialisable (str, int, float, bool, None, "
+            f"lists and str-keyed dicts of them): {exc}"
+        ) from None
 
 
 def _write_atomic(path: Path, payload: bytes) -> None:

@@ -87,9 +87,16 @@ class GemmKernel:
 
             compiled = compile_gemm(self.config)
             cubin = compiled.cubin
-            self.cache.put(key, cubin, {"kernel": self.module.name, "target": TARGET,
-                                        "config": self.config.attributes(),
-                                        "timings": compiled.timings})
+            self.cache.put(
+                key,
+                cubin,
+                {
+                    "kernel": self.module.name,
+                    "target": TARGET,
+                    "config": self.config.attributes(),
+                    "timings": compiled.timings,
+                },
+            )
         return cubin
 
     def _loaded(self) -> Kernel:
@@ -122,9 +129,11 @@ class GemmKernel:
             raise GemmArgumentError("C must be row-major (column stride 1)")
         for arg, want in ((a, cfg.a_layout), (b, cfg.b_layout)):
             if _layout(arg.layout) is not want:
-                raise GemmArgumentError(f"{arg.name} is {arg.layout.name.lower()}-major but this "
-                                        f"kernel was compiled for {want.value}-major "
-                                        f"({arg.name.lower()}_layout = {want.value})")
+                raise GemmArgumentError(
+                    f"{arg.name} is {arg.layout.name.lower()}-major but this "
+                    f"kernel was compiled for {want.value}-major "
+                    f"({arg.name.lower()}_layout = {want.value})"
+                )
         return m, n, k
 
     # ---- launch -------------------------------------------------------------------------------
@@ -139,8 +148,9 @@ class GemmKernel:
             shape = c_tensor_map_shape(self.config, mn, k, arg.leading_stride)
         else:
             shape = tensor_map_shape(self.config, operand, mn, k, arg.leading_stride)
-        spec = TensorMapSpec(arg.dtype, shape.dims, (shape.outer_stride_bytes,), shape.box,
-                             Swizzle.B128)
+        spec = TensorMapSpec(
+            arg.dtype, shape.dims, (shape.outer_stride_bytes,), shape.box, Swizzle.B128
+        )
         param = self._maps[key] = TensorMapParam(encode(spec, arg.data_ptr))
         if len(self._maps) > TENSOR_MAP_CACHE:
             self._maps.popitem(last=False)
@@ -153,11 +163,17 @@ class GemmKernel:
         tiles = -(-m // cfg.block_m) * -(-n // cfg.block_n)
         device = a.device or 0
         grid = max(1, min(tiles, _sm_count(device)))
-        c_map = (self._tensor_map(c, "c", m, n) if cfg.epilogue is EpilogueKind.TMA
-                 else UNUSED_MAP)
-        params = (self._tensor_map(a, "a", m, k), self._tensor_map(b, "b", n, k), c_map,
-                  PointerParam(c.data_ptr), I32Param(m), I32Param(n), I32Param(k),
-                  I32Param(c.row_stride))
+        c_map = self._tensor_map(c, "c", m, n) if cfg.epilogue is EpilogueKind.TMA else UNUSED_MAP
+        params = (
+            self._tensor_map(a, "a", m, k),
+            self._tensor_map(b, "b", n, k),
+            c_map,
+            PointerParam(c.data_ptr),
+            I32Param(m),
+            I32Param(n),
+            I32Param(k),
+            I32Param(c.row_stride),
+        )
         self._loaded().launch(grid, cfg.threads, (1, 1, 1), cfg.smem_bytes, stream, params)
 
     def __call__(self, a, b, out=None, stream=None):
@@ -188,8 +204,11 @@ def gemm(a, b, out=None, *, config: HopperGemmConfig | None = None, table=None, 
     if table is not None:
         base = table.config_for((a_arg.rows, b_arg.cols, a_arg.cols), base) or base
     out_dtype = base.out_dtype if out is None else OutDtype(as_matrix(out, "C").dtype)
-    variant = {"a_layout": _layout(a_arg.layout), "b_layout": _layout(b_arg.layout),
-               "out_dtype": out_dtype}
+    variant = {
+        "a_layout": _layout(a_arg.layout),
+        "b_layout": _layout(b_arg.layout),
+        "out_dtype": out_dtype,
+    }
     try:
         chosen = dataclasses.replace(base, **variant)
     except GemmConfigError:  # e.g. an f32 C whose TMA staging buffers no longer fit

@@ -31,8 +31,7 @@ Shape = tuple[int, int, int]
 class SearchSpace:
     """The attribute values the tuner tries (each a tuple of choices)."""
 
-    tiles: tuple[tuple[int, int], ...] = ((128, 256), (256, 128), (128, 128), (64, 256),
-                                          (64, 128))
+    tiles: tuple[tuple[int, int], ...] = ((128, 256), (256, 128), (128, 128), (64, 256), (64, 128))
     stages: tuple[int, ...] = (3, 4, 5, 6)
     consumers: tuple[str, ...] = ("cooperative", "pingpong")
     epilogue: tuple[str, ...] = ("tma", "registers")
@@ -40,20 +39,34 @@ class SearchSpace:
     group: tuple[int, ...] = (8, 16)
 
 
-def candidates(base: HopperGemmConfig, space: SearchSpace = SearchSpace()) -> list[HopperGemmConfig]:
+def candidates(
+    base: HopperGemmConfig, space: SearchSpace = SearchSpace()
+) -> list[HopperGemmConfig]:
     """Every legal variation of ``base`` over ``space`` (illegal combinations are skipped),
     each named ``<base>_<index>``; for each tile/mode, only the deepest ring that fits."""
     out: dict[tuple, HopperGemmConfig] = {}
     for (bm, bn), stages, mode, epi, raster, group in itertools.product(
-            space.tiles, sorted(space.stages, reverse=True), space.consumers, space.epilogue,
-            space.raster, space.group):
+        space.tiles,
+        sorted(space.stages, reverse=True),
+        space.consumers,
+        space.epilogue,
+        space.raster,
+        space.group,
+    ):
         key = (bm, bn, mode, epi, raster, group)
         if key in out:
             continue
         try:
-            out[key] = dataclasses.replace(base, block_m=bm, block_n=bn, stages=stages,
-                                           consumers=mode, epilogue=epi, raster=raster,
-                                           group=group)
+            out[key] = dataclasses.replace(
+                base,
+                block_m=bm,
+                block_n=bn,
+                stages=stages,
+                consumers=mode,
+                epilogue=epi,
+                raster=raster,
+                group=group,
+            )
         except GemmConfigError:
             continue
     return [dataclasses.replace(c, name=f"{base.name}_{i}") for i, c in enumerate(out.values())]
@@ -66,8 +79,11 @@ def _compile_one(config: HopperGemmConfig) -> str:
     return config.name
 
 
-def compile_all(configs: Sequence[HopperGemmConfig], jobs: int | None = None,
-                progress: Callable[[int, int], None] | None = None) -> None:
+def compile_all(
+    configs: Sequence[HopperGemmConfig],
+    jobs: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> None:
     """Compile ``configs`` into the kernel cache with ``jobs`` processes (default: CPU count)."""
     jobs = jobs or os.cpu_count() or 1
     done = 0
@@ -91,9 +107,13 @@ class Timing:
         return self.rel_err < 1e-2
 
 
-def time_candidates(configs: Sequence[HopperGemmConfig], shape: Shape, reps: int = 10,
-                    rounds: int = 5,
-                    progress: Callable[[int, int], None] | None = None) -> list[Timing]:
+def time_candidates(
+    configs: Sequence[HopperGemmConfig],
+    shape: Shape,
+    reps: int = 10,
+    rounds: int = 5,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[Timing]:
     """Check and time each configuration on ``shape`` (needs torch and a Hopper GPU)."""
     import torch
 
@@ -102,9 +122,13 @@ def time_candidates(configs: Sequence[HopperGemmConfig], shape: Shape, reps: int
     m, n, k = shape
     gen = torch.Generator(device="cuda").manual_seed(m + 3 * n + 7 * k)
     sets = 3
-    data = [(torch.randn(m, k, device="cuda", generator=gen).to(torch.bfloat16),
-             torch.randn(k, n, device="cuda", generator=gen).to(torch.bfloat16))
-            for _ in range(sets)]
+    data = [
+        (
+            torch.randn(m, k, device="cuda", generator=gen).to(torch.bfloat16),
+            torch.randn(k, n, device="cuda", generator=gen).to(torch.bfloat16),
+        )
+        for _ in range(sets)
+    ]
     ref = data[0][0].double() @ data[0][1].double()
     results = []
     for index, config in enumerate(configs):

@@ -15,8 +15,8 @@ import os
 import subprocess
 import tempfile
 import time
-from pathlib import Path
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ...core.ir import ir, passmanager
 from ...llvm.codegen import CodegenError

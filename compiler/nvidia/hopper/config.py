@@ -112,15 +112,22 @@ class HopperGemmConfig:
     def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)
-            kind = {"consumers": ConsumerMode, "raster": Raster, "a_layout": MatrixLayout,
-                    "b_layout": MatrixLayout, "out_dtype": OutDtype,
-                    "epilogue": EpilogueKind}.get(f.name)
+            kind = {
+                "consumers": ConsumerMode,
+                "raster": Raster,
+                "a_layout": MatrixLayout,
+                "b_layout": MatrixLayout,
+                "out_dtype": OutDtype,
+                "epilogue": EpilogueKind,
+            }.get(f.name)
             if kind is not None and not isinstance(value, kind):
                 try:
                     object.__setattr__(self, f.name, kind(value))
                 except ValueError:
                     allowed = ", ".join(k.value for k in kind)
-                    raise GemmConfigError(f"{f.name} = {value!r}: expected one of {allowed}") from None
+                    raise GemmConfigError(
+                        f"{f.name} = {value!r}: expected one of {allowed}"
+                    ) from None
         problems = self.problems()
         if problems:
             raise GemmConfigError("; ".join(problems))
@@ -140,24 +147,34 @@ class HopperGemmConfig:
         if self.block_k != SWIZZLE_BYTES // ELEMENT_BYTES:
             out.append(f"block_k = {self.block_k}: must be 64 (one 128-byte swizzle row of bf16)")
         if self.block_n % 64 or not 64 <= self.block_n <= 256:
-            out.append(f"block_n = {self.block_n}: must be 64, 128, 192 or 256 (wgmma N ≤ 256, "
-                       f"TMA boxes of 64)")
+            out.append(
+                f"block_n = {self.block_n}: must be 64, 128, 192 or 256 (wgmma N ≤ 256, "
+                f"TMA boxes of 64)"
+            )
         if self.rows_per_consumer % 64 or self.rows_per_consumer == 0:
             legal = "128 or 256" if self.consumers is ConsumerMode.COOPERATIVE else "64 or 128"
-            out.append(f"block_m = {self.block_m}: must be {legal} in {self.consumers.value} mode "
-                       f"(each consumer warpgroup issues m64 wgmma)")
+            out.append(
+                f"block_m = {self.block_m}: must be {legal} in {self.consumers.value} mode "
+                f"(each consumer warpgroup issues m64 wgmma)"
+            )
         elif self.accumulator_registers > MAX_ACCUMULATOR_REGISTERS:
-            out.append(f"block_m × block_n = {self.block_m}×{self.block_n}: "
-                       f"{self.accumulator_registers} f32 accumulators per consumer thread "
-                       f"(at most {MAX_ACCUMULATOR_REGISTERS})")
+            out.append(
+                f"block_m × block_n = {self.block_m}×{self.block_n}: "
+                f"{self.accumulator_registers} f32 accumulators per consumer thread "
+                f"(at most {MAX_ACCUMULATOR_REGISTERS})"
+            )
         if self.stages < 2:
             out.append(f"stages = {self.stages}: the ring needs at least 2 stages")
         if self.smem_bytes > MAX_DYNAMIC_SMEM:
-            out.append(f"stages = {self.stages}: {self.smem_bytes} bytes of shared memory "
-                       f"(at most {MAX_DYNAMIC_SMEM})")
+            out.append(
+                f"stages = {self.stages}: {self.smem_bytes} bytes of shared memory "
+                f"(at most {MAX_DYNAMIC_SMEM})"
+            )
         if (self.cluster_m, self.cluster_n) != (1, 1):
-            out.append(f"cluster = {self.cluster_m}x{self.cluster_n}: thread-block clusters with "
-                       f"TMA multicast are not implemented yet; use 1x1")
+            out.append(
+                f"cluster = {self.cluster_m}x{self.cluster_n}: thread-block clusters with "
+                f"TMA multicast are not implemented yet; use 1x1"
+            )
         return out
 
     # ---- derived -----------------------------------------------------------------------------
@@ -235,5 +252,10 @@ class HopperGemmConfig:
 
     def attributes(self) -> dict[str, object]:
         """The configuration as ``sched.nv_gemm`` attribute values (enums as their names)."""
-        return {f.name: getattr(self, f.name).value if isinstance(getattr(self, f.name), enum.Enum)
-                else getattr(self, f.name) for f in fields(self) if f.name != "name"}
+        return {
+            f.name: getattr(self, f.name).value
+            if isinstance(getattr(self, f.name), enum.Enum)
+            else getattr(self, f.name)
+            for f in fields(self)
+            if f.name != "name"
+        }

@@ -26,7 +26,6 @@ from .epilogue import emit_epilogue
 from .epilogue_tma import emit_tma_epilogue, wait_stores
 from .operands import operand_tile, wgmma_layout
 
-
 ORDER_BARRIERS = (1, 2)
 """Ping-pong: named barrier ``ORDER_BARRIERS[c]`` lets consumer warpgroup ``c`` start a mainloop."""
 
@@ -48,8 +47,9 @@ class Consumer:
         self.a_tile = operand_tile(self.cfg, "a")
         self.b_tile = operand_tile(self.cfg, "b")
         cooperative = self.cfg.consumers is ConsumerMode.COOPERATIVE
-        self.row_in_tile = self.w.muli(index, self.cfg.rows_per_consumer) if cooperative \
-            else self.w.const(0)
+        self.row_in_tile = (
+            self.w.muli(index, self.cfg.rows_per_consumer) if cooperative else self.w.const(0)
+        )
 
     # ---- descriptors --------------------------------------------------------------------------
     def _desc_base(self, tile, region: int, rows: str) -> str:
@@ -65,7 +65,9 @@ class Consumer:
         return em.binop("or", field, w.const(tile.descriptor_template, "i64"), "i64")
 
     def _stage_desc(self, base: str, stage: str) -> str:
-        off = self.w.emit(f"llvm.zext {self.w.muli(stage, self.cfg.stage_bytes // 16)} : i32 to i64")
+        off = self.w.emit(
+            f"llvm.zext {self.w.muli(stage, self.cfg.stage_bytes // 16)} : i32 to i64"
+        )
         return self.em.binop("add", base, off, "i64")
 
     # ---- mainloop -----------------------------------------------------------------------------
@@ -88,7 +90,8 @@ class Consumer:
                     f"nvvm.wgmma.mma_async {da}, {db}, {out[atom]}, "
                     f"<m = 64, n = {cfg.block_n}, k = 16>, D[<f32>, <{scale}>, <wrapped>], "
                     f"A[<bf16>, <one>, <{wgmma_layout(cfg, 'a')}>], "
-                    f"B[<bf16>, <one>, <{wgmma_layout(cfg, 'b')}>] : {self.acc} -> {self.acc}")
+                    f"B[<bf16>, <one>, <{wgmma_layout(cfg, 'b')}>] : {self.acc} -> {self.acc}"
+                )
         w.stmt("nvvm.wgmma.commit.group.sync.aligned")
         return out
 
@@ -102,19 +105,28 @@ class Consumer:
         """``bar.sync ORDER_BARRIERS[c]`` except for warpgroup 0's first tile."""
         w, em = self.w, self.em
         first = em.and_(w.icmp("eq", self.index, w.const(0)), w.icmp("eq", "%ct", em.cta))
-        bar = em.select(w.icmp("eq", self.index, w.const(0)), w.const(ORDER_BARRIERS[0]),
-                        w.const(ORDER_BARRIERS[1]))
+        bar = em.select(
+            w.icmp("eq", self.index, w.const(0)),
+            w.const(ORDER_BARRIERS[0]),
+            w.const(ORDER_BARRIERS[1]),
+        )
         threads = w.const(2 * 128)
-        em.if_then(em.binop("xor", first, w.const(1, "i1"), "i1"),
-                   lambda: w.stmt(f"nvvm.barrier id = {bar} number_of_threads = {threads}"), "turn")
+        em.if_then(
+            em.binop("xor", first, w.const(1, "i1"), "i1"),
+            lambda: w.stmt(f"nvvm.barrier id = {bar} number_of_threads = {threads}"),
+            "turn",
+        )
 
     def _pass_turn(self) -> None:
         """``bar.arrive ORDER_BARRIERS[1 - c]``: the other warpgroup may start its mainloop."""
         w, em = self.w, self.em
         other0 = w.icmp("eq", self.index, w.const(1))
         em.if_then(other0, lambda: em.named_arrive(ORDER_BARRIERS[0], 256), "pass0")
-        em.if_then(em.binop("xor", other0, w.const(1, "i1"), "i1"),
-                   lambda: em.named_arrive(ORDER_BARRIERS[1], 256), "pass1")
+        em.if_then(
+            em.binop("xor", other0, w.const(1, "i1"), "i1"),
+            lambda: em.named_arrive(ORDER_BARRIERS[1], 256),
+            "pass1",
+        )
 
     def emit(self) -> None:
         w, em, cfg = self.w, self.em, self.cfg
@@ -140,8 +152,12 @@ class Consumer:
         types = ", ".join(["i32", "i32", *[self.acc] * cfg.m_atoms])
         w.stmt(f"llvm.br ^{kloop}({w.const(1)}, {carried} : i32, {types})")
 
-        params = [("%ckb", "i32"), ("%ckt", "i32"), ("%ckq", "i32"),
-                  *[(n, self.acc) for n in names]]
+        params = [
+            ("%ckb", "i32"),
+            ("%ckt", "i32"),
+            ("%ckq", "i32"),
+            *[(n, self.acc) for n in names],
+        ]
         w.block(kloop, params)
         em.cond_br(w.icmp("ult", "%ckb", em.k_blocks), kbody, kdone)
         em.open(kbody)

@@ -47,26 +47,39 @@ class Major(str, enum.Enum):
     MN = "mn"
 
 
-def encode_descriptor(address: int, lbo: int, sbo: int, swizzle: Swizzle = Swizzle.B128,
-                      base_offset: int = 0) -> int:
+def encode_descriptor(
+    address: int, lbo: int, sbo: int, swizzle: Swizzle = Swizzle.B128, base_offset: int = 0
+) -> int:
     """The 64-bit descriptor; ValueError when a field does not fit or is misaligned."""
-    for name, value, bits in (("address", address, 14), ("leading byte offset", lbo, 14),
-                              ("stride byte offset", sbo, 14)):
+    for name, value, bits in (
+        ("address", address, 14),
+        ("leading byte offset", lbo, 14),
+        ("stride byte offset", sbo, 14),
+    ):
         if value % 16:
             raise ValueError(f"{name} {value} is not a multiple of 16 bytes")
         if not 0 <= value >> 4 < 1 << bits:
             raise ValueError(f"{name} {value} does not fit in {bits} bits after >> 4")
     if not 0 <= base_offset < 8:
         raise ValueError(f"base offset {base_offset} does not fit in 3 bits")
-    return ((address >> 4) | (lbo >> 4) << 16 | (sbo >> 4) << 32 | base_offset << 49
-            | int(swizzle) << 62)
+    return (
+        (address >> 4)
+        | (lbo >> 4) << 16
+        | (sbo >> 4) << 32
+        | base_offset << 49
+        | int(swizzle) << 62
+    )
 
 
 def decode_descriptor(desc: int) -> dict[str, int]:
     """The fields of a descriptor, in bytes (inverse of ``encode_descriptor``)."""
-    return {"address": (desc & 0x3FFF) << 4, "lbo": (desc >> 16 & 0x3FFF) << 4,
-            "sbo": (desc >> 32 & 0x3FFF) << 4, "base_offset": desc >> 49 & 7,
-            "swizzle": desc >> 62 & 3}
+    return {
+        "address": (desc & 0x3FFF) << 4,
+        "lbo": (desc >> 16 & 0x3FFF) << 4,
+        "sbo": (desc >> 32 & 0x3FFF) << 4,
+        "base_offset": desc >> 49 & 7,
+        "swizzle": desc >> 62 & 3,
+    }
 
 
 @dataclass(frozen=True)

@@ -36,9 +36,11 @@ class KernelArgs:
 
 ARGS = KernelArgs()
 TMAP_ATTRS = "{llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}"
-SIGNATURE = (f"{ARGS.tmap_a}: !llvm.ptr {TMAP_ATTRS}, {ARGS.tmap_b}: !llvm.ptr {TMAP_ATTRS}, "
-             f"{ARGS.tmap_c}: !llvm.ptr {TMAP_ATTRS}, "
-             f"{ARGS.c}: !llvm.ptr<1>, {ARGS.m}: i32, {ARGS.n}: i32, {ARGS.k}: i32, {ARGS.ldc}: i32")
+SIGNATURE = (
+    f"{ARGS.tmap_a}: !llvm.ptr {TMAP_ATTRS}, {ARGS.tmap_b}: !llvm.ptr {TMAP_ATTRS}, "
+    f"{ARGS.tmap_c}: !llvm.ptr {TMAP_ATTRS}, "
+    f"{ARGS.c}: !llvm.ptr<1>, {ARGS.m}: i32, {ARGS.n}: i32, {ARGS.k}: i32, {ARGS.ldc}: i32"
+)
 """``(tmap_a, tmap_b, tmap_c, c, M, N, K, ldc)``: three ``__grid_constant__`` CUtensorMaps (C's is
 read by the TMA epilogue only), C's base address and the sizes."""
 
@@ -94,8 +96,9 @@ class GemmEmitter(NvvmEmitter):
 
     def stage_ptr(self, stage: str, byte_offset: int) -> str:
         """``!llvm.ptr<3>`` to ``byte_offset`` inside ``stage``."""
-        off = self.w.add(self.w.mul(stage, self.w.const(self.config.stage_bytes)),
-                         self.w.const(byte_offset))
+        off = self.w.add(
+            self.w.mul(stage, self.w.const(self.config.stage_bytes)), self.w.const(byte_offset)
+        )
         return self.elem(self.base, off, "i8", PTR_SHARED)
 
     def full_barrier(self, stage: str) -> str:
@@ -111,8 +114,10 @@ class GemmEmitter(NvvmEmitter):
 
     def wait_parity(self, bar: str, parity: str) -> None:
         """Block until the phase of ``bar`` with ``parity`` has completed."""
-        self.w.stmt(f'"nvvm.mbarrier.try_wait.parity"({bar}, {parity}, {self.w.const(WAIT_TICKS)}) '
-                    f": ({PTR_SHARED}, i32, i32) -> ()")
+        self.w.stmt(
+            f'"nvvm.mbarrier.try_wait.parity"({bar}, {parity}, {self.w.const(WAIT_TICKS)}) '
+            f": ({PTR_SHARED}, i32, i32) -> ()"
+        )
 
     def init_barriers(self) -> None:
         """Thread 0: ``full[s]`` expects the producer's one arrival (plus the TMA bytes),
@@ -126,8 +131,11 @@ class GemmEmitter(NvvmEmitter):
     def tile_coords(self, t: str) -> tuple[str, str]:
         """(tile row, tile column) of linear tile ``t`` in grouped order (``group`` tiles wide)."""
         w, cfg = self.w, self.config
-        major, minor = ((self.tiles_m, self.tiles_n) if cfg.raster is Raster.ALONG_M
-                        else (self.tiles_n, self.tiles_m))
+        major, minor = (
+            (self.tiles_m, self.tiles_n)
+            if cfg.raster is Raster.ALONG_M
+            else (self.tiles_n, self.tiles_m)
+        )
         per_group = w.muli(minor, cfg.group)
         g = self.udiv(t, per_group)
         first = w.muli(g, cfg.group)

@@ -23,8 +23,9 @@ def _row_ptr(em: GemmEmitter, row: str, col: str) -> str:
     col64 = w.emit(f"llvm.zext {col} : i32 to i64")
     ldc64 = w.emit(f"llvm.zext {ARGS.ldc} : i32 to i64")
     index = em.binop("add", em.binop("mul", row64, ldc64, "i64"), col64, "i64")
-    return w.emit(f"llvm.getelementptr {ARGS.c}[{index}] : ({PTR_GLOBAL}, i64) -> {PTR_GLOBAL}, "
-                  f"{_elem(em)}")
+    return w.emit(
+        f"llvm.getelementptr {ARGS.c}[{index}] : ({PTR_GLOBAL}, i64) -> {PTR_GLOBAL}, {_elem(em)}"
+    )
 
 
 def _elem(em: GemmEmitter) -> str:
@@ -48,10 +49,14 @@ def _store_pair(em: GemmEmitter, acc: str, index: int, ptr: str) -> None:
     vec = f"vector<2x{ty}>"
     v = w.zero(vec)
     for lane in range(2):
-        v = w.emit(f"llvm.insertelement {_value(em, acc, index + lane)}, {v}[{w.const(lane)} : i32] "
-                   f": {vec}")
-    w.stmt(f"llvm.store {v}, {ptr} {{alignment = {2 * em.config.out_dtype.nbytes} : i64}} : "
-           f"{vec}, {PTR_GLOBAL}")
+        v = w.emit(
+            f"llvm.insertelement {_value(em, acc, index + lane)}, {v}[{w.const(lane)} : i32] "
+            f": {vec}"
+        )
+    w.stmt(
+        f"llvm.store {v}, {ptr} {{alignment = {2 * em.config.out_dtype.nbytes} : i64}} : "
+        f"{vec}, {PTR_GLOBAL}"
+    )
 
 
 def emit_epilogue(em: GemmEmitter, accs: list[str], thread: str, row0: str, col0: str) -> None:
@@ -72,8 +77,10 @@ def emit_epilogue(em: GemmEmitter, accs: list[str], thread: str, row0: str, col0
         for half in range(2):
             ptr = _row_ptr(em, w.addi(row_base, atom * 64 + half * 8), col_base)
             for j in range(cfg.block_n // 8):
-                at = w.emit(f"llvm.getelementptr {ptr}[{j * 8}] : ({PTR_GLOBAL}) -> {PTR_GLOBAL}, "
-                            f"{_elem(em)}")
+                at = w.emit(
+                    f"llvm.getelementptr {ptr}[{j * 8}] : ({PTR_GLOBAL}) -> {PTR_GLOBAL}, "
+                    f"{_elem(em)}"
+                )
                 _store_pair(em, acc, 4 * j + 2 * half, at)
     em.br(done)
 
@@ -86,11 +93,14 @@ def emit_epilogue(em: GemmEmitter, accs: list[str], thread: str, row0: str, col0
                 for j in range(cfg.block_n // 8):
                     for e in range(2):
                         col = w.addi(col_base, 8 * j + e)
-                        em.if_then(w.icmp("ult", col, ARGS.n),
-                                   lambda col=col, j=j, e=e: w.stmt(
-                                       f"llvm.store {_value(em, acc, 4 * j + 2 * half + e)}, "
-                                       f"{_row_ptr(em, row, col)} : {_elem(em)}, {PTR_GLOBAL}"),
-                                   "epi_col")
+                        em.if_then(
+                            w.icmp("ult", col, ARGS.n),
+                            lambda col=col, j=j, e=e: w.stmt(
+                                f"llvm.store {_value(em, acc, 4 * j + 2 * half + e)}, "
+                                f"{_row_ptr(em, row, col)} : {_elem(em)}, {PTR_GLOBAL}"
+                            ),
+                            "epi_col",
+                        )
 
             em.if_then(w.icmp("ult", row, ARGS.m), store_row, "epi_row")
     em.br(done)

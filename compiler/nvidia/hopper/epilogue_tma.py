@@ -37,8 +37,16 @@ def wait_stores(em: GemmEmitter, read_only: bool) -> None:
     em.w.stmt(f"nvvm.cp.async.bulk.wait_group 0{' {read}' if read_only else ''}")
 
 
-def emit_tma_epilogue(em: GemmEmitter, accs: list[str], thread: str, leader: str, index: str,
-                      row0: str, col0: str, acc_type: str) -> None:
+def emit_tma_epilogue(
+    em: GemmEmitter,
+    accs: list[str],
+    thread: str,
+    leader: str,
+    index: str,
+    row0: str,
+    col0: str,
+    acc_type: str,
+) -> None:
     """Stage fragments ``accs`` of consumer ``index`` and store them at (``row0``, ``col0``)."""
     w, cfg = em.w, em.config
     esize = cfg.out_dtype.nbytes
@@ -50,11 +58,11 @@ def emit_tma_epilogue(em: GemmEmitter, accs: list[str], thread: str, leader: str
     em.if_then(leader, lambda: wait_stores(em, read_only=True), "staging_free")
     _staging_sync(em, index)
     warp, lane = em.udiv(thread, w.const(32)), em.urem(thread, w.const(32))
-    quad = em.udiv(lane, w.const(4))                       # row % 8 of every fragment row
+    quad = em.udiv(lane, w.const(4))  # row % 8 of every fragment row
     pair_bytes = w.muli(em.urem(lane, w.const(4)), 2 * esize)
     row_bytes = w.muli(w.add(w.muli(warp, 16), quad), SWIZZLE_ROW)
     chunk_offsets = {}
-    for j in range(box_cols // 8):                          # distinct column groups in a box
+    for j in range(box_cols // 8):  # distinct column groups in a box
         cbytes = w.addi(pair_bytes, j * 8 * esize)
         chunk = em.binop("lshr", cbytes, w.const(4))
         swz = em.binop("shl", em.binop("xor", chunk, quad), w.const(4))
@@ -73,19 +81,23 @@ def emit_tma_epilogue(em: GemmEmitter, accs: list[str], thread: str, leader: str
                         x = w.emit(f"llvm.fptrunc {x} : f32 to bf16")
                     v = w.emit(f"llvm.insertelement {x}, {v}[{w.const(e)} : i32] : {vec}")
                 ptr = em.elem(em.base, off, "i8", PTR_SHARED)
-                w.stmt(f"llvm.store {v}, {ptr} {{alignment = {2 * esize} : i64}} : {vec}, "
-                       f"{PTR_SHARED}")
-    w.stmt("nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, "
-           "space = #nvvm.shared_space<cta>}")
+                w.stmt(
+                    f"llvm.store {v}, {ptr} {{alignment = {2 * esize} : i64}} : {vec}, {PTR_SHARED}"
+                )
+    w.stmt(
+        "nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}"
+    )
     _staging_sync(em, index)
 
     def store_boxes() -> None:
         for box in range(cfg.block_n // box_cols):
             src = em.elem(em.base, w.addi(staging, box * box_bytes), "i8", PTR_SHARED)
             col = w.addi(col0, box * box_cols)
-            w.stmt(f'"nvvm.cp.async.bulk.tensor.global.shared.cta"({ARGS.tmap_c}, {src}, {col}, '
-                   f"{row0}) <{{operandSegmentSizes = array<i32: 1, 1, 2, 0, 0>}}> "
-                   f": (!llvm.ptr, {PTR_SHARED}, i32, i32) -> ()")
+            w.stmt(
+                f'"nvvm.cp.async.bulk.tensor.global.shared.cta"({ARGS.tmap_c}, {src}, {col}, '
+                f"{row0}) <{{operandSegmentSizes = array<i32: 1, 1, 2, 0, 0>}}> "
+                f": (!llvm.ptr, {PTR_SHARED}, i32, i32) -> ()"
+            )
         w.stmt("nvvm.cp.async.bulk.commit.group")
 
     em.if_then(leader, store_boxes, "tma_store")

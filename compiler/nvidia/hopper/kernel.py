@@ -65,13 +65,17 @@ def gemm_module(config: HopperGemmConfig) -> GemmModule:
     w.stmt("llvm.return")
     cluster = (config.cluster_m * config.cluster_n, 1, 1)
     attrs = [f"nvvm.maxntid = array<i32: {config.threads}, 1, 1>", "nvvm.minctasm = 1 : i32"]
-    header = f"  llvm.func @{config.name}({SIGNATURE}) attributes {{nvvm.kernel, {', '.join(attrs)}}}"
-    text = "\n".join([
-        'module attributes {sched.target = "sm_90a"} {',
-        f"  llvm.mlir.global external @{SMEM_SYMBOL}() {{addr_space = 3 : i32, alignment = 1024 : i64}} "
-        f": !llvm.array<0 x i8>",
-        w.render(header),
-        "}",
-        "",
-    ])
+    header = (
+        f"  llvm.func @{config.name}({SIGNATURE}) attributes {{nvvm.kernel, {', '.join(attrs)}}}"
+    )
+    text = "\n".join(
+        [
+            'module attributes {sched.target = "sm_90a"} {',
+            f"  llvm.mlir.global external @{SMEM_SYMBOL}() {{addr_space = 3 : i32, alignment = 1024 : i64}} "
+            f": !llvm.array<0 x i8>",
+            w.render(header),
+            "}",
+            "",
+        ]
+    )
     return GemmModule(text, config.name, config.threads, config.smem_bytes, cluster)

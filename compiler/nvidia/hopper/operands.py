@@ -59,13 +59,16 @@ def copies(config: HopperGemmConfig) -> tuple[OperandCopy, ...]:
         if tile.major is Major.K:
             out.append(OperandCopy(operand, True, base, 0))
         else:
-            out.extend(OperandCopy(operand, False, base + c * tile.chunk_bytes, c * CHUNK)
-                       for c in range(tile.mn // CHUNK))
+            out.extend(
+                OperandCopy(operand, False, base + c * tile.chunk_bytes, c * CHUNK)
+                for c in range(tile.mn // CHUNK)
+            )
     return tuple(out)
 
 
-def tensor_map_shape(config: HopperGemmConfig, operand: str, mn: int, k: int,
-                     stride_elems: int) -> TensorMapShape:
+def tensor_map_shape(
+    config: HopperGemmConfig, operand: str, mn: int, k: int, stride_elems: int
+) -> TensorMapShape:
     """The tensor map of an operand with ``mn`` rows (M or N), ``k`` depth and the storage's
     leading stride ``stride_elems`` (elements between consecutive outer indices)."""
     tile = operand_tile(config, operand)

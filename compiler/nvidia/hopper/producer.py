@@ -36,8 +36,10 @@ def emit_producer(em: GemmEmitter) -> None:
     slot = em.slot("%pkq")
     em.wait_parity(em.empty_barrier(slot.stage), em.binop("xor", slot.parity, w.const(1)))
     full = em.full_barrier(slot.stage)
-    w.stmt(f'"nvvm.mbarrier.arrive.expect_tx"({full}, {w.const(cfg.stage_bytes)}) '
-           f": ({PTR_SHARED}, i32) -> ()")
+    w.stmt(
+        f'"nvvm.mbarrier.arrive.expect_tx"({full}, {w.const(cfg.stage_bytes)}) '
+        f": ({PTR_SHARED}, i32) -> ()"
+    )
     k0 = w.muli("%pkb", cfg.block_k)
     for copy in copies(cfg):
         _issue(em, copy, slot.stage, full, row0 if copy.operand == "a" else col0, k0)
@@ -51,11 +53,15 @@ def emit_producer(em: GemmEmitter) -> None:
 def _issue(em: GemmEmitter, copy: OperandCopy, stage: str, full: str, mn0: str, k0: str) -> None:
     """One ``cp.async.bulk.tensor.2d`` of ``copy`` into ``stage``, completing on ``full``."""
     w = em.w
-    dst = em.w.emit(f"llvm.addrspacecast {em.stage_ptr(stage, copy.smem_offset)} : "
-                    f"{PTR_SHARED} to {PTR_CLUSTER}")
+    dst = em.w.emit(
+        f"llvm.addrspacecast {em.stage_ptr(stage, copy.smem_offset)} : "
+        f"{PTR_SHARED} to {PTR_CLUSTER}"
+    )
     mn = w.addi(mn0, copy.mn_offset)
     coords = (k0, mn) if copy.k_inner else (mn, k0)
     tmap = ARGS.tmap_a if copy.operand == "a" else ARGS.tmap_b
-    w.stmt(f'"nvvm.cp.async.bulk.tensor.shared.cluster.global"({dst}, {tmap}, {coords[0]}, '
-           f"{coords[1]}, {full}) <{{operandSegmentSizes = array<i32: 1, 1, 2, 1, 0, 0, 0, 0>}}> "
-           f": ({PTR_CLUSTER}, !llvm.ptr, i32, i32, {PTR_SHARED}) -> ()")
+    w.stmt(
+        f'"nvvm.cp.async.bulk.tensor.shared.cluster.global"({dst}, {tmap}, {coords[0]}, '
+        f"{coords[1]}, {full}) <{{operandSegmentSizes = array<i32: 1, 1, 2, 1, 0, 0, 0, 0>}}> "
+        f": ({PTR_CLUSTER}, !llvm.ptr, i32, i32, {PTR_SHARED}) -> ()"
+    )
