@@ -39,8 +39,9 @@ EXAMPLES := examples/pingpong.mlir examples/four_wave.mlir examples/pingpong_bod
 # The library tour, then every shipped schedule built (sched.build ops; a no-op elsewhere) and
 # expanded by warpsched-opt into $(OUT)/, then every shipped AMD kernel compiled by
 # warpsched-compile to .hsaco for gfx942 and gfx950 with its resource report and a schedule
-# fidelity check (which fails the demo below 100%), and the warp-specialized NVIDIA kernel to a
-# cubin for sm_90a (sm_100a: the same protocol with tcgen05, compile only).
+# fidelity check (which fails the demo below 100%), the warp-specialized NVIDIA kernel to a
+# cubin for sm_90a (sm_100a: the same protocol with tcgen05, compile only), and the Hopper GEMM
+# (sched.nv_gemm) to an sm_90a cubin with its SASS summary (HGMMA, TMA, spills).
 AMD_KERNELS := pingpong_body.mlir:pingpong_gfx950:gfx950 pingpong_body.mlir:pingpong_gfx942:gfx942 \
                four_wave_body.mlir:four_wave:gfx950 four_wave_body.mlir:four_wave:gfx942
 
@@ -62,6 +63,9 @@ demo: setup
 	  echo "warpsched-compile examples/ws_gemm_sm90a.mlir --target $$target -o $(OUT)/ws_gemm.$$target.cubin"; \
 	  $(VENV)/bin/warpsched-compile examples/ws_gemm_sm90a.mlir --target $$target -o $(OUT)/ws_gemm.$$target.cubin || exit 1; \
 	done
+	@echo "warpsched-compile examples/hopper_gemm.mlir --target sm_90a -o $(OUT)/hopper_gemm.sm_90a.cubin"
+	@$(VENV)/bin/warpsched-compile examples/hopper_gemm.mlir --target sm_90a -o $(OUT)/hopper_gemm.sm_90a.cubin
+	@$(VENV)/bin/python -c "from warpsched.nvidia.sass import summary; print(summary('$(OUT)/hopper_gemm.sm_90a.cubin'))"
 
 # The import contracts (pyproject.toml [tool.importlinter]) are checked on a copy of the package
 # as installed, build/import-tree/warpsched (grimp reads the root package's folder, and the source

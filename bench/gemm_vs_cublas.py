@@ -73,11 +73,20 @@ def prepare() -> int:
     return 0
 
 
+PAD = 0
+"""``--pad E``: store A and B with leading dimensions rounded up to E elements (views of the
+logical sizes), to separate the cost of unaligned rows from that of the shape."""
+
+
+def _padded(torch, rows, cols, g):
+    width = -(-cols // PAD) * PAD if PAD else cols
+    full = torch.randn(rows, width, device="cuda", generator=g, dtype=torch.float32)
+    return full.to(torch.bfloat16)[:, :cols]
+
+
 def _inputs(torch, m, n, k, seed):
     g = torch.Generator(device="cuda").manual_seed(seed)
-    a = torch.randn(m, k, device="cuda", generator=g, dtype=torch.float32).to(torch.bfloat16)
-    b = torch.randn(k, n, device="cuda", generator=g, dtype=torch.float32).to(torch.bfloat16)
-    return a, b
+    return _padded(torch, m, k, g), _padded(torch, k, n, g)
 
 
 def _rel_err(torch, c, a, b) -> float:
@@ -156,14 +165,13 @@ def _time_shape(torch, kernels: dict, m: int, n: int, k: int, eager: bool) -> di
     return (_time_eager if eager else _time_graphs)(torch, fns, sets)
 
 
-def run(quick: bool, eager: bool) -> int:
+def run(shapes: list[tuple[int, int, int]], eager: bool) -> int:
     import torch
 
     from warpsched.runtime.gemm import GemmKernel
 
     torch.empty(1, device="cuda")
     kernels = {name: GemmKernel(config(name)) for name in CANDIDATES}
-    shapes = HEADLINE if quick else HEADLINE + SWEEP
     print(f"device {torch.cuda.get_device_name(0)}", flush=True)
     rows, failures, peak = [], 0, 0.0
     for m, n, k in shapes:
@@ -210,6 +218,8 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("mode", choices=("prepare", "run"))
     parser.add_argument("--quick", action="store_true", help="only the four headline shapes")
+    parser.add_argument("--shape", action="append", default=[], help="M,N,K instead of the list")
+    parser.add_argument("--pad", type=int, default=0, help="pad A and B rows to E elements")
     parser.add_argument(
         "--eager",
         action="store_true",
@@ -220,7 +230,12 @@ def main(argv: list[str]) -> int:
     if args.only:
         for name in set(CANDIDATES) - set(args.only.split(",")):
             del CANDIDATES[name]
-    return prepare() if args.mode == "prepare" else run(args.quick, args.eager)
+    global PAD
+    PAD = args.pad
+    shapes = [tuple(int(x) for x in text.split(",")) for text in args.shape] or (
+        HEADLINE if args.quick else HEADLINE + SWEEP
+    )
+    return prepare() if args.mode == "prepare" else run(shapes, args.eager)
 
 
 if __name__ == "__main__":

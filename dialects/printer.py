@@ -12,18 +12,23 @@ from .amd.ops import top_level_ops
 from .amd.printer import format_amd_op, is_amd_printable
 from .common.ops import body_ops
 from .common.printing import quote
+from .nvidia.gemm import is_nv_gemm
 from .nvidia.ops import is_nv_kernel
 from .nvidia.printer import format_nv_op
 
 
+def _is_nv_top(op: ir.Operation) -> bool:
+    return is_nv_kernel(op) or is_nv_gemm(op)
+
+
 def _top(op: ir.Operation, depth: int) -> list[str]:
-    return format_nv_op(op, depth) if is_nv_kernel(op) else format_amd_op(op, depth)
+    return format_nv_op(op, depth) if _is_nv_top(op) else format_amd_op(op, depth)
 
 
 def is_pretty_printable(module: ir.Module) -> bool:
     """True when every top-level op is a ``sched.build``, a ``sched.kernel``, a schedule or
-    program of sched ops, or a ``sched.nv_kernel``."""
-    return all(is_amd_printable(op) or is_nv_kernel(op) for op in top_level_ops(module))
+    program of sched ops, a ``sched.nv_kernel`` or a ``sched.nv_gemm``."""
+    return all(is_amd_printable(op) or _is_nv_top(op) for op in top_level_ops(module))
 
 
 def _attr_text(attr: ir.Attribute) -> str:

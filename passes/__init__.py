@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 
 PASSES: dict[str, tuple[str, str]] = {
+    "convert-nvvm-to-llvm": ("convert_nvvm_to_llvm", "ConvertNvvmToLlvm"),
     "sched-build-program": ("sched_build_program", "BuildProgram"),
     "sched-expand-blocks": ("sched_expand_blocks", "ExpandBlocks"),
     "sched-strip-fences": ("sched_strip_fences", "StripFences"),

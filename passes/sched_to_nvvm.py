@@ -1,9 +1,12 @@
-"""``sched-to-nvvm``: a ``sched.nv_kernel`` → one ``llvm.func`` in the llvm + nvvm dialects.
+"""``sched-to-nvvm``: a ``sched.nv_kernel`` or ``sched.nv_gemm`` → one ``llvm.func`` in llvm + nvvm.
 
-The pass converts the kernel's ops 1:1 into the program model
-(``warpsched.nvidia.program.Kernel``: ``to_kernel``), lowers it with the
-library (``warpsched.nvidia.lower.lower_kernel``) and puts the resulting ops
-where the kernel was: the shared-memory global, then the kernel function.
+For a ``sched.nv_kernel`` the pass converts the kernel's ops 1:1 into the
+program model (``warpsched.nvidia.program.Kernel``: ``to_kernel``) and lowers
+it with the library (``warpsched.nvidia.lower.lower_kernel``).  A
+``sched.nv_gemm`` (sm_90a only) becomes the Hopper GEMM its attributes
+describe (``warpsched.nvidia.hopper.kernel.gemm_module``).  Either way the
+resulting ops go where the op was: the shared-memory global, then the kernel
+function.
 The top module gets ``sched.target``.  The target comes from the ``target``
 option, else from the module's ``sched.target`` attribute.
 """
@@ -14,8 +17,10 @@ import dataclasses
 
 from warpsched.core.ir import ir
 from warpsched.dialects.common.ops import body_ops
+from warpsched.dialects.nvidia.gemm import is_nv_gemm, op_config
 from warpsched.dialects.nvidia.ops import NvOp, is_nv_kernel
 from warpsched.nvidia import program as P
+from warpsched.nvidia.hopper.kernel import gemm_module
 from warpsched.nvidia.lower import LoweringError, lower_kernel
 from warpsched.nvidia.pipeline_config import (
     BarrierCounts,
@@ -34,7 +39,7 @@ class SchedToNvvm(ModulePass):
     """Lower the module's ``sched.nv_kernel`` for ``target`` (``sm_90a`` or ``sm_100a``)."""
 
     ARGUMENT = "sched-to-nvvm"
-    SUMMARY = "Lower a sched.nv_kernel (warp roles, pipelines, warp contexts) to llvm + nvvm"
+    SUMMARY = "Lower a sched.nv_kernel (warp roles, pipelines, warp contexts) or sched.nv_gemm to llvm + nvvm"
     target: str = ""
 
     def __post_init__(self) -> None:
@@ -44,19 +49,29 @@ class SchedToNvvm(ModulePass):
     def apply(self, module: ir.Operation) -> None:
         kernels = list(nv_kernels(module))
         if not kernels:
-            raise PassFailure(module, "found no sched.nv_kernel to lower")
+            raise PassFailure(module, "found no sched.nv_kernel or sched.nv_gemm to lower")
         if len(kernels) > 1:
             raise PassFailure(
                 kernels[1],
-                "lowers one sched.nv_kernel per module (the kernels "
-                "would share one shared-memory global); split the input",
+                "lowers one kernel per module (the kernels would share one "
+                "shared-memory global); split the input",
             )
         target = self.resolve_target(module)
-        try:
-            lowered = lower_kernel(to_kernel(kernels[0], target))
-        except (LoweringError, ValueError) as exc:
-            raise PassFailure(kernels[0], str(exc)) from None
-        replace_with(kernels[0], ir.Module.parse(lowered.mlir))
+        kernel = kernels[0]
+        if is_nv_gemm(kernel):
+            if target is not NVTarget.SM90A:
+                raise PassFailure(
+                    kernel,
+                    f"sched.nv_gemm lowers to wgmma for sm_90a; {target.value} "
+                    "(tcgen05) has no GEMM lowering yet",
+                )
+            replace_with(kernel, ir.Module.parse(gemm_module(op_config(kernel)).mlir))
+        else:
+            try:
+                lowered = lower_kernel(to_kernel(kernel, target))
+            except (LoweringError, ValueError) as exc:
+                raise PassFailure(kernel, str(exc)) from None
+            replace_with(kernel, ir.Module.parse(lowered.mlir))
         module.attributes[TARGET_ATTR] = ir.StringAttr.get(target.value)
 
     def resolve_target(self, module: ir.Operation) -> NVTarget:
@@ -76,9 +91,10 @@ class SchedToNvvm(ModulePass):
 
 
 def nv_kernels(module: ir.Operation):
-    """Every ``sched.nv_kernel`` of ``module``, at any depth of plain module wrappers, in IR order."""
+    """Every ``sched.nv_kernel`` and ``sched.nv_gemm`` of ``module``, at any depth of plain module
+    wrappers, in IR order."""
     for op in body_ops(module):
-        if is_nv_kernel(op):
+        if is_nv_kernel(op) or is_nv_gemm(op):
             yield op
         elif op.name == "builtin.module" and not any(
             n.startswith("sched.") for n in op.attributes.keys()

@@ -5,12 +5,13 @@ the ``nvidia-cuda-cuobjdump`` wheel.
 """
 
 import re
-import subprocess
 
 import pytest
 
-from warpsched.nvidia.hopper.compile import compile_gemm, wheel_tool
+from warpsched.nvidia.codegen import nvjitlink_cubin
+from warpsched.nvidia.hopper.compile import compile_gemm
 from warpsched.nvidia.hopper.config import HopperGemmConfig
+from warpsched.nvidia.sass import disassemble, summary
 
 CONFIGS = {
     "coop_rr": {"epilogue": "registers", "stages": 4},
@@ -54,13 +55,9 @@ def test_pingpong_orders_the_mainloops(compiled):
 
 
 def _sass(cubin: bytes, tmp_path) -> str:
-    tool = wheel_tool("cuobjdump")
-    assert tool is not None, "nvidia-cuda-cuobjdump is pinned in requirements.lock"
     path = tmp_path / "k.cubin"
     path.write_bytes(cubin)
-    return subprocess.run(
-        [str(tool), "-sass", str(path)], capture_output=True, text=True, check=True
-    ).stdout
+    return disassemble(path)
 
 
 def test_sass_is_hgmma_without_spills(compiled, tmp_path):
@@ -75,11 +72,10 @@ def test_sass_is_hgmma_without_spills(compiled, tmp_path):
 def test_sass_check_has_teeth(tmp_path):
     """Without ptxas's whole-program mode (nvJitLink compiles relocatable code, C7504), the
     consumers keep the 168-register entry cap and the same kernel spills: the check sees it."""
-    from warpsched.nvidia.codegen import ptx_to_cubin
     from warpsched.nvidia.targets import NVTarget
 
     result = compile_gemm(HopperGemmConfig(name="relocatable", epilogue="registers", stages=4))
-    sass = _sass(ptx_to_cubin(result.ptx, NVTarget.SM90A), tmp_path)
+    sass = _sass(nvjitlink_cubin(result.ptx, NVTarget.SM90A), tmp_path)
     assert re.search(r"\b(LDL|STL)\b", sass)
 
 
@@ -91,3 +87,13 @@ def test_tma_epilogue_stages_through_shared_memory(compiled, tmp_path):
     assert ("fence.proxy.async.shared::cta" in ptx) == tma  # generic writes, async-proxy reads
     assert ("cp.async.bulk.wait_group.read 0" in ptx) == tma
     assert ("UTMASTG" in _sass(result.cubin, tmp_path)) == tma
+
+
+def test_sass_summary_counts(compiled, tmp_path):
+    name, result = compiled
+    path = tmp_path / "k.cubin"
+    path.write_bytes(result.cubin)
+    facts = summary(path)
+    assert facts.hgmma >= 8 and facts.tma_loads >= 2 and facts.spills == 0
+    assert (facts.tma_stores > 0) == (name == "tma_epilogue")
+    assert facts.registers == 168  # the 65536 / 384 entry cap

@@ -86,3 +86,62 @@ def test_progress_bar_draws_one_line():
     bar(4, 4)
     assert out.getvalue().endswith("compile [" + "#" * 30 + "] 4/4\n")
     assert "] 1/4" in out.getvalue()
+
+
+def _tune(*argv, env=None):
+    import os
+    import subprocess
+    import sys
+
+    return subprocess.run(
+        [sys.executable, "-m", "warpsched.tools.tune", *argv],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def test_cli_compile_only_fills_the_cache(tmp_path):
+    from pathlib import Path
+
+    source = Path(__file__).parents[1] / "examples" / "hopper_gemm.mlir"
+    done = _tune(
+        str(source),
+        "--shape",
+        "4096,4096,4096",
+        "--compile-only",
+        "--jobs",
+        "2",
+        env={"WARPSCHED_CACHE_DIR": str(tmp_path)},
+    )
+    assert done.returncode == 0, done.stderr
+    assert "5 candidates of @hopper_gemm" in done.stderr
+    assert "compile [" + "#" * 30 + "] 5/5" in done.stderr
+    assert len(list(tmp_path.rglob("*.bin"))) == 5
+
+
+def test_cli_errors_are_diagnostics(tmp_path):
+    bad = tmp_path / "bad.mlir"
+    bad.write_text("module {\n  sched.nv_gemm @g stages 1\n}\n")
+    done = _tune(str(bad), "--shape", "64,64,64")
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert (
+        f"{bad}:2:3: error: 'sched.nv_gemm' op stages = 1: the ring needs at least 2" in done.stderr
+    )
+    shape = _tune(str(bad), "--shape", "64,64")
+    assert shape.returncode != 0 and "shape '64,64' must be M,N,K" in shape.stderr
+    two = _tune(str(bad), "--shape", "64,64,64", "--shape", "8,8,8", "--write")
+    assert two.returncode == 1 and "--write needs exactly one --shape" in two.stderr
+
+
+def test_write_back_changes_only_the_op_line(tmp_path):
+    from warpsched.runtime.source import gemm_line, load_gemm_config
+    from warpsched.tools.tune import write_back
+
+    path = tmp_path / "k.mlir"
+    path.write_text("// keep this comment\nmodule {\n  sched.nv_gemm @k stages 3\n}\n")
+    tuned = HopperGemmConfig(name="k", block_m=256, block_n=128, stages=3, group=16)
+    write_back(path, gemm_line(path, "k"), "k", tuned.attributes())
+    text = path.read_text()
+    assert text.startswith("// keep this comment\nmodule {\n  sched.nv_gemm @k block_m 256 ")
+    assert load_gemm_config(path) == tuned

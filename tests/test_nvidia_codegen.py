@@ -8,7 +8,12 @@ import re
 import pytest
 
 from warpsched.llvm.translate import mlir_to_llvm_ir
-from warpsched.nvidia.codegen import CodegenError, llvm_ir_to_ptx, ptx_to_cubin
+from warpsched.nvidia.codegen import (
+    CodegenError,
+    llvm_ir_to_ptx,
+    nvjitlink_cubin,
+    ptx_to_cubin,
+)
 from warpsched.nvidia.lower import lower_kernel
 from warpsched.nvidia.proof_gemm import Mode, ProofConfig, build_proof_kernel
 from warpsched.nvidia.targets import NVTarget
@@ -81,21 +86,25 @@ def test_sm90a_ptx():
     )
 
 
+@pytest.mark.parametrize("assemble", [ptx_to_cubin, nvjitlink_cubin], ids=["ptxas", "nvjitlink"])
 @pytest.mark.parametrize("target", list(NVTarget))
 @pytest.mark.parametrize("mode", list(Mode))
-def test_nvjitlink_assembles_cubins(target, mode):
+def test_both_assemblers_make_cubins(target, mode, assemble):
     name, _, ptx = _stages(target, mode)
-    cubin = ptx_to_cubin(ptx, target)
+    cubin = assemble(ptx, target)
     assert cubin[:4] == b"\x7fELF"
     assert name.encode() in cubin
 
 
-def test_assembler_errors_carry_the_log():
-    with pytest.raises(CodegenError, match="nvJitLink") as err:
-        ptx_to_cubin(
-            ".version 8.0\n.target sm_90a\n.address_size 64\n.visible .entry k() { bogus; }\n",
-            NVTarget.SM90A,
-        )
+BOGUS_PTX = ".version 8.0\n.target sm_90a\n.address_size 64\n.visible .entry k() { bogus; }\n"
+
+
+@pytest.mark.parametrize(
+    "assemble, tool", [(ptx_to_cubin, "ptxas"), (nvjitlink_cubin, "nvJitLink")]
+)
+def test_assembler_errors_carry_the_log(assemble, tool):
+    with pytest.raises(CodegenError, match=tool) as err:
+        assemble(BOGUS_PTX, NVTarget.SM90A)
     assert "bogus" in err.value.log or "syntax" in err.value.log.lower()
 
 

@@ -214,3 +214,15 @@ class TestTorch:
         assert as_matrix(x[:, :100], "sliced").leading_stride == 128
         with pytest.raises(TensorArgumentError, match="pad the number of columns"):
             as_matrix(torch.zeros(256, 100, dtype=torch.bfloat16, device="cuda"), "narrow")
+
+
+def test_outputs_without_tma_take_any_row_stride():
+    """A register-epilogue C needs only element alignment: 37 f32 columns (148-byte rows)."""
+    narrow = CudaArray((100, 37), "<f4")
+    with pytest.raises(TensorArgumentError, match="pad the number of columns to a multiple of 4"):
+        as_matrix(narrow, "C")
+    c = as_matrix(narrow, "C", tma=False)
+    assert (c.rows, c.cols, c.row_stride, c.tma_ready) == (100, 37, 37, False)
+    assert as_matrix(CudaArray((100, 40), "<f4"), "C", tma=False).tma_ready
+    with pytest.raises(TensorArgumentError, match="not aligned to its 4-byte elements"):
+        as_matrix(CudaArray((8, 8), "<f4", ptr=BASE + 2), "C", tma=False)

@@ -1,8 +1,9 @@
-"""The NVIDIA backend (sm_90a, sm_100a): ``sched.nv_kernel`` → llvm+nvvm → LLVM IR → PTX → cubin.
+"""The NVIDIA backend (sm_90a, sm_100a): ``sched.nv_kernel`` / ``sched.nv_gemm`` → llvm+nvvm →
+LLVM IR → PTX → cubin.
 
-Passes: ``sched-to-nvvm``.  The binary step runs llvmlite's NVPTX backend at
-``-O<n>`` and nvJitLink (``ptxas`` as the fallback); the toolchain is imported
-only then.
+Passes: ``sched-to-nvvm``, then MLIR's ``convert-nvvm-to-llvm``.  The binary
+step runs llvmlite's NVPTX backend at ``-O<n>`` and whole-program ``ptxas``
+(nvJitLink as the fallback); the toolchain is imported only then.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ class NVIDIABackend:
         return []
 
     def pass_pipeline(self, options: CompileOptions) -> tuple[str, ...]:
-        return (f"sched-to-nvvm{{target={options.target}}}",)
+        return (f"sched-to-nvvm{{target={options.target}}}", "convert-nvvm-to-llvm")
 
     def make_binary(
         self, llvm_ir: str, metadata: Metadata, options: CompileOptions, filename: str

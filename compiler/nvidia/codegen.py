@@ -1,9 +1,11 @@
-"""LLVM IR → PTX (llvmlite's NVPTX back end) → cubin (nvJitLink in-process, ``ptxas`` as fallback).
+"""LLVM IR → PTX (llvmlite's NVPTX back end) → cubin (whole-program ``ptxas``; nvJitLink as fallback).
 
 ``llvm_ir_to_ptx`` and ``ptx_to_cubin`` are the stage functions
-``warpsched-compile --target sm_90a|sm_100a --emit=ptx|cubin`` calls.
-nvJitLink needs no GPU.  ``ptxas`` is used only when nvJitLink cannot be
-imported; it is found through ``$WARPSCHED_PTXAS`` or ``PATH``.
+``warpsched-compile --target sm_90a|sm_100a --emit=ptx|cubin`` calls; neither
+needs a GPU.  ``ptxas`` comes from the pinned ``nvidia-cuda-nvcc`` wheel (or
+``$WARPSCHED_PTXAS``, or ``PATH``).  It is preferred to nvJitLink because
+nvJitLink compiles PTX as relocatable code, where ptxas ignores ``setmaxnreg``
+and the Hopper GEMM's consumers spill (see docs/hopper-gemm.md).
 """
 
 from __future__ import annotations
@@ -32,7 +34,32 @@ def llvm_ir_to_ptx(llvm_ir: str, target: NVTarget, opt_level: int = 3) -> str:
     return tm.emit_assembly(optimized_module(llvm_ir, tm, target.triple, opt_level))
 
 
-def _nvjitlink_cubin(ptx: str, target: NVTarget, nvjitlink) -> bytes:
+def wheel_tool(name: str) -> Path | None:
+    """A CUDA tool (``ptxas``, ``cuobjdump``, ``nvdisasm``): ``$WARPSCHED_<NAME>``, else the pinned
+    ``nvidia-cuda-*`` wheels' copy, else ``PATH``; None when there is none."""
+    env = os.environ.get(f"WARPSCHED_{name.upper()}")
+    if env:
+        return Path(env)
+    try:
+        import nvidia.cu13 as cu13
+    except ImportError:
+        cu13 = None
+    for root in getattr(cu13, "__path__", ()):
+        candidate = Path(root) / "bin" / name
+        if candidate.is_file():
+            return candidate
+    found = shutil.which(name)
+    return Path(found) if found else None
+
+
+def nvjitlink_cubin(ptx: str, target: NVTarget) -> bytes:
+    """PTX → cubin with nvJitLink in-process.
+
+    nvJitLink compiles PTX as relocatable code, so ptxas drops ``setmaxnreg``
+    there (C7504 "ignored to maintain compatibility across compilation units").
+    """
+    from cuda.bindings import nvjitlink
+
     handle = nvjitlink.create(1, [f"-arch={target.value}"])
     try:
         try:
@@ -53,28 +80,29 @@ def _nvjitlink_cubin(ptx: str, target: NVTarget, nvjitlink) -> bytes:
         nvjitlink.destroy(handle)
 
 
-def _ptxas_cubin(ptx: str, target: NVTarget) -> bytes:
-    ptxas = os.environ.get("WARPSCHED_PTXAS") or shutil.which("ptxas")
-    if not ptxas:
-        raise CodegenError(
-            "ptxas",
-            "nvJitLink is not importable and no ptxas was found; install "
-            "nvidia-nvjitlink and cuda-bindings, or set WARPSCHED_PTXAS",
-        )
+def ptxas_cubin(ptx: str, target: NVTarget, ptxas: Path) -> bytes:
+    """PTX → cubin with ``ptxas`` compiling the module as a whole program (``setmaxnreg`` holds)."""
     with tempfile.TemporaryDirectory(prefix="warpsched-ptxas-") as tmp:
         src, out = Path(tmp) / "kernel.ptx", Path(tmp) / "kernel.cubin"
         src.write_text(ptx)
-        cmd = [ptxas, f"-arch={target.value}", str(src), "-o", str(out)]
+        cmd = [str(ptxas), f"-arch={target.value}", "-O3", str(src), "-o", str(out)]
         proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
         if proc.returncode != 0:
-            raise CodegenError(ptxas, proc.stderr, " ".join(cmd))
+            raise CodegenError(str(ptxas), proc.stderr, " ".join(cmd))
         return out.read_bytes()
 
 
 def ptx_to_cubin(ptx: str, target: NVTarget) -> bytes:
-    """Assemble ``ptx`` into a cubin for ``target``."""
+    """Assemble ``ptx`` into a cubin for ``target``: whole-program ``ptxas`` (``wheel_tool``),
+    else nvJitLink; ``CodegenError`` when neither is installed or the assembler fails."""
+    ptxas = wheel_tool("ptxas")
+    if ptxas is not None:
+        return ptxas_cubin(ptx, target, ptxas)
     try:
-        from cuda.bindings import nvjitlink
+        return nvjitlink_cubin(ptx, target)
     except ImportError:
-        return _ptxas_cubin(ptx, target)
-    return _nvjitlink_cubin(ptx, target, nvjitlink)
+        raise CodegenError(
+            "ptxas",
+            "no ptxas and no nvJitLink: install the pinned nvidia-cuda-nvcc wheel "
+            "(requirements.lock) or set WARPSCHED_PTXAS",
+        ) from None

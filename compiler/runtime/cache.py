@@ -29,9 +29,10 @@ import hashlib
 import json
 import os
 import re
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
+
+from ..core.atomic import write_atomic
 
 __all__ = ["CACHE_SCHEMA", "CACHE_DIR_ENV", "KernelCache", "cache_key", "default_cache_dir"]
 
@@ -49,18 +50,6 @@ def _canonical(value, what: str) -> str:
             f"{what} must be JSON-serialisable (str, int, float, bool, None, "
             f"lists and str-keyed dicts of them): {exc}"
         ) from None
-
-
-def _write_atomic(path: Path, payload: bytes) -> None:
-    """Write ``payload`` to a temporary file beside ``path``, then rename it over ``path``."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(payload)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def _version() -> str:
@@ -164,6 +153,6 @@ class KernelCache:
         }
         text = _canonical(record, "metadata")
         folder.mkdir(parents=True, exist_ok=True)
-        _write_atomic(artefact_path, artefact)
-        _write_atomic(folder / f"{key}.json", text.encode())
+        write_atomic(artefact_path, artefact)
+        write_atomic(folder / f"{key}.json", text.encode())
         return artefact_path

@@ -11,9 +11,9 @@ anything is launched and raises ``GemmArgumentError`` (or
   output type, C row-major (column stride 1);
 * A and B stored the way the kernel was compiled for (``a_layout`` /
   ``b_layout``); ``gemm()`` picks the matching variant itself;
-* TMA's rule for A, B and C alike: every leading stride a multiple of 16
-  bytes, base addresses 16-byte aligned (so a row-major C needs N a multiple of
-  8 for bf16, 4 for f32);
+* TMA's rule for A and B: every leading stride a multiple of 16 bytes, base
+  addresses 16-byte aligned; the same for C with the TMA epilogue (``gemm()``
+  falls back to the register epilogue, which takes any row stride);
 * K ≥ 1 and every size below 2³¹.
 
 The launch is persistent: ``min(tiles, SM count)`` CTAs of 384 threads.
@@ -74,6 +74,14 @@ class GemmKernel:
         self._lock = threading.Lock()
         self._maps: OrderedDict[tuple, TensorMapParam] = OrderedDict()
 
+    @classmethod
+    def from_mlir(cls, path, kernel: str = "", cache: KernelCache | None = None) -> GemmKernel:
+        """The ``sched.nv_gemm`` named ``kernel`` (or the only one) of the ``.mlir`` file at
+        ``path``; ``DiagnosticError`` (file:line:col) when the file is malformed or illegal."""
+        from .source import load_gemm_config
+
+        return cls(load_gemm_config(path, kernel), cache)
+
     @property
     def cache_key(self) -> str:
         return cache_key(self.module.mlir, self.module.name, TARGET, {})
@@ -127,6 +135,13 @@ class GemmKernel:
             raise GemmArgumentError(f"A, B and C are on different devices: {sorted(devices)}")
         if c.layout is not Layout.ROW or c.col_stride != 1:
             raise GemmArgumentError("C must be row-major (column stride 1)")
+        if cfg.epilogue is EpilogueKind.TMA and not c.tma_ready:
+            raise GemmArgumentError(
+                "C's row stride and base must be multiples of 16 bytes for the TMA epilogue; "
+                "use a kernel with epilogue = registers (gemm() picks one)"
+            )
+        if c.data_ptr % (2 * c.element_bytes):
+            raise GemmArgumentError("C's base must be aligned to two elements (column pairs)")
         for arg, want in ((a, cfg.a_layout), (b, cfg.b_layout)):
             if _layout(arg.layout) is not want:
                 raise GemmArgumentError(
@@ -188,7 +203,7 @@ class GemmKernel:
             import torch
 
             stream = torch.cuda.current_stream(out.device).cuda_stream
-        self.launch(a_arg, b_arg, as_matrix(out, "C"), stream)
+        self.launch(a_arg, b_arg, as_matrix(out, "C", tma=False), stream)
         return out
 
 
@@ -203,16 +218,16 @@ def gemm(a, b, out=None, *, config: HopperGemmConfig | None = None, table=None, 
     a_arg, b_arg = as_matrix(a, "A"), as_matrix(b, "B")
     if table is not None:
         base = table.config_for((a_arg.rows, b_arg.cols, a_arg.cols), base) or base
-    out_dtype = base.out_dtype if out is None else OutDtype(as_matrix(out, "C").dtype)
-    variant = {
-        "a_layout": _layout(a_arg.layout),
-        "b_layout": _layout(b_arg.layout),
-        "out_dtype": out_dtype,
-    }
+    variant = {"a_layout": _layout(a_arg.layout), "b_layout": _layout(b_arg.layout)}
+    if out is not None:
+        c_arg = as_matrix(out, "C", tma=False)
+        variant["out_dtype"] = OutDtype(c_arg.dtype)
+        if not c_arg.tma_ready:  # the register epilogue takes any row stride
+            variant["epilogue"] = EpilogueKind.REGISTERS
     try:
         chosen = dataclasses.replace(base, **variant)
     except GemmConfigError:  # e.g. an f32 C whose TMA staging buffers no longer fit
-        chosen = dataclasses.replace(base, epilogue=EpilogueKind.REGISTERS, **variant)
+        chosen = dataclasses.replace(base, **{**variant, "epilogue": EpilogueKind.REGISTERS})
     kernel = _KERNELS.get(chosen)
     if kernel is None:
         kernel = _KERNELS[chosen] = GemmKernel(chosen)

@@ -76,6 +76,8 @@ class MatrixArg:
     dtype: str
     device: int | None = None
     name: str = "matrix"
+    tma: bool = True
+    """Enforce TMA's rules (16-byte base and leading stride); without, only element alignment."""
 
     def __post_init__(self) -> None:
         what = f"{self.name} ({self.rows}x{self.cols} {self.dtype})"
@@ -101,6 +103,13 @@ class MatrixArg:
             )
         if not self.data_ptr:
             raise TensorArgumentError(f"{what}: null data pointer")
+        if not self.tma:
+            if self.data_ptr % elem:
+                raise TensorArgumentError(
+                    f"{what}: data pointer 0x{self.data_ptr:x} is not aligned to its "
+                    f"{elem}-byte elements"
+                )
+            return
         if self.data_ptr % 16:
             raise TensorArgumentError(
                 f"{what}: data pointer 0x{self.data_ptr:x} is not 16-byte aligned (TMA needs it); "
@@ -117,6 +126,11 @@ class MatrixArg:
                 f"{stride_name} stride must be a multiple of {multiple} {self.dtype} elements "
                 f"(pad the number of {along} to a multiple of {multiple})"
             )
+
+    @property
+    def tma_ready(self) -> bool:
+        """Whether TMA can address this matrix: 16-byte base and leading stride."""
+        return self.data_ptr % 16 == 0 and self.leading_stride * self.element_bytes % 16 == 0
 
     @property
     def element_bytes(self) -> int:
@@ -159,7 +173,7 @@ def _torch():
     return torch
 
 
-def _from_torch(torch, x, name: str) -> MatrixArg:
+def _from_torch(torch, x, name: str, tma: bool) -> MatrixArg:
     if x.dim() != 2:
         raise TensorArgumentError(f"{name} must be 2-D, got shape {tuple(x.shape)}")
     if x.device.type != "cuda":
@@ -172,10 +186,12 @@ def _from_torch(torch, x, name: str) -> MatrixArg:
         )
     rows, cols = x.shape
     row_stride, col_stride = x.stride()
-    return MatrixArg(x.data_ptr(), rows, cols, row_stride, col_stride, dtype, x.device.index, name)
+    return MatrixArg(
+        x.data_ptr(), rows, cols, row_stride, col_stride, dtype, x.device.index, name, tma
+    )
 
 
-def _from_cai(x, name: str) -> MatrixArg:
+def _from_cai(x, name: str, tma: bool) -> MatrixArg:
     cai = x.__cuda_array_interface__
     try:
         shape, typestr, (ptr, _readonly) = tuple(cai["shape"]), cai["typestr"], cai["data"]
@@ -205,27 +221,28 @@ def _from_cai(x, name: str) -> MatrixArg:
                 f"{elem}-byte element size"
             )
         row_stride, col_stride = (s // elem for s in strides)
-    return MatrixArg(int(ptr or 0), rows, cols, row_stride, col_stride, dtype, None, name)
+    return MatrixArg(int(ptr or 0), rows, cols, row_stride, col_stride, dtype, None, name, tma)
 
 
-def as_matrix(x, name: str = "matrix") -> MatrixArg:
+def as_matrix(x, name: str = "matrix", tma: bool = True) -> MatrixArg:
     """Read ``x`` (torch tensor, ``__dlpack__`` object, or ``__cuda_array_interface__`` object).
 
-    Raises ``TensorArgumentError`` naming ``name`` when ``x`` cannot feed a TMA GEMM.
+    Raises ``TensorArgumentError`` naming ``name`` when ``x`` cannot feed a TMA GEMM (with
+    ``tma=False``: when it is not a 2-D, element-aligned row- or column-major matrix).
     """
     if isinstance(x, MatrixArg):
         return x
     torch = _torch()
     if torch is not None and isinstance(x, torch.Tensor):
-        return _from_torch(torch, x, name)
+        return _from_torch(torch, x, name, tma)
     if torch is not None and hasattr(x, "__dlpack__"):
         try:
             tensor = torch.from_dlpack(x)
         except Exception as exc:  # noqa: BLE001 - exporters raise anything; say what happened
             raise TensorArgumentError(f"{name}: torch.from_dlpack failed: {exc}") from exc
-        return _from_torch(torch, tensor, name)
+        return _from_torch(torch, tensor, name, tma)
     if hasattr(x, "__cuda_array_interface__"):
-        return _from_cai(x, name)
+        return _from_cai(x, name, tma)
     if hasattr(x, "__dlpack__"):
         raise TensorArgumentError(
             f"{name}: reading a __dlpack__ object needs torch (not installed); pass an object "

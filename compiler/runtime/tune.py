@@ -114,25 +114,28 @@ def time_candidates(
     rounds: int = 5,
     progress: Callable[[int, int], None] | None = None,
 ) -> list[Timing]:
-    """Check and time each configuration on ``shape`` (needs torch and a Hopper GPU)."""
+    """Check and time each configuration on ``shape`` (needs torch and a Hopper GPU); the
+    operands are stored the way the first configuration's layouts say (all candidates share
+    them)."""
     import torch
 
     from .gemm import GemmKernel
 
+    if not configs:
+        return []
     m, n, k = shape
     gen = torch.Generator(device="cuda").manual_seed(m + 3 * n + 7 * k)
     sets = 3
-    data = [
-        (
-            torch.randn(m, k, device="cuda", generator=gen).to(torch.bfloat16),
-            torch.randn(k, n, device="cuda", generator=gen).to(torch.bfloat16),
-        )
-        for _ in range(sets)
-    ]
+    layouts = configs[0].a_layout.value, configs[0].b_layout.value
+
+    def operand(rows: int, cols: int, layout: str):
+        x = torch.randn(rows, cols, device="cuda", generator=gen).to(torch.bfloat16)
+        return x if layout == "row" else x.t().contiguous().t()
+
+    data = [(operand(m, k, layouts[0]), operand(k, n, layouts[1])) for _ in range(sets)]
     ref = data[0][0].double() @ data[0][1].double()
     results = []
     for index, config in enumerate(configs):
-        config = dataclasses.replace(config, a_layout="row", b_layout="row")
         dtype = torch.bfloat16 if config.out_dtype.value == "bf16" else torch.float32
         outs = [torch.full((m, n), float("nan"), device="cuda", dtype=dtype) for _ in range(sets)]
         kernel = GemmKernel(config)

@@ -30,6 +30,13 @@ irdl.dialect @sched {
   // A linear accumulator stage held by the epilogue warps (EpilogueStage).
   irdl.type @nv_epilogue_stage
 
+  // A Hopper GEMM kernel (warpsched.nvidia.hopper): its symbol; the tuning attributes
+  // (block_m, stages, consumers, epilogue, ...: HopperGemmConfig's fields, integers and
+  // strings) are optional and checked by dialects/nvidia/verify.py.
+  irdl.operation @nv_gemm {
+    %name = irdl.base "#builtin.string"
+    irdl.attributes { "sym_name" = %name }
+  }
   // A ProducerConsumerPipeline[num_stages] with the arrival counts of init_mbars and what
   // its stages hold (payload: "ab_tiles" or "tile_id").
   irdl.operation @nv_input_pipeline {

@@ -12,6 +12,13 @@ import enum
 from dataclasses import dataclass
 
 from warpsched.nvidia import program as P
+from warpsched.nvidia.hopper.config import (
+    ConsumerMode,
+    EpilogueKind,
+    MatrixLayout,
+    OutDtype,
+    Raster,
+)
 from warpsched.nvidia.roles import Role, WarpRoleLayout
 
 PREFIX = "sched.nv_"
@@ -74,14 +81,33 @@ def _int(name: str, optional: bool = False) -> Param:
     return Param(name, Kind.INT, optional=optional)
 
 
-def _enum(name: str, cls: type[enum.Enum]) -> Param:
-    return Param(name, Kind.ENUM, cls)
+def _enum(name: str, cls: type[enum.Enum], optional: bool = False) -> Param:
+    return Param(name, Kind.ENUM, cls, optional)
+
+
+GEMM_KNOBS = (
+    _int("block_m", True),
+    _int("block_n", True),
+    _int("block_k", True),
+    _int("stages", True),
+    _enum("consumers", ConsumerMode, True),
+    _enum("epilogue", EpilogueKind, True),
+    _int("cluster_m", True),
+    _int("cluster_n", True),
+    _enum("raster", Raster, True),
+    _int("group", True),
+    _enum("a_layout", MatrixLayout, True),
+    _enum("b_layout", MatrixLayout, True),
+    _enum("out_dtype", OutDtype, True),
+)
+"""``sched.nv_gemm``'s tuning attributes: the fields of ``HopperGemmConfig`` (all optional)."""
 
 
 _PIPE = (_sym("pipeline"),)
 _INPUT = (_sym("input_pipeline"),)
 
 _SPEC_LIST = (
+    OpSpec("sched.nv_gemm", (_sym("sym_name"),), GEMM_KNOBS),
     OpSpec(
         "sched.nv_kernel",
         (_sym("sym_name"),),

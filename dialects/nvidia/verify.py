@@ -3,6 +3,8 @@
 ``verify_nv_op(op, filename)`` verifies one top-level NVIDIA op and returns
 diagnostics (it never raises):
 
+* **gemm**: ``sched.nv_gemm``'s attributes make a legal ``HopperGemmConfig``
+  (one error per broken rule, naming the attribute);
 * **kernel**: its parameters, the GEMM tile, the warp-role layout (the
   library's checks: no overlap, warp-aligned ranges) and the launch (every
   role's threads launched, no thread without a role), one output pipeline,
@@ -23,6 +25,7 @@ from __future__ import annotations
 from warpsched.core.diagnostics import Diagnostic
 from warpsched.core.ir import ir
 from warpsched.nvidia import program as P
+from warpsched.nvidia.hopper.config import GemmConfigError
 from warpsched.nvidia.pipeline_config import (
     BarrierCounts,
     InputPipelineConfig,
@@ -30,6 +33,7 @@ from warpsched.nvidia.pipeline_config import (
 )
 from warpsched.nvidia.roles import Role, WarpRoleLayout
 
+from .gemm import gemm_config
 from .holds import RoleState
 from .linear_use import RoleBodyChecker
 from .ops import is_nv_kernel, nv_name
@@ -133,10 +137,19 @@ class _Verifier(RoleBodyChecker):
 
 
 def verify_nv_op(op: ir.Operation, filename: str) -> list[Diagnostic]:
-    """Diagnostics of one top-level NVIDIA op: a kernel is verified whole, anything else is misplaced."""
+    """Diagnostics of one top-level NVIDIA op: a kernel is verified whole, a GEMM's attributes
+    make a legal ``HopperGemmConfig``, anything else is misplaced."""
     verifier = _Verifier(filename)
     if is_nv_kernel(op):
         verifier.kernel(op)
+    elif nv_name(op) == "sched.nv_gemm":
+        checked = verifier.view(op)
+        if checked is not None:
+            try:
+                gemm_config(checked[1])
+            except GemmConfigError as exc:
+                for problem in exc.problems:
+                    verifier.error(op, problem)
     else:
         verifier.error(op, "must be inside a sched.nv_kernel")
     return verifier.diagnostics

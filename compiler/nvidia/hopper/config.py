@@ -30,7 +30,12 @@ MAX_ACCUMULATOR_REGISTERS = 128
 
 
 class GemmConfigError(ValueError):
-    """An illegal ``HopperGemmConfig``; the message lists every problem."""
+    """An illegal ``HopperGemmConfig``; ``problems`` lists every broken rule (the message joins
+    them)."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = list(problems)
+        super().__init__("; ".join(self.problems))
 
 
 class ConsumerMode(str, enum.Enum):
@@ -126,11 +131,11 @@ class HopperGemmConfig:
                 except ValueError:
                     allowed = ", ".join(k.value for k in kind)
                     raise GemmConfigError(
-                        f"{f.name} = {value!r}: expected one of {allowed}"
+                        [f"{f.name} = {value!r}: expected one of {allowed}"]
                     ) from None
         problems = self.problems()
         if problems:
-            raise GemmConfigError("; ".join(problems))
+            raise GemmConfigError(problems)
 
     # ---- validation --------------------------------------------------------------------------
     def problems(self) -> list[str]:

@@ -7,7 +7,7 @@
 // TARGET: no-target.mlir:1:1: error: sched-to-nvvm: unknown NVIDIA target '' (known: sm_90a, sm_100a); pass target=sm_90a or target=sm_100a, or set the module attribute sched.target
 
 // ==== a module without a kernel ====
-// expected-error@+1 {{sched-to-nvvm: found no sched.nv_kernel to lower}}
+// expected-error@+1 {{sched-to-nvvm: found no sched.nv_kernel or sched.nv_gemm to lower}}
 module {
 }
 
@@ -23,7 +23,7 @@ sched.nv_kernel @pair layout custom<epilogue = [0, 128), mma = [128, 160)> threa
 sched.nv_kernel @first layout custom<epilogue = [0, 128), mma = [128, 160)> threads 160 block_m 32 block_n 32 block_k 32 {
   sched.nv_output_pipeline @acc num_stages 2 stage_stride_cols 32 cta_group 1
 }
-// expected-error@+1 {{sched-to-nvvm: lowers one sched.nv_kernel per module (the kernels would share one shared-memory global); split the input}}
+// expected-error@+1 {{sched-to-nvvm: lowers one kernel per module (the kernels would share one shared-memory global); split the input}}
 sched.nv_kernel @second layout custom<epilogue = [0, 128), mma = [128, 160)> threads 160 block_m 32 block_n 32 block_k 32 {
   sched.nv_output_pipeline @acc num_stages 2 stage_stride_cols 32 cta_group 1
 }

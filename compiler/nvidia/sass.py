@@ -1,0 +1,61 @@
+"""What a cubin's SASS says: tensor-core and TMA instructions, local-memory spills, registers.
+
+``summary(path)`` disassembles with ``cuobjdump`` (the pinned
+``nvidia-cuda-cuobjdump`` wheel, see ``codegen.wheel_tool``); no GPU needed.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from warpsched.llvm.codegen import CodegenError
+
+from .codegen import wheel_tool
+
+
+@dataclass(frozen=True)
+class SassSummary:
+    """Instruction counts of one cubin and its per-thread register count."""
+
+    hgmma: int
+    tma_loads: int
+    tma_stores: int
+    spills: int
+    registers: int
+
+    def __str__(self) -> str:
+        return (
+            f"SASS: {self.hgmma} HGMMA, {self.tma_loads} UTMALDG, {self.tma_stores} UTMASTG, "
+            f"{self.spills} LDL/STL, {self.registers} registers"
+        )
+
+
+def _run(tool: str, *args: str) -> str:
+    path = wheel_tool(tool)
+    if path is None:
+        raise CodegenError(tool, f"{tool} not found: install the pinned nvidia-cuda-{tool} wheel")
+    proc = subprocess.run([str(path), *args], capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        raise CodegenError(tool, proc.stderr, " ".join([str(path), *args]))
+    return proc.stdout
+
+
+def disassemble(cubin: str | Path) -> str:
+    """``cuobjdump -sass`` of the cubin at ``cubin``."""
+    return _run("cuobjdump", "-sass", str(cubin))
+
+
+def summary(cubin: str | Path) -> SassSummary:
+    sass = disassemble(cubin)
+    usage = _run("cuobjdump", "-res-usage", str(cubin))
+    registers = re.search(r"REG:(\d+)", usage)
+    return SassSummary(
+        hgmma=len(re.findall(r"\bHGMMA\.", sass)),
+        tma_loads=len(re.findall(r"\bUTMALDG\b", sass)),
+        tma_stores=len(re.findall(r"\bUTMASTG\b", sass)),
+        spills=len(re.findall(r"\b(?:LDL|STL)\b", sass)),
+        registers=int(registers.group(1)) if registers else 0,
+    )

@@ -1,0 +1,77 @@
+"""``.mlir`` sources of Hopper GEMM kernels: the ``sched.nv_gemm`` ops a file declares.
+
+``gemm_configs(text, filename)`` loads the text through the same front end as
+the tools (pretty or generic form, MLIR's and the ``sched`` verifiers), so a bad
+file raises ``DiagnosticError`` with ``file:line:col`` messages, and returns the
+``HopperGemmConfig`` of every ``sched.nv_gemm`` by symbol name.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..core.diagnostics import Diagnostic, DiagnosticError, Severity
+from ..dialects.nvidia.gemm import is_nv_gemm, op_config
+from ..dialects.registry import new_context
+from ..frontend.load import load_module
+from ..nvidia.hopper.config import HopperGemmConfig
+
+
+def _ops(op):
+    for region in op.regions:
+        for block in region.blocks:
+            for child in block.operations:
+                yield child.operation
+                yield from _ops(child.operation)
+
+
+def gemm_configs(text: str, filename: str = "<string>") -> dict[str, HopperGemmConfig]:
+    """Every ``sched.nv_gemm`` of the source, by name, in source order."""
+    context = new_context()
+    with context:
+        module = load_module(text, filename, context)
+        found = {}
+        for op in [module.operation, *_ops(module.operation)]:
+            if is_nv_gemm(op):
+                config = op_config(op)
+                found[config.name] = config
+    return found
+
+
+def load_gemm_config(path: str | Path, kernel: str = "") -> HopperGemmConfig:
+    """The ``sched.nv_gemm`` named ``kernel`` in the file at ``path`` (or its only one)."""
+    path = Path(path)
+    configs = gemm_configs(path.read_text(), str(path))
+    if kernel:
+        if kernel not in configs:
+            known = ", ".join(configs) or "none"
+            raise DiagnosticError(
+                [
+                    Diagnostic(
+                        Severity.ERROR, f"no sched.nv_gemm @{kernel} (kernels: {known})", str(path)
+                    )
+                ]
+            )
+        return configs[kernel]
+    if len(configs) != 1:
+        raise DiagnosticError(
+            [
+                Diagnostic(
+                    Severity.ERROR,
+                    f"expected one sched.nv_gemm, found {len(configs)}; name one with kernel=",
+                    str(path),
+                )
+            ]
+        )
+    return next(iter(configs.values()))
+
+
+def gemm_line(path: str | Path, name: str) -> int:
+    """The 1-based line of ``sched.nv_gemm @name`` in the pretty-form file at ``path``."""
+    for number, line in enumerate(Path(path).read_text().splitlines(), start=1):
+        words = line.split()
+        if "sched.nv_gemm" in words and f"@{name}" in words:
+            return number
+    raise DiagnosticError(
+        [Diagnostic(Severity.ERROR, f"no pretty-form line holds sched.nv_gemm @{name}", str(path))]
+    )

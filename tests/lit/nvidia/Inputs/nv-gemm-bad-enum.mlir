@@ -1,0 +1,3 @@
+module {
+  sched.nv_gemm @gemm consumers sideways
+}

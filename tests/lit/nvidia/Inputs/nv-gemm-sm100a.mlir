@@ -1,0 +1,3 @@
+module attributes {sched.target = "sm_100a"} {
+  sched.nv_gemm @gemm
+}

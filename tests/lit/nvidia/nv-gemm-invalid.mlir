@@ -1,0 +1,43 @@
+// sched.nv_gemm attributes that make no legal kernel: one error per broken rule, at the op.
+// RUN: %warpsched-opt %s --split-input-file --verify-diagnostics
+// RUN: not %warpsched-compile %S/Inputs/nv-gemm-sm100a.mlir --target sm_100a -o %t.cubin 2>&1 | FileCheck %s --check-prefix=TARGET
+// RUN: not ls %t.cubin
+// RUN: not %warpsched-opt %S/Inputs/nv-gemm-bad-enum.mlir 2>&1 | FileCheck %s --check-prefix=ENUM
+
+// TARGET: nv-gemm-sm100a.mlir:2:3: error: sched-to-nvvm: sched.nv_gemm lowers to wgmma for sm_90a; sm_100a (tcgen05) has no GEMM lowering yet
+// ENUM: nv-gemm-bad-enum.mlir:2:33: error: 'consumers' must be one of cooperative, pingpong, got 'sideways'
+
+// ==== block_k other than one 128-byte swizzle row ====
+// expected-error@+1 {{'sched.nv_gemm' op block_k = 32: must be 64 (one 128-byte swizzle row of bf16)}}
+sched.nv_gemm @bad_block_k block_k 32
+
+// -----
+// ==== a cooperative tile whose consumers would not each own m64 rows ====
+// expected-error@+1 {{'sched.nv_gemm' op block_m = 64: must be 128 or 256 in cooperative mode (each consumer warpgroup issues m64 wgmma)}}
+sched.nv_gemm @bad_block_m block_m 64 consumers cooperative
+
+// -----
+// ==== more accumulators than the consumers' registers hold ====
+// expected-error@+1 {{'sched.nv_gemm' op block_m × block_n = 256×256: 256 f32 accumulators per consumer thread (at most 128)}}
+sched.nv_gemm @too_many_accumulators block_m 256 block_n 256 epilogue registers stages 2
+
+// -----
+// ==== a ring deeper than shared memory, and an N tile wgmma has not: both are reported ====
+// expected-error@+2 {{'sched.nv_gemm' op block_n = 100: must be 64, 128, 192 or 256 (wgmma N ≤ 256, TMA boxes of 64)}}
+// expected-error@+1 {{'sched.nv_gemm' op stages = 8: }}
+sched.nv_gemm @too_deep stages 8 block_n 100
+
+// -----
+// ==== an f32 C whose TMA staging buffers do not fit with the default ring ====
+// expected-error@+1 {{'sched.nv_gemm' op stages = 3: 279600 bytes of shared memory (at most 232448)}}
+sched.nv_gemm @f32_staging out_dtype f32
+
+// -----
+// ==== clusters are not built yet ====
+// expected-error@+1 {{'sched.nv_gemm' op cluster = 2x1: thread-block clusters with TMA multicast are not implemented yet; use 1x1}}
+sched.nv_gemm @cluster cluster_m 2
+
+// -----
+// ==== a single-stage ring cannot overlap loads with MMA ====
+// expected-error@+1 {{'sched.nv_gemm' op stages = 1: the ring needs at least 2 stages}}
+sched.nv_gemm @one_stage stages 1

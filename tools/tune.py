@@ -1,0 +1,146 @@
+"""``warpsched-tune``: search a ``sched.nv_gemm``'s tuning attributes for given problem shapes.
+
+    warpsched-tune FILE --shape M,N,K [--shape ...] [--kernel NAME] [--space quick|full]
+                   [--jobs N] [--compile-only] [--table OUT.json] [--write]
+
+Every legal variation of the kernel's attributes (tile, stages, consumer mode,
+epilogue, raster, group; ``warpsched.runtime.tune``) is compiled in parallel on
+the CPU into the kernel cache (``$WARPSCHED_CACHE_DIR``), then checked and
+timed on the GPU for each shape.  The winners go to ``--table`` (JSON that
+``warpsched.runtime.gemm(..., table=TuningTable.load(path))`` reads) and, with
+``--write`` and one shape, back into FILE as the op's attributes (only that
+line changes).  ``--compile-only`` stops after compiling, for a machine without
+a GPU whose cache is then carried to one.  Progress bars go to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+from pathlib import Path
+
+from warpsched.core.atomic import write_atomic
+from warpsched.core.diagnostics import DiagnosticError
+from warpsched.runtime.source import load_gemm_config
+from warpsched.runtime.tune import (
+    SearchSpace,
+    TuningTable,
+    best,
+    candidates,
+    compile_all,
+    progress_bar,
+    time_candidates,
+)
+from warpsched.tools.entry import guarded_main
+
+SPACES = {
+    "full": SearchSpace(),
+    "quick": SearchSpace(
+        tiles=((128, 256), (256, 128), (128, 128), (64, 128)),
+        stages=(3, 4, 5, 6),
+        epilogue=("tma",),
+        raster=("along_m",),
+        group=(8,),
+    ),
+}
+
+
+def parse_shape(text: str) -> tuple[int, int, int]:
+    try:
+        m, n, k = (int(x) for x in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"shape '{text}' must be M,N,K (three integers)") from None
+    if min(m, n, k) < 1:
+        raise argparse.ArgumentTypeError(f"shape '{text}': every size must be positive")
+    return m, n, k
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="warpsched-tune", description="Search a sched.nv_gemm's tuning attributes per shape."
+    )
+    parser.add_argument("input", help="the .mlir file holding the sched.nv_gemm")
+    parser.add_argument(
+        "--shape", type=parse_shape, action="append", required=True, help="M,N,K (repeatable)"
+    )
+    parser.add_argument("--kernel", default="", help="the sched.nv_gemm (default: the only one)")
+    parser.add_argument("--space", choices=sorted(SPACES), default="quick", help="search space")
+    parser.add_argument("--jobs", type=int, default=None, help="compile processes (default: CPUs)")
+    parser.add_argument(
+        "--compile-only", action="store_true", help="fill the kernel cache and stop (no GPU)"
+    )
+    parser.add_argument("--table", default=None, help="write the winners to this JSON table")
+    parser.add_argument(
+        "--write", action="store_true", help="write the winner back into FILE (one --shape only)"
+    )
+    return parser
+
+
+def write_back(path: Path, line: int, name: str, attributes: dict) -> None:
+    """Replace ``sched.nv_gemm @name ...`` on ``line`` (1-based) of ``path`` with the winner."""
+    lines = path.read_text().splitlines(keepends=True)
+    text = lines[line - 1]
+    start = text.index("sched.nv_gemm")
+    words = " ".join(f"{key} {value}" for key, value in attributes.items())
+    lines[line - 1] = f"{text[:start]}sched.nv_gemm @{name} {words}\n"
+    write_atomic(path, "".join(lines))
+
+
+def run(argv: list[str]) -> int:
+    args = build_parser().parse_args(argv)
+    if args.write and len(args.shape) != 1:
+        print("warpsched-tune: error: --write needs exactly one --shape", file=sys.stderr)
+        return 1
+    try:
+        base = load_gemm_config(args.input, args.kernel)
+    except DiagnosticError as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    found = candidates(base, SPACES[args.space])
+    print(f"{len(found)} candidates of @{base.name}", file=sys.stderr)
+    compile_all(found, args.jobs, progress_bar("compile"))
+    if args.compile_only:
+        return 0
+    try:
+        import torch
+
+        if not torch.cuda.is_available():
+            raise ImportError
+    except ImportError:
+        print(
+            "warpsched-tune: error: timing needs torch and a CUDA GPU; run with --compile-only "
+            "here and carry the cache ($WARPSCHED_CACHE_DIR) to a GPU machine",
+            file=sys.stderr,
+        )
+        return 1
+    table = TuningTable.load(args.table) if args.table else TuningTable()
+    for shape in args.shape:
+        timings = time_candidates(found, shape, progress=progress_bar(f"time {shape}"))
+        winner = best(timings)
+        ranked = sorted(timings, key=lambda t: -t.tflops)[:5]
+        for t in ranked:
+            print(f"  {shape}: {t.tflops:7.1f} TFLOP/s  {t.config.attributes()}")
+        if winner is None:
+            print(f"warpsched-tune: error: no candidate passed on {shape}", file=sys.stderr)
+            return 1
+        tuned = dataclasses.replace(winner.config, name=base.name)
+        table.record(shape, tuned)
+        if args.write:
+            from warpsched.runtime.source import gemm_line
+
+            write_back(
+                Path(args.input), gemm_line(args.input, base.name), base.name, tuned.attributes()
+            )
+    if args.table:
+        table.save(args.table)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Console entry point; never lets an exception escape as a traceback."""
+    return guarded_main("warpsched-tune", run, argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
