@@ -1,7 +1,7 @@
-"""One launch of the default Hopper GEMM (cooperative 128×256×64, 4 stages) at 8192³, for ``ncu``.
+"""One launch of the default Hopper GEMM (cooperative 128×256×64, 3 stages, TMA epilogue) at 8192³, for ``ncu``.
 
     ncu --set basic --section SpeedOfLight --section MemoryWorkloadAnalysis \\
-        --kernel-name regex:coop --launch-skip 2 --launch-count 1 \\
+        --kernel-name regex:coop_128x256_s3_tma --launch-skip 2 --launch-count 1 \\
         python3 bench/gemm_profile_target.py
 
 The kernel comes from the runtime cache (``WARPSCHED_CACHE_DIR``), as in
@@ -19,7 +19,7 @@ SIZE = 8192
 
 
 def main() -> None:
-    kernel = GemmKernel(HopperGemmConfig(name="coop_128x256_s4"))
+    kernel = GemmKernel(HopperGemmConfig(name="coop_128x256_s3_tma"))
     a = torch.randn(SIZE, SIZE, device="cuda").to(torch.bfloat16)
     b = torch.randn(SIZE, SIZE, device="cuda").to(torch.bfloat16)
     c = torch.empty(SIZE, SIZE, device="cuda", dtype=torch.bfloat16)

@@ -24,7 +24,7 @@ from warpsched.runtime.driver import (
 ACCEPT = {
     "bf16_128x64_swizzle128": ("bf16", (4096, 4096), (8192,), (64, 128), Swizzle.B128),
     "f32_32_wide_swizzle128": ("f32", (1024, 512), (4096,), (32, 64), Swizzle.B128),
-    "rank1": ("bf16", (1000,), (), (8,), Swizzle.NONE),
+    "rank2_of_a_1d_view": ("bf16", (1000, 1), (2000,), (8, 1), Swizzle.NONE),
     "rank5": ("f16", (8, 2, 3, 4, 5), (16, 32, 96, 384), (8, 1, 1, 2, 5), Swizzle.NONE),
     "global_dim_2^32": ("bf16", (2**32, 2), (2**33,), (64, 2), Swizzle.NONE),
     "stride_just_below_2^40": ("bf16", (64, 2), (2**40 - 16,), (64, 2), Swizzle.NONE),
@@ -39,8 +39,9 @@ ACCEPT = {
 
 # name -> (spec fields, the text the error must contain)
 REJECT = {
-    "rank0": (("bf16", (), (), (), Swizzle.NONE), "rank must be 1..5"),
-    "rank6": (("bf16", (8,) * 6, (16,) * 5, (8,) * 6, Swizzle.NONE), "rank must be 1..5"),
+    "rank0": (("bf16", (), (), (), Swizzle.NONE), "rank must be 2..5"),
+    "rank1": (("bf16", (1000,), (), (8,), Swizzle.NONE), "rank must be 2..5"),
+    "rank6": (("bf16", (8,) * 6, (16,) * 5, (8,) * 6, Swizzle.NONE), "rank must be 2..5"),
     "global_dim_zero": (("bf16", (64, 0), (128,), (8, 1), Swizzle.NONE), "global_dims[1]"),
     "global_dim_over_2^32": (
         ("bf16", (2**32 + 1, 2), (2**34,), (8, 1), Swizzle.NONE),
@@ -111,15 +112,15 @@ def test_rank_mismatched_strides_and_box():
 
 def test_dtype_swizzle_l2_and_element_types_checked():
     with pytest.raises(TensorMapError, match="dtype must be one of"):
-        spec("f64", (64,), (), (8,), Swizzle.NONE)
+        spec("f64", (64, 1), (128,), (8, 1), Swizzle.NONE)
     with pytest.raises(TensorMapError, match="swizzle must be one of"):
-        spec("bf16", (64,), (), (8,), 48)
+        spec("bf16", (64, 1), (128,), (8, 1), 48)
     with pytest.raises(TensorMapError, match="l2_promotion"):
-        TensorMapSpec("bf16", (64,), (), (8,), l2_promotion=64)
+        TensorMapSpec("bf16", (64, 1), (128,), (8, 1), l2_promotion=32)
     with pytest.raises(TensorMapError, match=r"box\[0\] must be an integer"):
-        spec("bf16", (64,), (), (8.0,), Swizzle.NONE)
+        spec("bf16", (64, 1), (128,), (8.0, 1), Swizzle.NONE)
     with pytest.raises(TensorMapError, match=r"global_dims\[0\] must be an integer"):
-        spec("bf16", (True,), (), (8,), Swizzle.NONE)
+        spec("bf16", (True, 1), (128,), (8, 1), Swizzle.NONE)
 
 
 def test_spec_is_frozen_hashable_and_normalised():

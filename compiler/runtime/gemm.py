@@ -43,6 +43,18 @@ from .tensors import Layout, MatrixArg, as_matrix
 
 TARGET = "sm_90a"
 INT32_MAX = 2**31 - 1
+L2_PROMOTION_ALIGNED = 256
+L2_PROMOTION_UNALIGNED = 128
+"""Bytes of L2 promotion for operand rows that start on (or off) 256-byte boundaries.  Rows off
+the boundary straddle L2 lines; 128 measured best there (H100, 5000x3000x2040: 0.74 of cuBLAS
+against 0.64 with 256, 0.73 with 64, 0.72 with none)."""
+
+
+def l2_promotion(row_bytes: int) -> int:
+    """The L2 promotion of an operand's tensor map, by its leading stride in bytes."""
+    return L2_PROMOTION_ALIGNED if row_bytes % 256 == 0 else L2_PROMOTION_UNALIGNED
+
+
 UNUSED_MAP = TensorMapParam(bytes(128))
 """The C map the register epilogue never reads."""
 TENSOR_MAP_CACHE = 64
@@ -164,7 +176,12 @@ class GemmKernel:
         else:
             shape = tensor_map_shape(self.config, operand, mn, k, arg.leading_stride)
         spec = TensorMapSpec(
-            arg.dtype, shape.dims, (shape.outer_stride_bytes,), shape.box, Swizzle.B128
+            arg.dtype,
+            shape.dims,
+            (shape.outer_stride_bytes,),
+            shape.box,
+            Swizzle.B128,
+            l2_promotion(shape.outer_stride_bytes),
         )
         param = self._maps[key] = TensorMapParam(encode(spec, arg.data_ptr))
         if len(self._maps) > TENSOR_MAP_CACHE:

@@ -6,7 +6,9 @@ tiled tensor maps with no interleave, so a bad spec fails here with a
 ``TensorMapError`` naming the field and the rule, not later as
 ``CUDA_ERROR_INVALID_VALUE``:
 
-* rank (``len(global_dims)``) is 1..5, and ``global_strides`` has rank-1 entries
+* rank (``len(global_dims)``) is 2..5 (the driver documents 1..5, but refused every
+  rank-1 map on the H100 through cuda-python, 2026-11-23: give a 1-D view an outer
+  dimension of 1), and ``global_strides`` has rank-1 entries
   and ``box`` has rank entries;
 * every global dimension is 1..2^32 elements;
 * every global stride (bytes; the strides of dimensions 1..rank-1) is a
@@ -39,7 +41,8 @@ TENSOR_MAP_BYTES = 128
 
 DTYPE_BYTES: dict[str, int] = {"bf16": 2, "f16": 2, "f32": 4}
 _CU_DTYPE = {"bf16": "BFLOAT16", "f16": "FLOAT16", "f32": "FLOAT32"}
-_L2_PROMOTIONS = (128, 256)
+_L2_PROMOTIONS = (0, 64, 128, 256)
+"""Bytes of L2 promotion per TMA request (0: none)."""
 
 
 class TensorMapError(ValueError):
@@ -125,9 +128,10 @@ class TensorMapSpec:
         if self.dtype not in DTYPE_BYTES:
             raise TensorMapError(f"dtype must be one of {sorted(DTYPE_BYTES)}, got {self.dtype!r}")
         rank = self.rank
-        if not 1 <= rank <= MAX_RANK:
+        if not 2 <= rank <= MAX_RANK:
             raise TensorMapError(
-                f"global_dims: tensor rank must be 1..{MAX_RANK}, got {rank} dimensions"
+                f"global_dims: tensor rank must be 2..{MAX_RANK}, got {rank} dimensions (a 1-D view "
+                f"takes an outer dimension of 1)"
             )
         if len(self.global_strides) != rank - 1:
             raise TensorMapError(
@@ -246,7 +250,10 @@ def encode(spec: TensorMapSpec, global_address: int) -> bytes:
             cu.CUtensorMapInterleave.CU_TENSOR_MAP_INTERLEAVE_NONE,
             spec.swizzle.cu_enum(),
             getattr(
-                cu.CUtensorMapL2promotion, f"CU_TENSOR_MAP_L2_PROMOTION_L2_{spec.l2_promotion}B"
+                cu.CUtensorMapL2promotion,
+                f"CU_TENSOR_MAP_L2_PROMOTION_L2_{spec.l2_promotion}B"
+                if spec.l2_promotion
+                else "CU_TENSOR_MAP_L2_PROMOTION_NONE",
             ),
             cu.CUtensorMapFloatOOBfill.CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE,
         ),
