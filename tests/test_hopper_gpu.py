@@ -113,7 +113,8 @@ def test_rejected_before_launch():
     from warpsched.runtime.gemm import GemmArgumentError, GemmKernel
     from warpsched.runtime.tensors import TensorArgumentError
 
-    kernel = GemmKernel(gpu_test_configs()[0])  # row/row, bf16 out
+    (config,) = [c for c in gpu_test_configs() if c.name == "gpu_coop_rowrow_bf16"]
+    kernel = GemmKernel(config)
     a = torch.randn(64, 64, device="cuda").to(torch.bfloat16)
     c = torch.zeros(64, 64, device="cuda", dtype=torch.bfloat16)
     with pytest.raises(GemmArgumentError, match="inner sizes differ"):
