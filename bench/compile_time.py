@@ -1,4 +1,4 @@
-"""Compile time of the ping-pong example, ``.mlir`` → ``.hsaco``, per phase, against Triton in the same run.
+"""Compile time of the ping-pong example (``.mlir`` → ``.hsaco``) and the Hopper GEMM (→ cubin), against Triton.
 
 Usage: ``.venv/bin/python bench/compile_time.py [--runs N] [--arch ARCH]... [--triton-python PATH]``
 
@@ -20,7 +20,8 @@ run by an interpreter that has ``triton`` (``--triton-python`` or
 Both sides do one first (cold) compile, then ``--runs`` rounds in which
 warpsched and the peer compile alternately, so both see the same machine load;
 figures are medians (and bests) of those rounds.  Nothing is written outside
-scratch directories.
+scratch directories.  The Hopper GEMM's cold and warm comparison with Triton's
+sm_90 compile follows (``compile_time_gemm.py``).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import compile_time_gemm
 from pingpong_input import EXAMPLE, TILES, load_expanded
 
 from warpsched.amdgpu import AMDOptions, generate, link_hsaco, lower_schedule
@@ -213,6 +215,12 @@ def main() -> int:
                 print(f"peer: failed: {exc}", file=sys.stderr)
                 return 1
             print("| " + " | ".join(row) + " |")
+    print("\nHopper GEMM, examples/hopper_gemm.mlir → sm_90a cubin (bench/compile_time_gemm.py):\n")
+    try:
+        print("\n".join(compile_time_gemm.report(args.runs, args.triton_python)))
+    except (OSError, RuntimeError, subprocess.CalledProcessError) as exc:
+        print(f"hopper gemm: failed: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 

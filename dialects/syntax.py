@@ -44,6 +44,7 @@ def _parser() -> Lark:
         parser="lalr",
         propagate_positions=True,
         maybe_placeholders=False,
+        cache=True,  # lark keeps the LALR tables in a temp file keyed by the grammar's hash
     )
 
 
