@@ -4,7 +4,9 @@
 * ``params``: ``KernelParam`` values and their ``void* kernelParams[]`` packing;
 * ``driver``: checked CUDA driver calls, ``Kernel`` (cubin + entry) and its launch;
 * ``cache``: the content-addressed disk cache of compiled artefacts;
-* ``tensors``: ``as_matrix`` (torch / DLPack / ``__cuda_array_interface__`` to ``MatrixArg``).
+* ``tensors``: ``as_matrix`` (torch / DLPack / ``__cuda_array_interface__`` to ``MatrixArg``);
+* ``gemm``: ``GemmKernel`` and ``gemm()``, the Hopper GEMM on torch tensors;
+* ``tune``: the per-shape search behind ``warpsched-tune``, and ``TuningTable``.
 
 Importing this package needs no GPU, no CUDA driver and no torch;
 ``cuda.bindings.driver`` is imported on first use.
@@ -20,6 +22,7 @@ from .driver import (
     device_sm_count,
     launch_config,
 )
+from .gemm import GemmArgumentError, GemmKernel, gemm
 from .params import (
     I32Param,
     I64Param,
@@ -31,15 +34,13 @@ from .params import (
 )
 from .tensormap import Swizzle, TensorMapError, TensorMapSpec, encode
 from .tensors import Layout, MatrixArg, TensorArgumentError, as_matrix
-
-# ---------------------------------------------------------------------------
-# Entry points of the Hopper GEMM (warpsched.nvidia.hopper) go here:
-#   gemm(...)            -- validate operands, pick/compile a kernel, encode maps, launch
-#   compile_kernel(...)  -- source -> cubin through KernelCache
-# Not defined yet; add them and their names to __all__.
-# ---------------------------------------------------------------------------
+from .tune import TuningTable
 
 __all__ = [
+    "GemmArgumentError",
+    "GemmKernel",
+    "TuningTable",
+    "gemm",
     "CACHE_DIR_ENV",
     "CACHE_SCHEMA",
     "CudaError",
