@@ -168,21 +168,14 @@ def cpu_model() -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=9, help="timed compiles per side (default 9)")
+    compile_time_gemm.peer_arguments(parser, 9)
     parser.add_argument(
         "--arch",
         action="append",
         choices=sorted(TILES),
         help="architecture (repeatable; default: all)",
     )
-    parser.add_argument(
-        "--triton-python",
-        default=os.environ.get("WARPSCHED_TRITON_PYTHON"),
-        help="interpreter with triton installed (default: $WARPSCHED_TRITON_PYTHON)",
-    )
-    args = parser.parse_args()
-    if args.runs < 1:
-        parser.error("--runs must be at least 1")
+    args = compile_time_gemm.parse_peer_arguments(parser)
     print(
         f"host: {cpu_model()}, {os.cpu_count()} CPUs, Python {platform.python_version()}; "
         f"{args.runs} alternating rounds after one first run; ms"

@@ -167,17 +167,27 @@ def report(runs: int, triton_python: str | None) -> list[str]:
     return lines
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=7, help="alternating rounds (default 7)")
+def peer_arguments(parser: argparse.ArgumentParser, runs: int) -> None:
+    """``--runs`` and ``--triton-python``, shared with ``bench/compile_time.py``."""
+    parser.add_argument("--runs", type=int, default=runs, help=f"rounds (default {runs})")
     parser.add_argument(
         "--triton-python",
         default=os.environ.get("WARPSCHED_TRITON_PYTHON"),
         help="interpreter with triton installed (default: $WARPSCHED_TRITON_PYTHON)",
     )
+
+
+def parse_peer_arguments(parser: argparse.ArgumentParser) -> argparse.Namespace:
     args = parser.parse_args()
     if args.runs < 1:
         parser.error("--runs must be at least 1")
+    return args
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    peer_arguments(parser, 7)
+    args = parse_peer_arguments(parser)
     print("\n".join(report(args.runs, args.triton_python)))
     return 0
 

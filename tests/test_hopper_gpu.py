@@ -9,24 +9,14 @@ present they are compiled on first use.
 
 from __future__ import annotations
 
-import importlib.util
-
 import pytest
+from hopper_device import hopper_present
 
 from warpsched.nvidia.hopper.config import HopperGemmConfig
 
-
-def _hopper_present() -> bool:
-    if importlib.util.find_spec("torch") is None or importlib.util.find_spec("cuda") is None:
-        return False
-    import torch
-
-    return torch.cuda.is_available() and torch.cuda.get_device_capability(0) == (9, 0)
-
-
 pytestmark = [
     pytest.mark.gpu,
-    pytest.mark.skipif(not _hopper_present(), reason="needs a Hopper GPU, torch and cuda-python"),
+    pytest.mark.skipif(not hopper_present(), reason="needs a Hopper GPU, torch and cuda-python"),
 ]
 
 GPU_CONFIGS = {
