@@ -284,3 +284,15 @@ def test_launch_failure_names_the_call(hopper):
         )
     with pytest.raises(CudaError, match=r"cuModuleGetFunction\('nope'\) failed: .*NOT_FOUND"):
         Kernel(_echo_ptx().encode() + b"\0", "nope").function()
+
+
+def test_launch_configs_are_built_once_per_shape():
+    """``Kernel.launch`` reuses one ``CUlaunchConfig`` per (grid, block, cluster, smem, stream):
+    building one through cuda-python costs more than a small GEMM runs."""
+    from warpsched.runtime.driver import _cached_launch_config
+
+    first = _cached_launch_config((132, 1, 1), (384, 1, 1), (1, 1, 1), 200_000, 0)
+    again = _cached_launch_config((132, 1, 1), (384, 1, 1), (1, 1, 1), 200_000, 0)
+    other = _cached_launch_config((66, 1, 1), (384, 1, 1), (2, 1, 1), 200_000, 0)
+    assert first is again and other is not first
+    assert (other.gridDimX, other.numAttrs) == (66, 1)

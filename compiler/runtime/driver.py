@@ -12,6 +12,7 @@ the ``void* kernelParams[]`` array (see ``warpsched.runtime.params``).
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Sequence
 
@@ -205,6 +206,13 @@ def launch_config(grid, block, cluster, smem_bytes: int, stream=None):
     return config
 
 
+@functools.lru_cache(maxsize=256)
+def _cached_launch_config(grid: Dim3, block: Dim3, cluster: Dim3, smem_bytes: int, stream: int):
+    """``launch_config`` memoised by value: building a ``CUlaunchConfig`` through cuda-python
+    takes ~40 µs, more than a small GEMM runs; the driver only reads it."""
+    return launch_config(grid, block, cluster, smem_bytes, stream)
+
+
 class Kernel:
     """One ``.entry`` of a cubin, loaded lazily into each CUDA context it is launched in.
 
@@ -271,7 +279,13 @@ class Kernel:
         ``grid``, ``block`` and ``cluster`` are an int or up to three ints.
         ``params`` must match the kernel's ``.param`` list in order and kind.
         """
-        config = launch_config(grid, block, cluster, smem_bytes, stream)
+        config = _cached_launch_config(
+            _dim3(grid, "grid"),
+            _dim3(block, "block"),
+            _dim3(cluster, "cluster"),
+            smem_bytes,
+            _stream_handle(stream),
+        )
         func = self.function(smem_bytes)
         packed = pack_params(params)
         cu = cuda_driver()
