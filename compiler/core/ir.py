@@ -9,5 +9,6 @@ from __future__ import annotations
 
 from mlir import ir, passmanager  # noqa: F401  (re-exported)
 from mlir.dialects import irdl  # noqa: F401  (re-exported)
+from mlir.dialects.llvm import translate_module_to_llvmir  # noqa: F401  (re-exported)
 
-__all__ = ["ir", "irdl", "passmanager"]
+__all__ = ["ir", "irdl", "passmanager", "translate_module_to_llvmir"]

@@ -18,7 +18,7 @@ from warpsched.backend.interface import Backend, CompileOptions, CompileResult, 
 from warpsched.backend.registry import backend_for, targets
 from warpsched.core.diagnostics import Diagnostic, DiagnosticError, Severity
 from warpsched.core.ir import ir
-from warpsched.llvm.translate import TranslateError, mlir_to_llvm_ir
+from warpsched.llvm.translate import TranslateError, module_to_llvm_ir
 from warpsched.passes.pipeline import parse_element, run_pipeline
 
 
@@ -69,7 +69,7 @@ def compile_module(
 def translate(module: ir.Module, filename: str) -> str:
     """The LLVM IR of a module in the llvm dialect (+ rocdl/nvvm); failures are diagnostics."""
     try:
-        return mlir_to_llvm_ir(str(module))
+        return module_to_llvm_ir(module)
     except TranslateError as exc:
         raise DiagnosticError(
             [Diagnostic(Severity.ERROR, f"translation to LLVM IR failed: {exc}", filename)]

@@ -3,8 +3,8 @@
 Stages (each timed in ``CompiledGemm.timings``)::
 
     generate   gemm_module(config)                          llvm + nvvm MLIR text
-    passes     parse + convert-nvvm-to-llvm                 wgmma / TMA ops → LLVM + inline PTX
-    translate  MLIR's translator                            LLVM IR
+    passes + translate   parse, convert-nvvm-to-llvm,       wgmma / TMA ops → inline PTX,
+                         MLIR's translator                  LLVM IR
     llvm       llvmlite NVPTX at -O3                        PTX
     assemble   ptx_to_cubin (whole-program ptxas)           cubin
 """
@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 
 from ...core.ir import ir
-from ...llvm.translate import mlir_to_llvm_ir
+from ...llvm.translate import module_to_llvm_ir
 from ..codegen import llvm_ir_to_ptx, ptx_to_cubin
 from ..nvvm_to_llvm import convert_nvvm_to_llvm
 from ..targets import NVTarget
@@ -33,12 +33,12 @@ class CompiledGemm:
     timings: dict[str, float] = field(default_factory=dict)
 
 
-def lower_to_llvm_dialect(mlir_text: str) -> str:
-    """Run ``convert-nvvm-to-llvm`` (wgmma, TMA and mbarrier ops to LLVM + inline PTX)."""
+def llvm_ir_of(mlir_text: str) -> str:
+    """The LLVM IR of the generator's module: parse, convert, translate in one context."""
     with ir.Context():
         module = ir.Module.parse(mlir_text)
         convert_nvvm_to_llvm(module.operation)
-        return str(module)
+        return module_to_llvm_ir(module)
 
 
 def compile_gemm(config: HopperGemmConfig, opt_level: int = 3) -> CompiledGemm:
@@ -54,10 +54,8 @@ def compile_gemm(config: HopperGemmConfig, opt_level: int = 3) -> CompiledGemm:
 
     module = gemm_module(config)
     lap("generate")
-    llvm_dialect = lower_to_llvm_dialect(module.mlir)
-    lap("passes")
-    llvm_ir = mlir_to_llvm_ir(llvm_dialect)
-    lap("translate")
+    llvm_ir = llvm_ir_of(module.mlir)
+    lap("passes + translate")
     ptx = llvm_ir_to_ptx(llvm_ir, NVTarget.SM90A, opt_level)
     lap("llvm")
     cubin = ptx_to_cubin(ptx, NVTarget.SM90A)
