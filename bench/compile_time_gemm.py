@@ -8,7 +8,7 @@ Usage: ``.venv/bin/python bench/compile_time_gemm.py [--runs N] [--triton-python
   ``bench/triton_matmul_peer.py --arch sm_90 --once`` (Triton's own cache bypassed).
 * **warm**: in one process, after a first compile; warpsched's stages timed one by one
   (parse + verify, passes ``sched-to-nvvm`` and ``convert-nvvm-to-llvm``, MLIR's
-  translator, llvmlite NVPTX, whole-program ptxas) against ``triton.compile`` repeated in
+  translator on the loaded module as the driver runs it, llvmlite NVPTX, whole-program ptxas) against ``triton.compile`` repeated in
   the peer's process.
 
 The Triton kernel is the same GEMM (bf16 in, f32 accumulate, bf16 out, A and B
@@ -38,7 +38,7 @@ def warm_stages() -> tuple[float, ...]:
     """Seconds per stage of one in-process compile of the example."""
     from warpsched.dialects.registry import new_context
     from warpsched.frontend.load import load_module
-    from warpsched.llvm.translate import mlir_to_llvm_ir
+    from warpsched.llvm.translate import module_to_llvm_ir
     from warpsched.nvidia.codegen import llvm_ir_to_ptx, ptx_to_cubin
     from warpsched.nvidia.targets import NVTarget
     from warpsched.passes.pipeline import parse_element, run_pipeline
@@ -62,7 +62,7 @@ def warm_stages() -> tuple[float, ...]:
         ]
         run_pipeline(module, passes, context, str(EXAMPLE))
         lap()
-        llvm_ir = mlir_to_llvm_ir(str(module))
+        llvm_ir = module_to_llvm_ir(module)
     lap()
     ptx = llvm_ir_to_ptx(llvm_ir, NVTarget.SM90A)
     lap()
