@@ -16,6 +16,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "sched-set-fence-mask": ("sched_set_fence_mask", "SetFenceMask"),
     "sched-to-nvvm": ("sched_to_nvvm", "SchedToNvvm"),
     "sched-to-rocdl": ("sched_to_rocdl", "ToROCDL"),
+    "sched-verify": ("sched_verify", "Verify"),
 }
 
 

@@ -18,12 +18,13 @@ from warpsched.core.ir import ir
 
 
 class PassFailure(Exception):
-    """A pass could not apply; the diagnostic goes at ``op``'s location."""
+    """A pass could not apply; the diagnostic goes at ``op``'s location, then ``notes`` there."""
 
-    def __init__(self, op: ir.Operation, message: str) -> None:
+    def __init__(self, op: ir.Operation, message: str, notes: tuple[str, ...] = ()) -> None:
         super().__init__(message)
         self.op = op
         self.message = message
+        self.notes = notes
 
 
 class OptionError(ValueError):

@@ -11,7 +11,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from warpsched.core.diagnostics import mlir_diagnostics
+from warpsched.core.diagnostics import (
+    Diagnostic,
+    DiagnosticError,
+    Severity,
+    location_of,
+    mlir_diagnostics,
+)
 from warpsched.core.ir import ir, passmanager
 
 from . import PASSES, load_pass
@@ -76,19 +82,27 @@ def run_pipeline(
     What a pass returns is added to ``metadata`` (when given) for the backend.
     """
     for pass_ in passes:
+        notes: list[Diagnostic] = []
 
-        def run(op: ir.Operation, external: object, pass_: ModulePass = pass_) -> None:
+        def run(
+            op: ir.Operation, external: object, pass_: ModulePass = pass_, notes: list = notes
+        ) -> None:
             try:
                 facts = pass_.apply(op)
                 if facts and metadata is not None:
                     metadata.update(facts)
             except PassFailure as failure:
                 failure.op.location.emit_error(f"{pass_.ARGUMENT}: {failure.message}")
+                where = location_of(failure.op.location, filename)
+                notes.extend(Diagnostic(Severity.NOTE, text, *where) for text in failure.notes)
                 external.signal_pass_failure()  # type: ignore[attr-defined]
 
-        with mlir_diagnostics(context, filename):
-            manager = passmanager.PassManager("builtin.module")
-            manager.add(run, name=type(pass_).__name__, argument=pass_.ARGUMENT)
-            manager.run(module.operation)
+        try:
+            with mlir_diagnostics(context, filename):
+                manager = passmanager.PassManager("builtin.module")
+                manager.add(run, name=type(pass_).__name__, argument=pass_.ARGUMENT)
+                manager.run(module.operation)
+        except DiagnosticError as exc:
+            raise DiagnosticError(exc.diagnostics + notes) from None
         if after_each is not None:
             after_each(pass_)

@@ -1,0 +1,252 @@
+"""Model checks of an expanded AMD schedule over the streams its kernel executes (``amd_trace``).
+
+``check_schedule`` reports, as ``Violation``s whose ``at`` is the ``(phase,
+index)`` of the causing entry (None: the schedule itself):
+
+* ``barrier-balance``: the wave groups execute different numbers of ``s_barrier``;
+* ``prio-pairing``: a ``set_prio(1)`` not closed by ``set_prio(0)`` before the next barrier
+  (or the end of the kernel);
+* ``fence-mask``: a ``sched_group_barrier`` whose mask has bits outside LLVM's
+  ``SchedGroupMask`` (0x7FF), an empty mask or a zero count;
+* ``dma-visibility``: a fragment load of an LDS half tile that some wave group's
+  DMA has not completed and published: the DMA must be retired by that group's
+  ``wait_vm`` (vmcnt per group, decremented in issue order, ``vm_per_load``
+  per LOAD without its own ``vm`` cost) and a barrier must separate that wait
+  from the read;
+* ``prefetch-overwrite``: a LOAD into a half tile that a wave group reads
+  concurrently (neither ordered before the DMA nor after its completion).
+
+``Geometry`` decides which half tiles a fragment load reads: ``SCHEDULE`` takes the
+op's ``(stage, subtile)`` (the reference scheduler's own model of its buffers),
+``KERNEL`` the ping-pong kernel's layout (``amd_ping_pong_matmul.mojo``: A half
+``(stage, warp_m)`` = the wave group's, B halves of both ``b_half``s).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import deque
+
+from warpsched.schedule import ExpandedSchedule, Ops, PingPongOps
+from warpsched.tile_geometry import KernelStructure
+
+from .amd_trace import Event, trace
+from .counterexample import Step, Violation
+
+SCHED_GROUP_MASK_ALL = 0x7FF  # LLVM AMDGPU SchedGroupMask: ALU .. TRANS
+DEFAULT_VM_PER_LOAD = 2  # the reference target (mi355x, 256x256x64 bf16): VMCNT_PER_LOAD_A/B
+_LOADS = {PingPongOps.LOAD_A: "A", PingPongOps.LOAD_B: "B"}
+_FRAGMENTS = {PingPongOps.MMA_LOAD_A: "A", PingPongOps.MMA_LOAD_B: "B"}
+
+
+class Geometry(enum.Enum):
+    """Which LDS half tiles a fragment load reads."""
+
+    SCHEDULE = "schedule"
+    KERNEL = "kernel"
+
+
+def _at(event: Event) -> object:
+    return None if event.index is None else (event.phase, event.index)
+
+
+def _step(event: Event) -> Step:
+    return Step(
+        f"wave group {event.group}", f"{event.describe()} (after {event.barriers_before} barriers)"
+    )
+
+
+def check_schedule(
+    schedule: ExpandedSchedule,
+    structure: KernelStructure,
+    geometry: Geometry = Geometry.SCHEDULE,
+    vm_per_load: int = DEFAULT_VM_PER_LOAD,
+) -> list[Violation]:
+    """Every violation of ``schedule`` run by ``structure`` (two K-loop iterations)."""
+    streams = trace(schedule, structure)
+    out = _barrier_balance(streams) + [v for s in streams.values() for v in _prio_and_masks(s)]
+    return out + _dataflow(streams, structure, geometry, vm_per_load)
+
+
+def _barrier_balance(streams: dict[int, tuple[Event, ...]]) -> list[Violation]:
+    counts = {g: sum(e.op.tag == Ops.BARRIER for e in s) for g, s in streams.items()}
+    if len(set(counts.values())) <= 1:
+        return []
+    steps = tuple(
+        Step(f"wave group {g}", f"executes {n} s_barrier ({', '.join(_barrier_sites(streams[g]))})")
+        for g, n in counts.items()
+    )
+    text = ", ".join(f"wave group {g}: {n}" for g, n in counts.items())
+    return [
+        Violation(
+            None,
+            "barrier-balance",
+            f"wave groups execute unequal s_barrier counts ({text}); the group with more waits forever",
+            steps,
+        )
+    ]
+
+
+def _barrier_sites(stream: tuple[Event, ...]) -> list[str]:
+    sites: dict[str, int] = {}
+    for e in stream:
+        if e.op.tag == Ops.BARRIER:
+            key = e.where.split("[")[0] if e.index is not None else e.where
+            sites[key] = sites.get(key, 0) + 1
+    return [f"{n} in {k}" for k, n in sites.items()]
+
+
+def _prio_and_masks(stream: tuple[Event, ...]) -> list[Violation]:
+    out, opened = [], None
+    for e in stream:
+        tag = e.op.tag
+        if tag == Ops.SET_PRIO:
+            opened = e if e.op.wait_value > 0 else None
+        elif tag == Ops.BARRIER and opened is not None:
+            out.append(_unpaired(opened, e))
+            opened = None
+        elif tag == Ops.SCHED_GROUP_BARRIER:
+            mask, count = e.op.subtile, e.op.wait_value
+            if mask & ~SCHED_GROUP_MASK_ALL or mask == 0 or count == 0:
+                out.append(
+                    Violation(
+                        _at(e),
+                        "fence-mask",
+                        f"sched_group_barrier mask {mask:#x} count {count} is not legal: the mask must be "
+                        f"a non-empty subset of {SCHED_GROUP_MASK_ALL:#x} (LLVM SchedGroupMask), the count positive",
+                        (_step(e),),
+                    )
+                )
+    if opened is not None:
+        out.append(_unpaired(opened, None))
+    return _unique(out)
+
+
+def _unpaired(opened: Event, barrier: Event | None) -> Violation:
+    end = barrier.describe() if barrier else "the end of the kernel"
+    steps = (_step(opened),) + ((_step(barrier),) if barrier else ())
+    return Violation(
+        _at(opened),
+        "prio-pairing",
+        f"set_prio({opened.op.wait_value}) is not closed by set_prio(0) before {end}",
+        steps,
+    )
+
+
+def _unique(violations: list[Violation]) -> list[Violation]:
+    seen, out = set(), []
+    for v in violations:
+        if (v.at, v.rule) not in seen:
+            seen.add((v.at, v.rule))
+            out.append(v)
+    return out
+
+
+def _reads(event: Event, structure: KernelStructure, geometry: Geometry) -> list[tuple]:
+    operand, st, sub = _FRAGMENTS[event.op.tag], event.op.stage, event.op.subtile
+    if geometry is Geometry.SCHEDULE or structure is not KernelStructure.PING_PONG:
+        return [(operand, st, sub)]
+    if operand == "A":
+        return [("A", st, event.group)]
+    return [("B", st, 0), ("B", st, 1)]
+
+
+class _Write:
+    """A DMA into ``region`` by one group, with the barrier count at which its wait retired it."""
+
+    def __init__(self, event: Event, region: tuple, ops: int) -> None:
+        self.event, self.region, self.ops = event, region, ops
+        self.done: Event | None = None
+
+
+def _writes(stream: tuple[Event, ...], vm_per_load: int) -> list[_Write]:
+    queue: deque[_Write] = deque()
+    writes = []
+    for e in stream:
+        if e.op.tag in _LOADS:
+            w = _Write(e, (_LOADS[e.op.tag], e.op.stage, e.op.subtile), e.op.vm_cost or vm_per_load)
+            queue.append(w)
+            writes.append(w)
+        elif e.op.tag == Ops.WAIT_VM:
+            while queue and sum(w.ops for w in queue) > e.op.wait_value:
+                queue.popleft().done = e
+    return writes
+
+
+def _dataflow(streams, structure, geometry, vm_per_load) -> list[Violation]:
+    writes = [w for s in streams.values() for w in _writes(s, vm_per_load)]
+    out = []
+    for stream in streams.values():
+        for read in (e for e in stream if e.op.tag in _FRAGMENTS):
+            for region in _reads(read, structure, geometry):
+                out.extend(_check_read(read, [w for w in writes if w.region == region], streams))
+    return _unique(out)
+
+
+def _check_read(read: Event, writes: list[_Write], streams) -> list[Violation]:
+    out = []
+    for group in streams:
+        mine = [w for w in writes if w.event.group == group]
+        visible = [w for w in mine if _visible(w, read)]
+        before = [w for w in mine if w not in visible and not _read_first(read, w)]
+        for w in before:
+            if visible or w.event.op.k_offset.name != "NONE" and _is_later(w, visible):
+                out.append(_race(read, w, streams))
+        if mine and not visible and not before:
+            continue
+        if mine and not visible:
+            w = before[0]
+            steps = (_step(w.event), _step(read)) + ((_step(w.done),) if w.done else ())
+            why = (
+                f"retired only by {w.done.describe()} in wave group {group}, with no barrier before the read"
+                if w.done
+                else "never retired by a wait_vm"
+            )
+            out.append(
+                Violation(
+                    _at(read),
+                    "dma-visibility",
+                    f"fragment load reads half tile {_region(w.region)} before wave group {group}'s DMA "
+                    f"{w.event.describe()} is complete and visible: it is {why}",
+                    steps,
+                )
+            )
+    return out
+
+
+def _visible(w: _Write, read: Event) -> bool:
+    """Retired by a wait before the read: in its own group's stream (the waves of a group run
+    one stream; see docs/verify.md), else with a barrier between the wait and the read."""
+    if w.done is None:
+        return False
+    if w.event.group == read.group:
+        return w.done.position < read.position
+    return w.done.barriers_before < read.barriers_before
+
+
+def _read_first(read: Event, w: _Write) -> bool:
+    if w.event.group == read.group:
+        return w.event.position > read.position
+    return w.event.barriers_before > read.barriers_before
+
+
+def _is_later(w: _Write, visible: list[_Write]) -> bool:
+    return all(v.event.position < w.event.position for v in visible)
+
+
+def _race(read: Event, w: _Write, streams) -> Violation:
+    steps = [_step(w.event), _step(read)]
+    if w.done is not None:
+        steps.append(_step(w.done))
+    return Violation(
+        _at(w.event),
+        "prefetch-overwrite",
+        f"LOAD overwrites half tile {_region(w.region)} while wave group {read.group} may still read "
+        f"it ({read.describe()}): neither is ordered before the other by a wait_vm and a barrier",
+        tuple(steps),
+    )
+
+
+def _region(region: tuple) -> str:
+    operand, stage, half = region
+    return f"{operand}[stage {stage}, half {half}]"
