@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..nvvm_ops import PTR_SHARED, NvvmEmitter
+from ..tma import TMAP_ATTRS
 from .config import HopperGemmConfig, Raster
 
-PTR_CLUSTER = "!llvm.ptr<7>"
 SMEM_SYMBOL = "warpsched_gemm_smem"
 WAIT_TICKS = 10_000_000
 """The suspend-time hint of ``mbarrier.try_wait.parity`` (what CUTLASS passes)."""
@@ -35,7 +35,6 @@ class KernelArgs:
 
 
 ARGS = KernelArgs()
-TMAP_ATTRS = "{llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}"
 SIGNATURE = (
     f"{ARGS.tmap_a}: !llvm.ptr {TMAP_ATTRS}, {ARGS.tmap_b}: !llvm.ptr {TMAP_ATTRS}, "
     f"{ARGS.tmap_c}: !llvm.ptr {TMAP_ATTRS}, "

@@ -9,7 +9,8 @@ complete on ``full``.  Out-of-range rows, columns and K are zero-filled by TMA.
 
 from __future__ import annotations
 
-from .emitter import ARGS, PTR_CLUSTER, GemmEmitter
+from ..tma import PTR_CLUSTER, load_2d
+from .emitter import ARGS, GemmEmitter
 from .operands import OperandCopy, copies
 
 PTR_SHARED = "!llvm.ptr<3>"
@@ -60,8 +61,4 @@ def _issue(em: GemmEmitter, copy: OperandCopy, stage: str, full: str, mn0: str, 
     mn = w.addi(mn0, copy.mn_offset)
     coords = (k0, mn) if copy.k_inner else (mn, k0)
     tmap = ARGS.tmap_a if copy.operand == "a" else ARGS.tmap_b
-    w.stmt(
-        f'"nvvm.cp.async.bulk.tensor.shared.cluster.global"({dst}, {tmap}, {coords[0]}, '
-        f"{coords[1]}, {full}) <{{operandSegmentSizes = array<i32: 1, 1, 2, 1, 0, 0, 0, 0>}}> "
-        f": ({PTR_CLUSTER}, !llvm.ptr, i32, i32, {PTR_SHARED}) -> ()"
-    )
+    load_2d(w, dst, tmap, coords, full)
