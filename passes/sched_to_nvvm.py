@@ -27,6 +27,7 @@ from warpsched.nvidia.pipeline_config import (
     InputPipelineConfig,
     OutputPipelineConfig,
 )
+from warpsched.nvidia.report import DATA_PATH_KEY, WGMMA_PATH
 from warpsched.nvidia.targets import NVTarget
 
 from .base import ModulePass, PassFailure
@@ -46,7 +47,7 @@ class SchedToNvvm(ModulePass):
         if self.target:
             NVTarget.parse(self.target)  # ValueError names the known targets
 
-    def apply(self, module: ir.Operation) -> None:
+    def apply(self, module: ir.Operation) -> dict[str, object]:
         kernels = list(nv_kernels(module))
         if not kernels:
             raise PassFailure(module, "found no sched.nv_kernel or sched.nv_gemm to lower")
@@ -66,13 +67,16 @@ class SchedToNvvm(ModulePass):
                     "(tcgen05) has no GEMM lowering yet",
                 )
             replace_with(kernel, ir.Module.parse(gemm_module(op_config(kernel)).mlir))
+            data_path = WGMMA_PATH
         else:
             try:
                 lowered = lower_kernel(to_kernel(kernel, target))
             except (LoweringError, ValueError) as exc:
                 raise PassFailure(kernel, str(exc)) from None
             replace_with(kernel, ir.Module.parse(lowered.mlir))
+            data_path = lowered.data_path.value
         module.attributes[TARGET_ATTR] = ir.StringAttr.get(target.value)
+        return {DATA_PATH_KEY: data_path}
 
     def resolve_target(self, module: ir.Operation) -> NVTarget:
         """The ``target`` option, else the module's ``sched.target``; PassFailure says how to give one."""

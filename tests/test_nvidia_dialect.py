@@ -26,6 +26,7 @@ from warpsched.passes.sched_to_nvvm import nv_kernels, to_kernel
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "ws_gemm_sm90a.mlir"
+EXAMPLE_SM100A = ROOT / "examples" / "ws_gemm_sm100a.mlir"
 INPUTS = ROOT / "tests" / "lit" / "nvidia" / "Inputs"
 PROOF_SOURCES = {
     Mode.PER_TILE: EXAMPLE,
@@ -181,12 +182,14 @@ def test_linear_stage_is_one_value_used_by_its_release() -> None:
 
 @pytest.mark.parametrize("target", list(NVTarget))
 def test_sched_to_nvvm_emits_the_library_lowering(target: NVTarget) -> None:
-    context, module = load(EXAMPLE)
+    example = EXAMPLE_SM100A if target.has_tmem else EXAMPLE
+    context, module = load(example)
     run_pipeline(
         module, parse_pipeline(f"sched-to-nvvm{{target={target.value}}}"), context, "<example>"
     )
     reference = dataclasses.replace(
-        build_proof_kernel(ProofConfig(target=target)), name="ws_gemm_sm_90a_per_tile_s2"
+        build_proof_kernel(ProofConfig(target=target)),
+        name=f"ws_gemm_{'sm_100a' if target.has_tmem else 'sm_90a'}_per_tile_s2",
     )  # the example's symbol
     expected = ir.Module.parse(lower_kernel(reference).mlir, context)
     assert str(module) == str(expected)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pytest
 
 from warpsched.nvidia import program as P
+from warpsched.nvidia.data_paths import DataPathError
 from warpsched.nvidia.lower import LoweringError, lower_kernel
 from warpsched.nvidia.proof_gemm import Broken, Mode, ProofConfig, build_proof_kernel
 from warpsched.nvidia.roles import Role
@@ -108,17 +110,27 @@ def test_sm100a_mma_role_protocol_order():
         mma,
         '"nvvm.tcgen05.alloc"',
         "nvvm.bar.warp.sync",
+        "nvvm.tcgen05.fence #nvvm.tcgen05_fence<before>",  # the allocation, before bar.arrive
         '"bar.arrive 1, 160;"',
         '"nvvm.mbarrier.try_wait"',  # acquire_for_mma: empty[ps]
-        "nvvm.mma.sync",
+        '"nvvm.mbarrier.try_wait"',  # input_consume: full[s] of the A/B stage
+        "nvvm.tcgen05.fence #nvvm.tcgen05_fence<after>",
         '"nvvm.elect.sync"',
-        '"nvvm.tcgen05.commit"',  # release_from_mma: one elected lane
+        '"nvvm.tcgen05.mma"',
+        '"nvvm.elect.sync"',
+        '"nvvm.tcgen05.commit"',  # the input stage's empty barrier, from the issuing lane
+        '"nvvm.mbarrier.arrive"',  # ... and the other lanes
+        '"nvvm.elect.sync"',
+        '"nvvm.tcgen05.commit"',  # release_from_mma: the output stage's full barrier
         '"nvvm.tcgen05.relinquish_alloc_permit"',
         '"nvvm.mbarrier.try_wait"',  # the dealloc barrier
         '"nvvm.tcgen05.dealloc"',
     )
     assert "<{group = #nvvm.cta_group<cta_1>}>" in mma
-    assert mma.count('"nvvm.tcgen05.commit"') == 1
+    assert "nvvm.mma.sync" not in mma
+    # one commit per input stage release, one per output stage release; K = 64 is 4 MMAs of k16
+    assert mma.count('"nvvm.tcgen05.commit"') == 2
+    assert mma.count('"nvvm.tcgen05.mma"') == 4
 
 
 def test_sm100a_epilogue_role_protocol_order():
@@ -151,18 +163,44 @@ def test_sm90a_has_no_tcgen05_and_signals_with_mbarrier_arrive():
     )
 
 
+def _with_output(base: P.Kernel, out: P.OutputPipeline, **changes) -> P.Kernel:
+    return dataclasses.replace(base, output_pipeline=out, **changes)
+
+
+def _protocol_only(steps: tuple) -> tuple:
+    """``steps`` without data steps and A/B input contexts (the protocol skeleton)."""
+    data = (P.LoadInputStage, P.MmaTileProduct, P.ZeroAccumulator, P.StoreAccumulator)
+    data += (P.DrainStageToC, P.KLoop, P.InputProduce, P.InputConsume)
+    kept = []
+    for step in steps:
+        if isinstance(step, data):
+            continue
+        if hasattr(step, "body"):
+            step = dataclasses.replace(step, body=_protocol_only(step.body))
+        kept.append(step)
+    return tuple(kept)
+
+
+def test_cta_group_2_data_path_is_refused_by_name():
+    base = build_proof_kernel(ProofConfig(target=NVTarget.SM100A))
+    out = P.OutputPipeline("acc", type(base.output_pipeline.config)(2, 128, cta_group=2))
+    with pytest.raises(DataPathError, match="cta_group 1 only"):
+        lower_kernel(_with_output(base, out))
+
+
 def test_cta_group_2_uses_multicast_commit_and_leader_arrive():
     base = build_proof_kernel(ProofConfig(target=NVTarget.SM100A))
     out = P.OutputPipeline("acc", type(base.output_pipeline.config)(2, 32, cta_group=2))
-    kernel = P.Kernel(
-        base.name,
-        base.target,
-        base.layout,
-        base.launch_threads,
-        base.gemm,
-        base.input_pipelines,
+    kernel = _with_output(
+        base,
         out,
-        base.bodies,
+        gemm=P.GemmParams(),
+        input_pipelines=base.input_pipelines[1:],  # the tile ids only: no A/B data path
+        bodies=tuple(
+            dataclasses.replace(b, steps=_protocol_only(b.steps))
+            for b in base.bodies
+            if b.role is not Role.LOAD
+        ),
     )
     text = lower_kernel(kernel).mlir
     consts = _constants(text)
@@ -172,7 +210,7 @@ def test_cta_group_2_uses_multicast_commit_and_leader_arrive():
     assert mask and consts[mask[1]] == 0b11
     assert "and.b32 a, $0, 0xFEFFFFFF; mbarrier.arrive.shared::cluster.b64" in text
     assert "mapa.shared::cluster.u32" in text
-    assert _init_counts(text)[8:] == [1, 256, 1, 256, 256]
+    assert _init_counts(text)[4:] == [1, 256, 1, 256, 256]
 
 
 def test_per_k_epilogue_exit_order():

@@ -3,7 +3,8 @@ LLVM IR → PTX → cubin.
 
 Passes: ``sched-to-nvvm``, then MLIR's ``convert-nvvm-to-llvm``.  The binary
 step runs llvmlite's NVPTX backend at ``-O<n>`` and whole-program ``ptxas``
-(nvJitLink as the fallback); the toolchain is imported only then.
+(nvJitLink as the fallback); the toolchain is imported only then.  ``--report``
+prints the data path ``sched-to-nvvm`` chose and the cubin's SASS summary.
 """
 
 from __future__ import annotations
@@ -22,11 +23,8 @@ class NVIDIABackend:
     emits = (Emit.MLIR, Emit.LLVM, Emit.PTX, Emit.CUBIN)
 
     def problems(self, options: CompileOptions) -> list[str]:
-        if options.report or options.fidelity:
-            return [
-                f"--report and --check-fidelity read AMD code objects; not available "
-                f"for {options.target}"
-            ]
+        if options.fidelity:
+            return [f"--check-fidelity reads AMD code objects; not available for {options.target}"]
         return []
 
     def pass_pipeline(self, options: CompileOptions) -> tuple[str, ...]:
@@ -39,12 +37,18 @@ class NVIDIABackend:
             llvm_ir_to_ptx,
             ptx_to_cubin,
         )
+        from .report import DATA_PATH_KEY, kernel_report
 
         target = NVTarget(options.target)
         emit = options.emit or Emit.CUBIN
         try:
             ptx = llvm_ir_to_ptx(llvm_ir, target, options.opt_level)
-            return CompileResult(ptx if emit is Emit.PTX else ptx_to_cubin(ptx, target), emit)
+            cubin = ptx_to_cubin(ptx, target) if emit is Emit.CUBIN or options.report else None
+            report = None
+            if options.report:
+                path = str(metadata.get(DATA_PATH_KEY, "unknown (input was not lowered here)"))
+                report = kernel_report(cubin, path)
+            return CompileResult(ptx if emit is Emit.PTX else cubin, emit, report)
         except (RuntimeError, ValueError) as exc:
             raise DiagnosticError(
                 [

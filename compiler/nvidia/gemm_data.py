@@ -37,7 +37,10 @@ class GemmArgs:
 
 
 class GemmData:
-    """Emits the data steps for one role's body."""
+    """Emits the data steps for one role's body (the ``mma.sync`` data path)."""
+
+    acc_type = "f32"
+    """The element type of the MMA role's accumulator registers."""
 
     def __init__(self, em: NvvmEmitter, gemm: GemmParams, smem: SmemLayout, args: GemmArgs) -> None:
         self.em, self.g, self.smem, self.args = em, gemm, smem, args
@@ -120,8 +123,17 @@ class GemmData:
         for i in range(count):
             self.em.store(zero, self.em.elem(acc, i, "f32"), "f32")
 
-    def mma_tile_product(self, pipeline: str, stage: str, acc: str) -> None:
-        """``acc += A_s @ B_s^T`` for input ``stage`` with ``mma.sync.m16n8k16`` (bf16, f32 accumulate)."""
+    def zero_mma(self, acc: str) -> None:
+        """Zero the MMA role's accumulator registers."""
+        self.zero(acc, self.acc_count)
+
+    def release_input(self, empty: str) -> None:
+        """The MMA warp's release of an input stage: every lane arrives on ``empty``."""
+        self.em.mbarrier_arrive(empty)
+
+    def mma_tile_product(self, pipeline: str, stage: str, acc: str, out_stage: str) -> None:
+        """``acc += A_s @ B_s^T`` for input ``stage`` with ``mma.sync.m16n8k16`` (bf16, f32 accumulate);
+        ``out_stage`` (the accumulator stage being produced) is not needed on this path."""
         em, w, g = self.em, self.em.w, self.g
         a_base = self._stage_base(self.smem.a_stages[pipeline], stage, self.smem.a_stage_bytes)
         b_base = self._stage_base(self.smem.b_stages[pipeline], stage, self.smem.b_stage_bytes)

@@ -34,27 +34,45 @@ from dataclasses import dataclass
 from warpsched.llvm.mlir_text import FuncWriter
 
 from . import program as P
+from .data_paths import DataPath
 from .nvvm_ops import NvvmEmitter
 from .pipeline_ops import init_pipeline
 from .role_lowering import LoweringError, RoleLowering
 from .smem_layout import SmemLayout
 from .targets import NVTarget
+from .tma import TMAP_ATTRS
 
-__all__ = ["KERNEL_ARGS", "SMEM_SYMBOL", "LoweredKernel", "LoweringError", "lower_kernel"]
+__all__ = [
+    "KERNEL_ARGS",
+    "TMA_KERNEL_ARGS",
+    "SMEM_SYMBOL",
+    "LoweredKernel",
+    "LoweringError",
+    "lower_kernel",
+]
 
 SMEM_SYMBOL = "__warpsched_smem"
 KERNEL_ARGS = "%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>, %M: i32, %N: i32, %K: i32"
+TMA_KERNEL_ARGS = (
+    f"%tmap_a: !llvm.ptr {TMAP_ATTRS}, %tmap_b: !llvm.ptr {TMAP_ATTRS}, "
+    "%C: !llvm.ptr<1>, %M: i32, %N: i32, %K: i32"
+)
+"""The tcgen05 data path's parameters: A's and B's ``__grid_constant__`` tensor maps (2-D,
+K innermost, boxes 64 × block_m and 64 × block_n, 128-byte swizzle), then C and the sizes."""
 
 
 @dataclass(frozen=True)
 class LoweredKernel:
-    """MLIR module text plus the launch facts: block threads and static shared-memory bytes."""
+    """MLIR module text plus the launch facts: block threads, shared-memory bytes (dynamic
+    when ``dynamic_smem``: the launch must pass them) and the data path."""
 
     mlir: str
     name: str
     target: NVTarget
     threads: int
     smem_bytes: int
+    dynamic_smem: bool = False
+    data_path: DataPath = DataPath.MMA_SYNC
 
 
 def _init_barriers(kernel: P.Kernel, em: NvvmEmitter, smem: SmemLayout) -> None:
@@ -86,18 +104,31 @@ def lower_kernel(kernel: P.Kernel) -> LoweredKernel:
             f"role_{body.role.value}_",
         )
     w.stmt("llvm.return")
+    args = TMA_KERNEL_ARGS if smem.dynamic else KERNEL_ARGS
     header = (
-        f"  llvm.func @{kernel.name}({KERNEL_ARGS}) attributes {{nvvm.kernel, "
+        f"  llvm.func @{kernel.name}({args}) attributes {{nvvm.kernel, "
         f"nvvm.maxntid = array<i32: {kernel.launch_threads}, 1, 1>}}"
     )
+    if smem.dynamic:
+        storage = "external", 1024, 0
+    else:
+        storage = "internal", 128, smem.total_bytes
     text = "\n".join(
         [
             f'module attributes {{sched.target = "{kernel.target.value}"}} {{',
-            f"  llvm.mlir.global internal @{SMEM_SYMBOL}() {{addr_space = 3 : i32, alignment = 128 : i64}} "
-            f": !llvm.array<{smem.total_bytes} x i8>",
+            f"  llvm.mlir.global {storage[0]} @{SMEM_SYMBOL}() {{addr_space = 3 : i32, "
+            f"alignment = {storage[1]} : i64}} : !llvm.array<{storage[2]} x i8>",
             w.render(header),
             "}",
             "",
         ]
     )
-    return LoweredKernel(text, kernel.name, kernel.target, kernel.launch_threads, smem.total_bytes)
+    return LoweredKernel(
+        text,
+        kernel.name,
+        kernel.target,
+        kernel.launch_threads,
+        smem.total_bytes,
+        smem.dynamic,
+        DataPath.of(kernel),
+    )

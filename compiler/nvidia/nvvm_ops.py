@@ -172,6 +172,10 @@ class NvvmEmitter:
     def _group(cta_group: int) -> str:
         return f"#nvvm.cta_group<cta_{cta_group}>"
 
+    def tcgen05_fence(self, kind: str) -> None:
+        """``tcgen05.fence::before_thread_sync`` (``before``) or ``::after_thread_sync`` (``after``)."""
+        self.w.stmt(f"nvvm.tcgen05.fence #nvvm.tcgen05_fence<{kind}>")
+
     def tmem_alloc(self, slot: str, columns: int, cta_group: int) -> None:
         """``tcgen05.alloc.cta_group::N.sync.aligned.shared::cta.b32 [slot], columns``."""
         self.w.stmt(

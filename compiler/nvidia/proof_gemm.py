@@ -1,5 +1,8 @@
 """The runtime-proof kernel: a warp-specialized bf16 GEMM (f32 accumulate) on ``WarpRole1D1D``.
 
+On sm_100a the same program takes the tcgen05 data path (TMA, ``tcgen05.mma``
+into TMEM, ``tcgen05.ld``; ``data_paths``) on a 128×128×64 tile.
+
 Roles (``warp_role_1d1d()``, 224 threads): the scheduler warp hands out
 tile ids (``blockIdx.x + i*gridDim.x``) through the ``tiles`` pipeline; the
 load warp fills the ``ab`` input stages; the MMA warp multiplies each stage
@@ -30,6 +33,7 @@ from .roles import Role, warp_role_1d1d
 from .targets import NVTarget
 
 AB, TILES, ACC = "ab", "tiles", "acc"
+BLACKWELL_TILE = P.GemmParams(128, 128, 64)
 
 
 class Mode(enum.Enum):
@@ -57,9 +61,14 @@ class ProofConfig:
     mode: Mode = Mode.PER_TILE
     broken: Broken = Broken.NONE
     input_stages: int = 2
-    gemm: P.GemmParams = P.GemmParams()
+    gemm: P.GemmParams | None = None
+    """The CTA tile; None picks the target's: 32×32×32 (sm_90a, ``mma.sync``) or 128×128×64
+    (sm_100a, the tcgen05 data path's M = 128 and one 128-byte K row)."""
 
     def __post_init__(self) -> None:
+        if self.gemm is None:
+            tile = BLACKWELL_TILE if self.target.has_tmem else P.GemmParams()
+            object.__setattr__(self, "gemm", tile)
         if self.broken is not Broken.NONE and self.mode is Mode.PER_K:
             raise ValueError(
                 "broken variants are built in per_tile mode (per_k releases inside per_k_epilogue)"

@@ -1,13 +1,10 @@
-"""Lowering of one role's body (``RoleLowering``): each program-model step → nvvm ops.
-
-The protocol each step lowers to is described in ``lower``'s docstring and in
-``docs/nvidia-lowering.md``.
-"""
+"""Lowering of one role's body (``RoleLowering``): each program-model step → nvvm ops, by the
+protocol in ``lower``'s docstring and ``docs/nvidia-lowering.md``; data steps go to ``data_paths``."""
 
 from __future__ import annotations
 
 from . import program as P
-from .gemm_data import GemmArgs, GemmData
+from .data_paths import data_path
 from .nvvm_ops import NvvmEmitter
 from .pipeline_config import SYNC_BARRIER_ID
 from .pipeline_ops import PipelineEnd, StageState
@@ -27,8 +24,8 @@ class RoleLowering:
 
     def __init__(self, kernel: P.Kernel, role: Role, em: NvvmEmitter, smem: SmemLayout) -> None:
         self.k, self.role, self.em, self.smem = kernel, role, em, smem
-        self.data = GemmData(em, kernel.gemm, smem, GemmArgs())
         self.cfg = kernel.output_pipeline.config
+        self.data = data_path(kernel, em, smem)
         self.ends: dict[tuple[str, P.Side], PipelineEnd] = {}
         pipelines = [(p.name, p.config.num_stages) for p in kernel.input_pipelines]
         pipelines.append((kernel.output_pipeline.name, self.cfg.num_stages))
@@ -40,7 +37,7 @@ class RoleLowering:
         self.tile = em.var(TILE_END)
         self.k_block = em.var(0)
         self.fetch_count = em.var(0)
-        self.mma_acc = em.var(ty="f32", count=self.data.acc_count)
+        self.mma_acc = em.var(ty=self.data.acc_type, count=self.data.acc_count)
         self.epi_acc = em.var(ty="f32", count=self.data.epi_count(kernel.epilogue_threads))
         self.thread = em.w.addi(em.sreg("tid.x"), -kernel.layout.range_of(role).start)
         self.linear: dict[str, P.Side] = {}
@@ -133,7 +130,10 @@ class RoleLowering:
         em, end = self.em, self._end(s.pipeline, P.Side.CONSUMER)
         stage = end.wait_producer(em)
         self.steps(s.body)
-        em.mbarrier_arrive(end.empty(em, stage))
+        if any(isinstance(step, P.MmaTileProduct) for step in s.body):
+            self.data.release_input(end.empty(em, stage))
+        else:
+            em.mbarrier_arrive(end.empty(em, stage))
         end.state.step(em)
 
     def _ArriveInput(self, s: P.ArriveInput) -> None:
@@ -235,6 +235,7 @@ class RoleLowering:
             em.tmem_alloc(slot, self.cfg.tmem_columns, cg)
             em.warp_sync()
             tmem = em.load(slot, "i32", "!llvm.ptr<3>")
+            em.tcgen05_fence("before")  # order the allocation before the epilogue's reads
         em.named_arrive(SYNC_BARRIER_ID, self._sync_threads())
         if cg == 2:  # only the leader CTA of the pair issues MMAs (elect_one_cta)
             leader = w.icmp(
@@ -252,6 +253,8 @@ class RoleLowering:
     def _EpilogueContext(self, s: P.EpilogueContext) -> None:
         em = self.em
         em.named_sync(SYNC_BARRIER_ID, self._sync_threads())
+        if self.k.target.has_tmem:
+            em.tcgen05_fence("after")
         self.steps(s.body)
         dealloc = em.smem_at(self.smem.dealloc_barrier)
         if self.cfg.cta_group == 2:
@@ -266,11 +269,12 @@ class RoleLowering:
         )
 
     def _ZeroAccumulator(self, s) -> None:
-        self.data.zero(self.mma_acc, self.data.acc_count)
+        self.data.zero_mma(self.mma_acc)
 
     def _MmaTileProduct(self, s: P.MmaTileProduct) -> None:
         stage = self._end(s.input_pipeline, P.Side.CONSUMER).state.index(self.em)
-        self.data.mma_tile_product(s.input_pipeline, stage, self.mma_acc)
+        out = self._end(self.k.output_pipeline.name, P.Side.PRODUCER).state.index(self.em)
+        self.data.mma_tile_product(s.input_pipeline, stage, self.mma_acc, out)
 
     def _StoreAccumulator(self, s) -> None:
         self.data.store_accumulator(

@@ -25,10 +25,17 @@ class SassSummary:
     tma_stores: int
     spills: int
     registers: int
+    utcmma: int = 0
+    """sm_100 tensor-core MMAs (``UTCHMMA``, ``UTCQMMA``, ...: ``tcgen05.mma``)."""
+    ldtm: int = 0
+    """TMEM → register loads (``LDTM``: ``tcgen05.ld``)."""
 
     def __str__(self) -> str:
+        tensor = (
+            f"{self.utcmma} UTC*MMA, {self.ldtm} LDTM" if self.utcmma else f"{self.hgmma} HGMMA"
+        )
         return (
-            f"SASS: {self.hgmma} HGMMA, {self.tma_loads} UTMALDG, {self.tma_stores} UTMASTG, "
+            f"SASS: {tensor}, {self.tma_loads} UTMALDG, {self.tma_stores} UTMASTG, "
             f"{self.spills} LDL/STL, {self.registers} registers"
         )
 
@@ -58,4 +65,6 @@ def summary(cubin: str | Path) -> SassSummary:
         tma_stores=len(re.findall(r"\bUTMASTG\b", sass)),
         spills=len(re.findall(r"\b(?:LDL|STL)\b", sass)),
         registers=int(registers.group(1)) if registers else 0,
+        utcmma=len(re.findall(r"\bUTC\w*MMA\b", sass)),
+        ldtm=len(re.findall(r"\bLDTM\b", sass)),
     )

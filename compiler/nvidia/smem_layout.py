@@ -1,10 +1,18 @@
-"""Where everything a kernel keeps in shared memory lives (byte offsets into one static buffer).
+"""Where everything a kernel keeps in shared memory lives (byte offsets into one buffer).
 
 Order: every pipeline's ``2*S`` mbarriers (``full[0..S)`` then
 ``empty[0..S)``, inputs first, then the output pipeline), the TMEM dealloc
 barrier, the TMEM address slot, the tile-id slots, the A and B stages, and
-the f32 accumulator stages (the data path keeps accumulators in
-shared memory on both targets; see docs/nvidia-lowering.md).
+the f32 accumulator stages.
+
+Two data paths (``docs/nvidia-lowering.md``, ``docs/blackwell.md``):
+
+* ``mma.sync`` (sm_90a): one static buffer of at most 48 KiB; the
+  accumulator stages are in shared memory;
+* tcgen05 (sm_100a with A/B stages): dynamic shared memory; the A and B
+  stages start at ``tma_region`` and are 1024-byte aligned *at run time*
+  (the data path rounds the address up, so ``total_bytes`` holds 1024 bytes
+  of slack); no accumulator stages (they are TMEM columns).
 """
 
 from __future__ import annotations
@@ -15,6 +23,8 @@ from .pipeline_config import MBARRIER_BYTES
 from .program import Kernel, Payload
 
 STATIC_SMEM_LIMIT = 48 * 1024  # bytes a kernel may declare statically
+DYNAMIC_SMEM_LIMIT = 227 * 1024  # sm_90 / sm_100 opt-in maximum per block
+SWIZZLE_ALIGN = 1024  # the 128-byte swizzle pattern repeats every 8 rows of 128 bytes
 BF16_BYTES = 2
 F32_BYTES = 4
 
@@ -54,6 +64,15 @@ class SmemLayout:
     b_stage_bytes: int
     accum_stage_bytes: int
     total_bytes: int
+    dynamic: bool = False
+    tma_region: int = 0
+
+    @staticmethod
+    def uses_tmem_data(kernel: Kernel) -> bool:
+        """True when the kernel takes the tcgen05 data path (sm_100a with an A/B input pipeline)."""
+        return kernel.target.has_tmem and any(
+            p.payload is Payload.AB_TILES for p in kernel.input_pipelines
+        )
 
     @staticmethod
     def of(kernel: Kernel) -> SmemLayout:
@@ -76,7 +95,9 @@ class SmemLayout:
             if p.payload is Payload.TILE_ID:
                 tile_slots[p.name] = offset
                 offset += 4 * p.config.num_stages
-        offset = _align(offset, 16)
+        tmem_data = SmemLayout.uses_tmem_data(kernel)
+        offset = _align(offset, SWIZZLE_ALIGN if tmem_data else 16)
+        tma_region = offset
         a_bytes, b_bytes = g.block_m * g.block_k * BF16_BYTES, g.block_n * g.block_k * BF16_BYTES
         a_stages: dict[str, int] = {}
         b_stages: dict[str, int] = {}
@@ -86,13 +107,18 @@ class SmemLayout:
                 offset += a_bytes * p.config.num_stages
                 b_stages[p.name] = offset
                 offset += b_bytes * p.config.num_stages
-        accum_bytes = g.block_m * g.block_n * F32_BYTES
+        accum_bytes = 0 if tmem_data else g.block_m * g.block_n * F32_BYTES
         accum = offset
         offset += accum_bytes * out.config.num_stages
-        if offset > STATIC_SMEM_LIMIT:
+        if tmem_data:
+            offset += SWIZZLE_ALIGN
+        limit, kind = (
+            (DYNAMIC_SMEM_LIMIT, "dynamic") if tmem_data else (STATIC_SMEM_LIMIT, "static")
+        )
+        if offset > limit:
             raise ValueError(
                 f"kernel '{kernel.name}' needs {offset} bytes of shared memory, over the "
-                f"{STATIC_SMEM_LIMIT}-byte static limit; lower num_stages or the block shape"
+                f"{limit}-byte {kind} limit; lower num_stages or the block shape"
             )
         return SmemLayout(
             barriers,
@@ -106,4 +132,6 @@ class SmemLayout:
             b_bytes,
             accum_bytes,
             offset,
+            tmem_data,
+            tma_region,
         )

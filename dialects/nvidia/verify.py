@@ -17,7 +17,11 @@ diagnostics (it never raises):
   ``sched.nv_sync_wait``; an epilogue context needs an MMA context (which
   arrives on named barrier 1 and waits on the dealloc barrier) and vice versa;
 * **linear use** (``linear_use``): every acquired stage is released exactly
-  once on every path, by the role and in the region that acquired it.
+  once on every path, by the role and in the region that acquired it;
+* **the sm_100a data path**: in a module whose ``sched.target`` is sm_100a, a
+  kernel with A/B stages must be a ``tcgen05.mma`` tile shape with M = 128,
+  K = 64, its accumulator stages must fit their stride and the 512 TMEM
+  columns, its epilogue 4 warps, and its cta_group 1 (``blackwell.rules``).
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from __future__ import annotations
 from warpsched.core.diagnostics import Diagnostic
 from warpsched.core.ir import ir
 from warpsched.nvidia import program as P
+from warpsched.nvidia.blackwell.rules import tcgen05_problems
 from warpsched.nvidia.hopper.config import GemmConfigError
 from warpsched.nvidia.pipeline_config import (
     BarrierCounts,
@@ -38,6 +43,16 @@ from .holds import RoleState
 from .linear_use import RoleBodyChecker
 from .ops import is_nv_kernel, nv_name
 from .protocol import OUTPUT, PIPELINE_OPS
+
+
+def module_target(op: ir.Operation) -> str | None:
+    """The ``sched.target`` of the module around ``op`` (None when there is none)."""
+    parent = op.parent
+    while parent is not None:
+        if "sched.target" in parent.attributes:
+            return ir.StringAttr(parent.attributes["sched.target"]).value
+        parent = parent.parent
+    return None
 
 
 class _Verifier(RoleBodyChecker):
@@ -75,6 +90,29 @@ class _Verifier(RoleBodyChecker):
                     child, "is not allowed in a sched.nv_kernel (only pipelines and sched.nv_role)"
                 )
         self.contexts_pair()
+        self.tcgen05(op, params, children)
+
+    def tcgen05(self, op: ir.Operation, params: dict, children: list) -> None:
+        """In an sm_100a module, a kernel with A/B stages must fit the tcgen05 data path."""
+        if module_target(op) != "sm_100a":
+            return
+        views = [self.view(c) for c in children if nv_name(c) in PIPELINE_OPS]
+        pipes = [p for _, p in filter(None, views)]
+        outputs = [p for p in pipes if "stage_stride_cols" in p]
+        if not outputs or not any(p.get("payload") is P.Payload.AB_TILES for p in pipes):
+            return
+        layout, out = params["layout"], outputs[0]
+        epilogue = layout.range_of(Role.EPILOGUE).threads if layout.has(Role.EPILOGUE) else None
+        for problem in tcgen05_problems(
+            params["block_m"],
+            params["block_n"],
+            params["block_k"],
+            out["num_stages"],
+            out["stage_stride_cols"],
+            out["cta_group"],
+            epilogue,
+        ):
+            self.error(op, f"cannot take the sm_100a tcgen05 data path: {problem}")
 
     def pipeline(self, op: ir.Operation) -> None:
         checked = self.view(op)

@@ -57,6 +57,7 @@
 // SM100-NEXT: nvvm.tcgen05.alloc %[[SLOT]], %[[C512]] : !llvm.ptr<3>, i32
 // SM100-NEXT: nvvm.bar.warp.sync
 // SM100-NEXT: %[[TMEM:.+]] = llvm.load %[[SLOT]] : !llvm.ptr<3> -> i32
+// SM100-NEXT: nvvm.tcgen05.fence <before>
 // SM90-NOT: tcgen05
 // CHECK: llvm.inline_asm has_side_effects asm_dialect = att "bar.arrive 1, 160;"
 
@@ -110,6 +111,8 @@
 
 // ---- the Sync wait: bar.sync 1 over the 32 MMA + 128 epilogue threads ----------------------
 // CHECK: nvvm.barrier id = %[[C1]] number_of_threads = %[[C160]]
+// Order the MMA warp's TMEM allocation (fenced before its bar.arrive) before TMEM use.
+// SM100-NEXT: nvvm.tcgen05.fence <after>
 
 // ---- acquire_for_epilogue: spin on full[cs] at the consumer phase --------------------------
 // CHECK-NEXT: %[[CS:.+]] = llvm.load %[[CSTAGE]] : !llvm.ptr -> i32

@@ -2,7 +2,9 @@
 // RUN: %warpsched-compile %s --target gfx950 -o %t.hsaco --report --check-fidelity | FileCheck %s --check-prefix=REPORT
 // RUN: not %warpsched-compile %s --target gfx942 --emit=ptx 2>&1 | FileCheck %s --check-prefix=EMIT
 // RUN: not %warpsched-compile %s --target gfx950 -O5 2>&1 | FileCheck %s --check-prefix=OPT
-// RUN: not %warpsched-compile %s --target sm_90a --report 2>&1 | FileCheck %s --check-prefix=NVREPORT
+// RUN: not %warpsched-compile %s --target sm_90a --check-fidelity 2>&1 | FileCheck %s --check-prefix=NVFIDELITY
+// RUN: %warpsched-compile %examples/ws_gemm_sm100a.mlir --target sm_100a -o %t.sm100a.cubin --report | FileCheck %s --check-prefix=NVREPORT100
+// RUN: %warpsched-compile %examples/ws_gemm_sm90a.mlir --target sm_90a --emit=ptx -o %t.sm90a.ptx --report | FileCheck %s --check-prefix=NVREPORT90
 // RUN: not %warpsched-compile %s --target gfx1100 2>&1 | FileCheck %s --check-prefix=TARGET
 // RUN: rm -f %t.942.hsaco
 // RUN: not %warpsched-compile %s --target gfx942 -o %t.942.hsaco 2>&1 | FileCheck %s --check-prefix=LDS
@@ -18,7 +20,11 @@
 // REPORT: schedule fidelity 105/105 (100.0%)
 // EMIT: error: --emit=ptx is not available for gfx942 (choose mlir, llvm, asm, obj, hsaco)
 // OPT: error: -O5: the optimisation level must be 0, 1, 2 or 3
-// NVREPORT: error: --report and --check-fidelity read AMD code objects; not available for sm_90a
+// NVFIDELITY: error: --check-fidelity reads AMD code objects; not available for sm_90a
+// NVREPORT100: data path: tcgen05.mma.cta_group::1.kind::f16 into TMEM, TMA loads (128-byte swizzle), tcgen05.ld.32x32b epilogue
+// NVREPORT100-NEXT: SASS: 4 UTC*MMA, 4 LDTM, 2 UTMALDG, 0 UTMASTG, 0 LDL/STL, {{[0-9]+}} registers
+// NVREPORT90: data path: mma.sync m16n8k16, plain loads, accumulators in shared memory
+// NVREPORT90-NEXT: SASS: 0 HGMMA, 0 UTMALDG, 0 UTMASTG, 0 LDL/STL, {{[0-9]+}} registers
 // TARGET: argument --target: invalid choice: 'gfx1100'
 // LDS: warpsched-compile.mlir:[[@LINE+7]]:3: error: sched-to-rocdl: @k on gfx942: TileShape: 131072 bytes of LDS exceed the 65536 bytes of gfx942
 // WRITE: warpsched-compile: error: cannot write '{{.*}}out.hsaco'

@@ -1,0 +1,66 @@
+"""What the sm_100a (tcgen05) data path of ``sched.nv_kernel`` accepts.
+
+``tcgen05_problems`` lists, in words a diagnostic can carry, why a kernel's
+tile, pipelines and epilogue cannot take the data path: the tile must be a
+``tcgen05.mma.cta_group::1.kind::f16`` shape with M = 128 (one accumulator
+row per TMEM lane), K one 128-byte swizzle row (64 bf16), N a multiple of 32
+(the ``tcgen05.ld.32x32b.x32`` chunk); every accumulator stage must fit its
+stride and all stages the 512 TMEM columns; the epilogue is 4 warps (one per
+TMEM lane quarter).  cta_group 2 has no data path yet.
+"""
+
+from __future__ import annotations
+
+from ..pipeline_config import TMEM_COLUMNS
+from .descriptors import mma_shape_problem
+
+BLOCK_M = 128
+BLOCK_K = 64
+EPILOGUE_THREADS = 128
+
+
+def tcgen05_problems(
+    block_m: int,
+    block_n: int,
+    block_k: int,
+    num_stages: int,
+    stage_stride_cols: int,
+    cta_group: int,
+    epilogue_threads: int | None,
+) -> list[str]:
+    """Why the tcgen05 data path cannot lower this kernel (empty when it can)."""
+    problems = []
+    if cta_group != 1:
+        problems.append(
+            "the tcgen05 data path is built for cta_group 1 only (tcgen05.mma.cta_group::2 "
+            "across a CTA pair is not lowered yet)"
+        )
+    shape = mma_shape_problem(block_m, block_n, 1)
+    if shape:
+        problems.append(shape)
+    elif block_m != BLOCK_M:
+        problems.append(f"block_m must be {BLOCK_M} (one accumulator row per TMEM lane)")
+    if block_n % 32:
+        problems.append(
+            f"block_n must be a multiple of 32 for tcgen05.ld.32x32b.x32, got {block_n}"
+        )
+    if block_k != BLOCK_K:
+        problems.append(
+            f"block_k must be {BLOCK_K} (one 128-byte swizzle row of bf16), got {block_k}"
+        )
+    if stage_stride_cols < block_n:
+        problems.append(
+            f"stage_stride_cols {stage_stride_cols} is smaller than block_n {block_n}: "
+            "accumulator stages would overlap in TMEM"
+        )
+    if num_stages * stage_stride_cols > TMEM_COLUMNS:
+        problems.append(
+            f"{num_stages} stages x {stage_stride_cols} columns exceed the "
+            f"{TMEM_COLUMNS} TMEM columns"
+        )
+    if epilogue_threads is not None and epilogue_threads != EPILOGUE_THREADS:
+        problems.append(
+            f"the epilogue must be {EPILOGUE_THREADS} threads (4 warps, one per TMEM lane "
+            f"quarter), got {epilogue_threads}"
+        )
+    return problems
