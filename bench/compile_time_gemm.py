@@ -8,8 +8,8 @@ Usage: ``.venv/bin/python bench/compile_time_gemm.py [--runs N] [--triton-python
   ``bench/triton_matmul_peer.py --arch sm_90 --once`` (Triton's own cache bypassed).
 * **warm**: in one process, after a first compile; warpsched's stages timed one by one
   (parse + verify, passes ``sched-to-nvvm`` and ``convert-nvvm-to-llvm``, MLIR's
-  translator on the loaded module as the driver runs it, llvmlite NVPTX, whole-program ptxas) against ``triton.compile`` repeated in
-  the peer's process.
+  translator on the loaded module as the driver runs it, llvmlite NVPTX, whole-program
+  ptxas) against ``triton.compile`` repeated in the peer's process.
 
 The Triton kernel is the same GEMM (bf16 in, f32 accumulate, bf16 out, A and B
 row-major) with the same 128x256x64 tile, 8 warps and 3 stages; Triton emits
