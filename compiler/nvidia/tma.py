@@ -21,10 +21,29 @@ def to_cluster(w: FuncWriter, ptr: str) -> str:
     return w.emit(f"llvm.addrspacecast {ptr} : {PTR_SHARED} to {PTR_CLUSTER}")
 
 
-def load_2d(w: FuncWriter, dst: str, tmap: str, coords: tuple[str, str], bar: str) -> None:
-    """One 2-D tiled TMA load of ``tmap``'s box at ``coords`` into ``dst``, completing on ``bar``."""
+def load_2d(
+    w: FuncWriter,
+    dst: str,
+    tmap: str,
+    coords: tuple[str, str],
+    bar: str,
+    multicast_mask: str | None = None,
+) -> None:
+    """One 2-D tiled TMA load of ``tmap``'s box at ``coords`` into ``dst``, completing on ``bar``.
+
+    With ``multicast_mask`` (an i16 of cluster CTA ranks) the box lands at the same offset of
+    every CTA named, and completes on each one's ``bar`` at that offset (``.multicast::cluster``).
+    """
+    if multicast_mask is None:
+        w.stmt(
+            f'"nvvm.cp.async.bulk.tensor.shared.cluster.global"({dst}, {tmap}, {coords[0]}, '
+            f"{coords[1]}, {bar}) <{{operandSegmentSizes = array<i32: 1, 1, 2, 1, 0, 0, 0, 0>}}> "
+            f": ({PTR_CLUSTER}, !llvm.ptr, i32, i32, {PTR_SHARED}) -> ()"
+        )
+        return
     w.stmt(
         f'"nvvm.cp.async.bulk.tensor.shared.cluster.global"({dst}, {tmap}, {coords[0]}, '
-        f"{coords[1]}, {bar}) <{{operandSegmentSizes = array<i32: 1, 1, 2, 1, 0, 0, 0, 0>}}> "
-        f": ({PTR_CLUSTER}, !llvm.ptr, i32, i32, {PTR_SHARED}) -> ()"
+        f"{coords[1]}, {bar}, {multicast_mask}) "
+        f"<{{operandSegmentSizes = array<i32: 1, 1, 2, 1, 0, 1, 0, 0>}}> "
+        f": ({PTR_CLUSTER}, !llvm.ptr, i32, i32, {PTR_SHARED}, i16) -> ()"
     )
