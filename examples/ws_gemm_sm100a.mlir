@@ -7,7 +7,8 @@
 //   load (warp 4)         one lane issues the TMA loads (128-byte swizzle) of A and B into @ab;
 //   mma (warp 5)          one lane issues tcgen05.mma (kind::f16) into the TMEM columns of
 //                         the @acc output stage; tcgen05.commit releases @ab and fills @acc;
-//   epilogue (warps 0-3)  tcgen05.ld.32x32b each stage (one row per thread), store C, arrive.
+//   epilogue (warps 0-3)  tcgen05.ld.32x32b each stage (one row per thread), stage C in shared
+//                         memory, TMA-store it, arrive.
 //
 // Compile it with:  warpsched-compile examples/ws_gemm_sm100a.mlir --target sm_100a --report
 // The dialect spelling of warpsched.nvidia.proof_gemm's PER_TILE program on sm_100a (docs/blackwell.md).

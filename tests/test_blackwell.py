@@ -163,21 +163,51 @@ def test_accumulator_layout_rejects_what_the_data_path_rejects():
 
 
 @functools.cache
-def _cubin(mode: Mode, tmp: str) -> str:
-    lowered = lower_kernel(build_proof_kernel(ProofConfig(target=NVTarget.SM100A, mode=mode)))
-    assert lowered.data_path is DataPath.TCGEN05 and lowered.dynamic_smem
+def _cubin(mode: Mode, cta_group: int, tmp: str) -> str:
+    config = ProofConfig(target=NVTarget.SM100A, mode=mode, cta_group=cta_group)
+    lowered = lower_kernel(build_proof_kernel(config))
+    path = DataPath.TCGEN05 if cta_group == 1 else DataPath.TCGEN05_PAIR
+    assert lowered.data_path is path and lowered.dynamic_smem
+    assert lowered.cluster == (cta_group, 1, 1)
     ptx = llvm_ir_to_ptx(mlir_to_llvm_ir(lowered.mlir), NVTarget.SM100A)
-    path = f"{tmp}/{mode.value}.cubin"
-    with open(path, "wb") as f:
+    if cta_group == 2:
+        assert ".reqnctapercluster 2, 1, 1" in ptx and "cta_group::1" not in ptx
+    out = f"{tmp}/{mode.value}_cg{cta_group}.cubin"
+    with open(out, "wb") as f:
         f.write(ptx_to_cubin(ptx, NVTarget.SM100A))
-    return path
+    return out
 
 
+@pytest.mark.parametrize("cta_group", [1, 2])
 @pytest.mark.parametrize("mode", list(Mode))
-def test_sm100a_sass_has_tcgen05_mma_ldtm_tma_and_no_spills(mode, tmp_path):
-    facts = summary(_cubin(mode, str(tmp_path)))
+def test_sm100a_sass_has_tcgen05_mma_ldtm_tma_and_no_spills(mode, cta_group, tmp_path):
+    facts = summary(_cubin(mode, cta_group, str(tmp_path)))
     # 128x128x64 tile: 64 / 16 = 4 tcgen05.mma per stage; 128 / 32 = 4 tcgen05.ld.32x32b.x32
     assert facts.utcmma == 4
+    assert facts.pair_mma == (4 if cta_group == 2 else 0)  # UTCHMMA.2CTA: tcgen05.mma.cta_group::2
     assert facts.ldtm == 4
-    assert facts.tma_loads == 2  # one box of A, one of B
+    assert facts.tma_loads == 2  # one box of A, one of B (this CTA's half of B with cta_group 2)
+    assert facts.tma_stores == 4  # C: 128 / 32 boxes of 32 f32 x 128 rows
     assert facts.spills == 0 and facts.hgmma == 0
+
+
+def test_tma_store_epilogue_order_in_the_lowered_kernel():
+    """Per tile: the staging buffer is free (wait_group.read), every thread has written its row
+    and fenced the async proxy between the two epilogue barriers, then one thread stores the
+    boxes and commits; the epilogue waits for the reads once more before it leaves."""
+    mlir = lower_kernel(build_proof_kernel(ProofConfig(target=NVTarget.SM100A))).mlir
+    order = [
+        "nvvm.cp.async.bulk.wait_group 0 {read}",
+        "nvvm.barrier id",
+        '"nvvm.tcgen05.ld"',
+        "llvm.store",
+        "nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>",
+        "nvvm.barrier id",
+        '"nvvm.cp.async.bulk.tensor.global.shared.cta"(%tmap_c',
+        "nvvm.cp.async.bulk.commit.group",
+        "nvvm.cp.async.bulk.wait_group 0 {read}",
+    ]
+    at = 0
+    for needle in order:
+        at = mlir.index(needle, at) + 1
+    assert mlir.count('"nvvm.cp.async.bulk.tensor.global.shared.cta"') == 4

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from warpsched.nvidia import program as P
-from warpsched.nvidia.data_paths import DataPathError
+from warpsched.nvidia.data_paths import DataPath, DataPathError
 from warpsched.nvidia.lower import LoweringError, lower_kernel
 from warpsched.nvidia.proof_gemm import Broken, Mode, ProofConfig, build_proof_kernel
 from warpsched.nvidia.roles import Role
@@ -181,11 +181,20 @@ def _protocol_only(steps: tuple) -> tuple:
     return tuple(kept)
 
 
-def test_cta_group_2_data_path_is_refused_by_name():
+def test_cta_group_2_takes_the_pair_data_path_as_a_cluster_kernel():
     base = build_proof_kernel(ProofConfig(target=NVTarget.SM100A))
     out = P.OutputPipeline("acc", type(base.output_pipeline.config)(2, 128, cta_group=2))
-    with pytest.raises(DataPathError, match="cta_group 1 only"):
-        lower_kernel(_with_output(base, out))
+    lowered = lower_kernel(_with_output(base, out))
+    assert lowered.data_path is DataPath.TCGEN05_PAIR and lowered.cluster == (2, 1, 1)
+    assert "nvvm.cluster_dim = array<i32: 2, 1, 1>" in lowered.mlir
+
+
+def test_cta_group_2_pair_shape_is_refused_by_name():
+    base = build_proof_kernel(ProofConfig(target=NVTarget.SM100A))
+    out = P.OutputPipeline("acc", type(base.output_pipeline.config)(1, 288, cta_group=2))
+    kernel = _with_output(base, out, gemm=P.GemmParams(128, 288, 64))
+    with pytest.raises(DataPathError, match="not a tcgen05.mma.cta_group::2 shape"):
+        lower_kernel(kernel)
 
 
 def test_cta_group_2_uses_multicast_commit_and_leader_arrive():

@@ -3,7 +3,9 @@
 * ``MMA_SYNC`` (sm_90a, and sm_100a kernels without A/B stages): plain loads,
   ``mma.sync`` m16n8k16, accumulator stages in shared memory (``gemm_data``);
 * ``TCGEN05`` (sm_100a with an A/B input pipeline): TMA loads,
-  ``tcgen05.mma`` into TMEM, ``tcgen05.ld`` epilogue (``blackwell.data_path``).
+  ``tcgen05.mma`` into TMEM, ``tcgen05.ld`` epilogue, TMA store of C
+  (``blackwell.data_path``); ``TCGEN05_PAIR`` is the same with cta_group 2
+  (a 2-CTA cluster, ``tcgen05.mma.cta_group::2`` from the leader CTA).
 """
 
 from __future__ import annotations
@@ -24,12 +26,20 @@ class DataPath(str, enum.Enum):
     MMA_SYNC = "mma.sync m16n8k16, plain loads, accumulators in shared memory"
     TCGEN05 = (
         "tcgen05.mma.cta_group::1.kind::f16 into TMEM, TMA loads (128-byte swizzle), "
-        "tcgen05.ld.32x32b epilogue"
+        "tcgen05.ld.32x32b epilogue, C through swizzled shared memory and a TMA store"
+    )
+    TCGEN05_PAIR = (
+        "tcgen05.mma.cta_group::2.kind::f16 (M = 256) from the leader CTA of a 2-CTA cluster "
+        "into both CTAs' TMEM, TMA loads of each CTA's half (128-byte swizzle), "
+        "tcgen05.ld.32x32b epilogue, C through swizzled shared memory and a TMA store"
     )
 
     @staticmethod
     def of(kernel: P.Kernel) -> DataPath:
-        return DataPath.TCGEN05 if SmemLayout.uses_tmem_data(kernel) else DataPath.MMA_SYNC
+        if not SmemLayout.uses_tmem_data(kernel):
+            return DataPath.MMA_SYNC
+        pair = kernel.output_pipeline.config.cta_group == 2
+        return DataPath.TCGEN05_PAIR if pair else DataPath.TCGEN05
 
 
 class DataPathError(ValueError):

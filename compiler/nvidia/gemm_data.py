@@ -58,6 +58,16 @@ class GemmData:
         tn = self.em.binop("srem", tile, tiles_n)
         return self.em.w.muli(tm, self.g.block_m), self.em.w.muli(tn, self.g.block_n)
 
+    def tile_sequence(self) -> tuple[str, str]:
+        """(first tile, stride) of this CTA's tile sequence: ``ctaid.x``, ``nctaid.x``."""
+        return self.em.sreg("ctaid.x"), self.em.sreg("nctaid.x")
+
+    mirror_to_peer = False
+    """True when the MMA warp's consumer arrivals must also reach the peer CTA (cta_group 2)."""
+
+    def finish_epilogue(self, thread: str) -> None:
+        """What the epilogue threads do before leaving their context (nothing here)."""
+
     def num_tiles(self) -> str:
         """``ceil(M / BM) * ceil(N / BN)``."""
         return self.em.w.mul(

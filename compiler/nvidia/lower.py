@@ -25,6 +25,13 @@ Each role's steps are lowered by ``role_lowering.RoleLowering``.  Protocol lower
   exit relinquish, wait on the dealloc barrier (phase 0), ``tcgen05.dealloc``;
 * epilogue context: ``bar.sync 1, mma+epi``; at exit arrive on the dealloc
   barrier (the peer CTA's first when cta_group is 2).
+
+A cta_group 2 kernel is a 2-CTA cluster kernel: ``nvvm.cluster_dim = 2,1,1``
+(PTX ``.explicitcluster`` / ``.reqnctapercluster 2, 1, 1``), and a cluster
+barrier (``barrier.cluster.arrive`` + ``wait``) after the barrier
+initialisation, before anything reaches the peer's barriers, and before
+``return``, so neither CTA exits while the other may still arrive on its
+shared memory.
 """
 
 from __future__ import annotations
@@ -55,10 +62,12 @@ SMEM_SYMBOL = "__warpsched_smem"
 KERNEL_ARGS = "%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>, %M: i32, %N: i32, %K: i32"
 TMA_KERNEL_ARGS = (
     f"%tmap_a: !llvm.ptr {TMAP_ATTRS}, %tmap_b: !llvm.ptr {TMAP_ATTRS}, "
-    "%C: !llvm.ptr<1>, %M: i32, %N: i32, %K: i32"
+    f"%tmap_c: !llvm.ptr {TMAP_ATTRS}, %M: i32, %N: i32, %K: i32"
 )
-"""The tcgen05 data path's parameters: A's and B's ``__grid_constant__`` tensor maps (2-D,
-K innermost, boxes 64 × block_m and 64 × block_n, 128-byte swizzle), then C and the sizes."""
+"""The tcgen05 data path's parameters: A's, B's and C's ``__grid_constant__`` tensor maps
+(2-D, 128-byte swizzle; A and B K innermost with boxes 64 × block_m and 64 × block_n /
+cta_group, C f32 N innermost with boxes 32 × 128), then the sizes."""
+CLUSTER_SYNC = "nvvm.cluster.arrive {aligned}", "nvvm.cluster.wait {aligned}"
 
 
 @dataclass(frozen=True)
@@ -73,6 +82,8 @@ class LoweredKernel:
     smem_bytes: int
     dynamic_smem: bool = False
     data_path: DataPath = DataPath.MMA_SYNC
+    cluster: tuple[int, int, int] = (1, 1, 1)
+    """The cluster shape the kernel requires (``(2, 1, 1)`` for cta_group 2)."""
 
 
 def _init_barriers(kernel: P.Kernel, em: NvvmEmitter, smem: SmemLayout) -> None:
@@ -95,6 +106,10 @@ def lower_kernel(kernel: P.Kernel) -> LoweredKernel:
     em.if_then(w.icmp("eq", tid, w.const(0)), lambda: _init_barriers(kernel, em, smem), "init")
     em.fence_mbarrier_init()
     em.barrier_all()
+    pair = kernel.output_pipeline.config.cta_group == 2
+    if pair:
+        w.stmt(CLUSTER_SYNC[0])
+        w.stmt(CLUSTER_SYNC[1])
     for body in kernel.bodies:
         r = kernel.layout.range_of(body.role)
         inside = em.and_(w.icmp("sge", tid, w.const(r.start)), w.icmp("slt", tid, w.const(r.stop)))
@@ -103,11 +118,16 @@ def lower_kernel(kernel: P.Kernel) -> LoweredKernel:
             lambda b=body: RoleLowering(kernel, b.role, em, smem).steps(b.steps),
             f"role_{body.role.value}_",
         )
+    if pair:
+        w.stmt(CLUSTER_SYNC[0])
+        w.stmt(CLUSTER_SYNC[1])
     w.stmt("llvm.return")
     args = TMA_KERNEL_ARGS if smem.dynamic else KERNEL_ARGS
+    cluster = (2, 1, 1) if pair else (1, 1, 1)
+    cluster_attr = ", nvvm.cluster_dim = array<i32: 2, 1, 1>" if pair else ""
     header = (
         f"  llvm.func @{kernel.name}({args}) attributes {{nvvm.kernel, "
-        f"nvvm.maxntid = array<i32: {kernel.launch_threads}, 1, 1>}}"
+        f"nvvm.maxntid = array<i32: {kernel.launch_threads}, 1, 1>{cluster_attr}}}"
     )
     if smem.dynamic:
         storage = "external", 1024, 0
@@ -131,4 +151,5 @@ def lower_kernel(kernel: P.Kernel) -> LoweredKernel:
         smem.total_bytes,
         smem.dynamic,
         DataPath.of(kernel),
+        cluster,
     )

@@ -18,6 +18,8 @@ PTR_SHARED = "!llvm.ptr<3>"
 PTR_GLOBAL = "!llvm.ptr<1>"
 PTR_TMEM = "!llvm.ptr<6>"
 FULL_MASK = -1
+LEADER_MASK = 0xFEFFFFFF
+"""Clears the CTA-rank bit of a shared::cluster address: the same offset in the leader CTA."""
 
 
 class NvvmEmitter:
@@ -155,6 +157,12 @@ class NvvmEmitter:
             '"{ .reg .b32 a; and.b32 a, $0, 0xFEFFFFFF; mbarrier.arrive.shared::cluster.b64 _, [a]; }", "r" '
             f"{addr} : (i32) -> ()"
         )
+
+    def leader_cta_barrier(self, bar: str) -> str:
+        """The leader (even) CTA's barrier at ``bar``'s offset, as a shared::cluster address."""
+        addr = self.w.emit(f"llvm.ptrtoint {bar} : {PTR_SHARED} to i32")
+        masked = self.binop("and", addr, self.w.const(LEADER_MASK - (1 << 32)))
+        return self.w.emit(f"llvm.inttoptr {masked} : i32 to {PTR_SHARED}")
 
     def arrive_peer_cta(self, bar: str) -> None:
         """``arrive_cluster(rank ^ 1)``: ``mapa`` the barrier into the peer CTA, then arrive there."""

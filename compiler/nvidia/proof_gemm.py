@@ -61,6 +61,8 @@ class ProofConfig:
     mode: Mode = Mode.PER_TILE
     broken: Broken = Broken.NONE
     input_stages: int = 2
+    cta_group: int = 1
+    """2: a 2-CTA cluster kernel (sm_100a: ``tcgen05.mma.cta_group::2``); the name gets ``_cg2``."""
     gemm: P.GemmParams | None = None
     """The CTA tile; None picks the target's: 32×32×32 (sm_90a, ``mma.sync``) or 128×128×64
     (sm_100a, the tcgen05 data path's M = 128 and one 128-byte K row)."""
@@ -78,6 +80,7 @@ class ProofConfig:
     def name(self) -> str:
         """The kernel symbol, e.g. ``ws_gemm_sm_90a_per_tile_s2``."""
         suffix = "" if self.broken is Broken.NONE else f"_{self.broken.value}"
+        suffix += "_cg2" if self.cta_group == 2 else ""
         return f"ws_gemm_{self.target.value}_{self.mode.value}_s{self.num_stages}{suffix}"
 
 
@@ -141,7 +144,9 @@ def build_proof_kernel(cfg: ProofConfig) -> P.Kernel:
             P.Payload.TILE_ID,
         ),
     )
-    out_cfg = OutputPipelineConfig(cfg.num_stages, stage_stride_cols=cfg.gemm.block_n, cta_group=1)
+    out_cfg = OutputPipelineConfig(
+        cfg.num_stages, stage_stride_cols=cfg.gemm.block_n, cta_group=cfg.cta_group
+    )
     counts = None
     if cfg.broken is Broken.WRONG_ARRIVAL_COUNT:
         right = out_cfg.barrier_counts(threads[Role.EPILOGUE])

@@ -4,9 +4,9 @@ protocol in ``lower``'s docstring and ``docs/nvidia-lowering.md``; data steps go
 from __future__ import annotations
 
 from . import program as P
+from .context_lowering import ContextLowering
 from .data_paths import data_path
 from .nvvm_ops import NvvmEmitter
-from .pipeline_config import SYNC_BARRIER_ID
 from .pipeline_ops import PipelineEnd, StageState
 from .roles import Role
 from .smem_layout import SmemLayout
@@ -19,7 +19,7 @@ class LoweringError(ValueError):
     """The program cannot be lowered; the message names the role and the step."""
 
 
-class RoleLowering:
+class RoleLowering(ContextLowering):
     """Lowers the steps of one role's body; owns that role's pipeline states and registers."""
 
     def __init__(self, kernel: P.Kernel, role: Role, em: NvvmEmitter, smem: SmemLayout) -> None:
@@ -56,6 +56,13 @@ class RoleLowering:
     def _end(self, pipeline: str, side: P.Side) -> PipelineEnd:
         return self.ends[pipeline, side]
 
+    def _consumer_arrive(self, empty: str) -> None:
+        """Arrive on an input stage's ``empty``; with cta_group 2 the leader's MMA warp arrives
+        on the peer CTA's barrier too (the peer's MMA warp does not run its body)."""
+        self.em.mbarrier_arrive(empty)
+        if self.role is Role.MMA and self.data.mirror_to_peer:
+            self.em.arrive_peer_cta(empty)
+
     # ---- loops -------------------------------------------------------------------------------
     def _TileLoop(self, s: P.TileLoop) -> None:
         em, w = self.em, self.em.w
@@ -84,7 +91,7 @@ class RoleLowering:
                 em.smem_at(w.add(w.const(slots), w.muli(stage, 4))), "i32", "!llvm.ptr<3>"
             )
             em.store(tile, self.tile)
-            em.mbarrier_arrive(end.empty(em, stage))
+            self._consumer_arrive(end.empty(em, stage))
             end.state.step(em)
             em.cond_br(w.icmp("slt", tile, w.const(0)), done, body)
             em.open(body)
@@ -94,7 +101,8 @@ class RoleLowering:
 
     def _FetchNextTile(self, s: P.FetchNextTile) -> None:
         em, w = self.em, self.em.w
-        nxt = w.add(em.sreg("ctaid.x"), w.mul(em.load(self.fetch_count), em.sreg("nctaid.x")))
+        first, stride = self.data.tile_sequence()
+        nxt = w.add(first, w.mul(em.load(self.fetch_count), stride))
         tile = em.select(w.icmp("slt", nxt, self.data.num_tiles()), nxt, w.const(TILE_END))
         em.store(tile, self.tile)
         stage = self._end(s.pipeline, P.Side.PRODUCER).state.index(em)
@@ -133,7 +141,7 @@ class RoleLowering:
         if any(isinstance(step, P.MmaTileProduct) for step in s.body):
             self.data.release_input(end.empty(em, stage))
         else:
-            em.mbarrier_arrive(end.empty(em, stage))
+            self._consumer_arrive(end.empty(em, stage))
         end.state.step(em)
 
     def _ArriveInput(self, s: P.ArriveInput) -> None:
@@ -222,44 +230,6 @@ class RoleLowering:
             )
         out = P.AcquireForMma(self.k.output_pipeline.name)
         self._ReleaseFromMma(out) if side is P.Side.PRODUCER else self._ReleaseFromEpilogue(out)
-
-    # ---- warp contexts -----------------------------------------------------------------------
-    def _sync_threads(self) -> int:
-        return self.k.mma_threads + self.k.epilogue_threads
-
-    def _MmaContext(self, s: P.MmaContext) -> None:
-        em, w, cg = self.em, self.em.w, self.cfg.cta_group
-        slot = em.smem_at(self.smem.tmem_slot)
-        tmem = None
-        if self.k.target.has_tmem:
-            em.tmem_alloc(slot, self.cfg.tmem_columns, cg)
-            em.warp_sync()
-            tmem = em.load(slot, "i32", "!llvm.ptr<3>")
-            em.tcgen05_fence("before")  # order the allocation before the epilogue's reads
-        em.named_arrive(SYNC_BARRIER_ID, self._sync_threads())
-        if cg == 2:  # only the leader CTA of the pair issues MMAs (elect_one_cta)
-            leader = w.icmp(
-                "eq", em.binop("and", em.sreg("cluster.ctarank"), w.const(1)), w.const(0)
-            )
-            em.if_then(leader, lambda: self.steps(s.body), "leader_cta")
-        else:
-            self.steps(s.body)
-        if tmem is not None:
-            em.tmem_relinquish(cg)
-        em.mbarrier_wait(em.smem_at(self.smem.dealloc_barrier), w.const(0))
-        if tmem is not None:
-            em.tmem_dealloc(tmem, self.cfg.tmem_columns, cg)
-
-    def _EpilogueContext(self, s: P.EpilogueContext) -> None:
-        em = self.em
-        em.named_sync(SYNC_BARRIER_ID, self._sync_threads())
-        if self.k.target.has_tmem:
-            em.tcgen05_fence("after")
-        self.steps(s.body)
-        dealloc = em.smem_at(self.smem.dealloc_barrier)
-        if self.cfg.cta_group == 2:
-            em.arrive_peer_cta(dealloc)
-        em.mbarrier_arrive(dealloc)
 
     # ---- data --------------------------------------------------------------------------------
     def _LoadInputStage(self, s: P.LoadInputStage) -> None:

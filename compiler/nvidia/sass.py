@@ -29,10 +29,15 @@ class SassSummary:
     """sm_100 tensor-core MMAs (``UTCHMMA``, ``UTCQMMA``, ...: ``tcgen05.mma``)."""
     ldtm: int = 0
     """TMEM → register loads (``LDTM``: ``tcgen05.ld``)."""
+    pair_mma: int = 0
+    """Of ``utcmma``, the 2-CTA form (``UTCHMMA.2CTA``: ``tcgen05.mma.cta_group::2``)."""
 
     def __str__(self) -> str:
+        pair = f" ({self.pair_mma} .2CTA)" if self.pair_mma else ""
         tensor = (
-            f"{self.utcmma} UTC*MMA, {self.ldtm} LDTM" if self.utcmma else f"{self.hgmma} HGMMA"
+            f"{self.utcmma} UTC*MMA{pair}, {self.ldtm} LDTM"
+            if self.utcmma
+            else f"{self.hgmma} HGMMA"
         )
         return (
             f"SASS: {tensor}, {self.tma_loads} UTMALDG, {self.tma_stores} UTMASTG, "
@@ -67,4 +72,5 @@ def summary(cubin: str | Path) -> SassSummary:
         registers=int(registers.group(1)) if registers else 0,
         utcmma=len(re.findall(r"\bUTC\w*MMA\b", sass)),
         ldtm=len(re.findall(r"\bLDTM\b", sass)),
+        pair_mma=len(re.findall(r"\bUTC\w*MMA\.2CTA\b", sass)),
     )

@@ -3,7 +3,7 @@
 Order: every pipeline's ``2*S`` mbarriers (``full[0..S)`` then
 ``empty[0..S)``, inputs first, then the output pipeline), the TMEM dealloc
 barrier, the TMEM address slot, the tile-id slots, the A and B stages, and
-the f32 accumulator stages.
+the f32 accumulator stages (``mma.sync``) or the C staging buffer (tcgen05).
 
 Two data paths (``docs/nvidia-lowering.md``, ``docs/blackwell.md``):
 
@@ -12,7 +12,10 @@ Two data paths (``docs/nvidia-lowering.md``, ``docs/blackwell.md``):
 * tcgen05 (sm_100a with A/B stages): dynamic shared memory; the A and B
   stages start at ``tma_region`` and are 1024-byte aligned *at run time*
   (the data path rounds the address up, so ``total_bytes`` holds 1024 bytes
-  of slack); no accumulator stages (they are TMEM columns).
+  of slack); no accumulator stages (they are TMEM columns); after the B
+  stages, ``c_staging``: the tile of C (``block_m × block_n`` f32) as
+  ``block_n / 32`` TMA-store boxes of 128 rows × 128 bytes.  With cta_group 2
+  each CTA holds only its half of B (``block_n / 2`` rows per stage).
 """
 
 from __future__ import annotations
@@ -66,6 +69,8 @@ class SmemLayout:
     total_bytes: int
     dynamic: bool = False
     tma_region: int = 0
+    c_staging: int = 0
+    c_staging_bytes: int = 0
 
     @staticmethod
     def uses_tmem_data(kernel: Kernel) -> bool:
@@ -98,7 +103,8 @@ class SmemLayout:
         tmem_data = SmemLayout.uses_tmem_data(kernel)
         offset = _align(offset, SWIZZLE_ALIGN if tmem_data else 16)
         tma_region = offset
-        a_bytes, b_bytes = g.block_m * g.block_k * BF16_BYTES, g.block_n * g.block_k * BF16_BYTES
+        b_rows = g.block_n // out.config.cta_group if tmem_data else g.block_n
+        a_bytes, b_bytes = g.block_m * g.block_k * BF16_BYTES, b_rows * g.block_k * BF16_BYTES
         a_stages: dict[str, int] = {}
         b_stages: dict[str, int] = {}
         for p in kernel.input_pipelines:
@@ -110,6 +116,8 @@ class SmemLayout:
         accum_bytes = 0 if tmem_data else g.block_m * g.block_n * F32_BYTES
         accum = offset
         offset += accum_bytes * out.config.num_stages
+        c_staging, c_bytes = offset, (g.block_m * g.block_n * F32_BYTES if tmem_data else 0)
+        offset += c_bytes
         if tmem_data:
             offset += SWIZZLE_ALIGN
         limit, kind = (
@@ -134,4 +142,6 @@ class SmemLayout:
             offset,
             tmem_data,
             tma_region,
+            c_staging,
+            c_bytes,
         )

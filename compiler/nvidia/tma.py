@@ -3,7 +3,16 @@
 ``load_2d`` is one ``cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes``:
 the box at ``coords`` (innermost first) of the ``__grid_constant__`` tensor map
 ``tmap`` lands at ``dst`` (a ``!llvm.ptr<7>``) and completes its bytes on the
-mbarrier ``bar`` (``!llvm.ptr<3>``), which someone armed with ``expect_tx``.
+mbarrier ``bar`` (``!llvm.ptr<3>``), which someone armed with ``expect_tx``;
+``cta_group=2`` adds ``.cta_group::2``, whose ``bar`` may be the peer CTA's (the
+leader's barrier of a 2-CTA ``tcgen05.mma`` pair).
+
+``store_2d`` is one ``cp.async.bulk.tensor.2d.global.shared::cta.bulk_group``: the
+box at ``src`` (shared memory, laid out as ``tmap``'s box and swizzle) goes to
+``tmap``'s box at ``coords``; TMA clips it at the tensor's edges.  The issuing
+thread groups its stores with ``commit_stores`` and waits for them with
+``wait_stores`` (``read_only``: only until the shared source has been read, so
+the buffer may be reused; otherwise until the writes are done).
 """
 
 from __future__ import annotations
@@ -28,22 +37,45 @@ def load_2d(
     coords: tuple[str, str],
     bar: str,
     multicast_mask: str | None = None,
+    cta_group: int = 1,
 ) -> None:
     """One 2-D tiled TMA load of ``tmap``'s box at ``coords`` into ``dst``, completing on ``bar``.
 
     With ``multicast_mask`` (an i16 of cluster CTA ranks) the box lands at the same offset of
     every CTA named, and completes on each one's ``bar`` at that offset (``.multicast::cluster``).
+    ``cta_group=2`` adds ``.cta_group::2``: ``bar`` may then be the peer CTA's barrier.
     """
+    group = "group = #nvvm.cta_group<cta_2>, " if cta_group == 2 else ""
     if multicast_mask is None:
         w.stmt(
             f'"nvvm.cp.async.bulk.tensor.shared.cluster.global"({dst}, {tmap}, {coords[0]}, '
-            f"{coords[1]}, {bar}) <{{operandSegmentSizes = array<i32: 1, 1, 2, 1, 0, 0, 0, 0>}}> "
+            f"{coords[1]}, {bar}) <{{{group}operandSegmentSizes = "
+            "array<i32: 1, 1, 2, 1, 0, 0, 0, 0>}> "
             f": ({PTR_CLUSTER}, !llvm.ptr, i32, i32, {PTR_SHARED}) -> ()"
         )
         return
     w.stmt(
         f'"nvvm.cp.async.bulk.tensor.shared.cluster.global"({dst}, {tmap}, {coords[0]}, '
         f"{coords[1]}, {bar}, {multicast_mask}) "
-        f"<{{operandSegmentSizes = array<i32: 1, 1, 2, 1, 0, 1, 0, 0>}}> "
+        f"<{{{group}operandSegmentSizes = array<i32: 1, 1, 2, 1, 0, 1, 0, 0>}}> "
         f": ({PTR_CLUSTER}, !llvm.ptr, i32, i32, {PTR_SHARED}, i16) -> ()"
     )
+
+
+def store_2d(w: FuncWriter, tmap: str, src: str, coords: tuple[str, str]) -> None:
+    """One 2-D tiled TMA store of the box at ``src`` (``!llvm.ptr<3>``) to ``tmap`` at ``coords``."""
+    w.stmt(
+        f'"nvvm.cp.async.bulk.tensor.global.shared.cta"({tmap}, {src}, {coords[0]}, '
+        f"{coords[1]}) <{{operandSegmentSizes = array<i32: 1, 1, 2, 0, 0>}}> "
+        f": (!llvm.ptr, {PTR_SHARED}, i32, i32) -> ()"
+    )
+
+
+def commit_stores(w: FuncWriter) -> None:
+    """``cp.async.bulk.commit_group``: the stores this thread issued so far form one bulk group."""
+    w.stmt("nvvm.cp.async.bulk.commit.group")
+
+
+def wait_stores(w: FuncWriter, read_only: bool) -> None:
+    """``cp.async.bulk.wait_group[.read] 0``: every bulk group this thread committed."""
+    w.stmt(f"nvvm.cp.async.bulk.wait_group 0{' {read}' if read_only else ''}")

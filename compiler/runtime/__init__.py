@@ -23,6 +23,7 @@ from .driver import (
     launch_config,
 )
 from .gemm import GemmArgumentError, GemmKernel, gemm
+from .nv_kernel import NvKernelLaunch
 from .params import (
     I32Param,
     I64Param,
@@ -51,6 +52,7 @@ __all__ = [
     "KernelCache",
     "KernelParam",
     "Layout",
+    "NvKernelLaunch",
     "MatrixArg",
     "PackedParams",
     "PointerParam",

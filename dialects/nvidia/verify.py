@@ -21,7 +21,8 @@ diagnostics (it never raises):
 * **the sm_100a data path**: in a module whose ``sched.target`` is sm_100a, a
   kernel with A/B stages must be a ``tcgen05.mma`` tile shape with M = 128,
   K = 64, its accumulator stages must fit their stride and the 512 TMEM
-  columns, its epilogue 4 warps, and its cta_group 1 (``blackwell.rules``).
+  columns, its epilogue 4 warps; with cta_group 2 the pair's M = 256 tile a
+  ``tcgen05.mma.cta_group::2`` shape (``blackwell.rules``).
 """
 
 from __future__ import annotations

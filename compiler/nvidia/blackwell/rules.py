@@ -1,12 +1,13 @@
 """What the sm_100a (tcgen05) data path of ``sched.nv_kernel`` accepts.
 
 ``tcgen05_problems`` lists, in words a diagnostic can carry, why a kernel's
-tile, pipelines and epilogue cannot take the data path: the tile must be a
-``tcgen05.mma.cta_group::1.kind::f16`` shape with M = 128 (one accumulator
-row per TMEM lane), K one 128-byte swizzle row (64 bf16), N a multiple of 32
-(the ``tcgen05.ld.32x32b.x32`` chunk); every accumulator stage must fit its
-stride and all stages the 512 TMEM columns; the epilogue is 4 warps (one per
-TMEM lane quarter).  cta_group 2 has no data path yet.
+tile, pipelines and epilogue cannot take the data path: ``block_m`` = 128 per
+CTA (one accumulator row per TMEM lane), and the MMA, M = ``cta_group × 128``
+by ``block_n``, a ``tcgen05.mma.cta_group::N.kind::f16`` shape; K one 128-byte
+swizzle row (64 bf16), N a multiple of 32 (the ``tcgen05.ld.32x32b.x32``
+chunk, and with cta_group 2 each CTA's half of B a whole number of 8-row
+swizzle atoms); every accumulator stage must fit its stride and all stages
+the 512 TMEM columns; the epilogue is 4 warps (one per TMEM lane quarter).
 """
 
 from __future__ import annotations
@@ -30,12 +31,7 @@ def tcgen05_problems(
 ) -> list[str]:
     """Why the tcgen05 data path cannot lower this kernel (empty when it can)."""
     problems = []
-    if cta_group != 1:
-        problems.append(
-            "the tcgen05 data path is built for cta_group 1 only (tcgen05.mma.cta_group::2 "
-            "across a CTA pair is not lowered yet)"
-        )
-    shape = mma_shape_problem(block_m, block_n, 1)
+    shape = mma_shape_problem(block_m * cta_group, block_n, cta_group)
     if shape:
         problems.append(shape)
     elif block_m != BLOCK_M:

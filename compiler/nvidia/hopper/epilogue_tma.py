@@ -17,6 +17,7 @@ waits for all its stores (``wait_group 0``) before the warpgroup exits.
 
 from __future__ import annotations
 
+from .. import tma
 from .config import OutDtype
 from .emitter import ARGS, GemmEmitter
 
@@ -34,7 +35,7 @@ def _staging_sync(em: GemmEmitter, index: str) -> None:
 
 def wait_stores(em: GemmEmitter, read_only: bool) -> None:
     """``cp.async.bulk.wait_group[.read] 0`` (the leader thread's committed stores)."""
-    em.w.stmt(f"nvvm.cp.async.bulk.wait_group 0{' {read}' if read_only else ''}")
+    tma.wait_stores(em.w, read_only)
 
 
 def emit_tma_epilogue(
@@ -93,11 +94,7 @@ def emit_tma_epilogue(
         for box in range(cfg.block_n // box_cols):
             src = em.elem(em.base, w.addi(staging, box * box_bytes), "i8", PTR_SHARED)
             col = w.addi(col0, box * box_cols)
-            w.stmt(
-                f'"nvvm.cp.async.bulk.tensor.global.shared.cta"({ARGS.tmap_c}, {src}, {col}, '
-                f"{row0}) <{{operandSegmentSizes = array<i32: 1, 1, 2, 0, 0>}}> "
-                f": (!llvm.ptr, {PTR_SHARED}, i32, i32) -> ()"
-            )
-        w.stmt("nvvm.cp.async.bulk.commit.group")
+            tma.store_2d(w, ARGS.tmap_c, src, (col, row0))
+        tma.commit_stores(w)
 
     em.if_then(leader, store_boxes, "tma_store")

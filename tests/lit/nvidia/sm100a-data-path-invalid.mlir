@@ -46,10 +46,20 @@ module attributes {sched.target = "sm_100a"} {
 }
 
 // -----
-// ==== cta_group 2 has no tcgen05 data path yet ====
+// ==== cta_group 2: N over 256 for the pair's M = 256 MMA ====
 module attributes {sched.target = "sm_100a"} {
-  // expected-error@+1 {{'sched.nv_kernel' op cannot take the sm_100a tcgen05 data path: the tcgen05 data path is built for cta_group 1 only (tcgen05.mma.cta_group::2 across a CTA pair is not lowered yet)}}
-  sched.nv_kernel @pair layout custom<epilogue = [0, 128), mma = [128, 160), load = [160, 192)> threads 192 block_m 128 block_n 128 block_k 64 {
+  // expected-error@+1 {{'sched.nv_kernel' op cannot take the sm_100a tcgen05 data path: N = 288 is not a tcgen05.mma.cta_group::2 shape (N a multiple of 16 in [16, 256])}}
+  sched.nv_kernel @pair_wide layout custom<epilogue = [0, 128), mma = [128, 160), load = [160, 192)> threads 192 block_m 128 block_n 288 block_k 64 {
+    sched.nv_input_pipeline @ab num_stages 1 producer_count 32 consumer_count 32 payload ab_tiles
+    sched.nv_output_pipeline @acc num_stages 1 stage_stride_cols 288 cta_group 2
+  }
+}
+
+// -----
+// ==== cta_group 2 with block_m other than 128 per CTA ====
+module attributes {sched.target = "sm_100a"} {
+  // expected-error@+1 {{'sched.nv_kernel' op cannot take the sm_100a tcgen05 data path: block_m must be 128 (one accumulator row per TMEM lane)}}
+  sched.nv_kernel @pair_m64 layout custom<epilogue = [0, 128), mma = [128, 160), load = [160, 192)> threads 192 block_m 64 block_n 128 block_k 64 {
     sched.nv_input_pipeline @ab num_stages 2 producer_count 32 consumer_count 32 payload ab_tiles
     sched.nv_output_pipeline @acc num_stages 2 stage_stride_cols 128 cta_group 2
   }

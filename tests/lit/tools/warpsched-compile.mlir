@@ -12,6 +12,8 @@
 // RUN: not %warpsched-compile %s --target gfx950 -o %t.missing/out.hsaco 2>&1 | FileCheck %s --check-prefix=WRITE
 // RUN: not %warpsched-translate --mlir-to-llvmir %s 2>&1 | FileCheck %s --check-prefix=TRANSLATE
 // RUN: not %warpsched-translate %s 2>&1 | FileCheck %s --check-prefix=MODE
+// RUN: not %warpsched-compile %S/../verify/arrival-count.mlir --target sm_90a --emit=mlir 2>&1 | FileCheck %s --check-prefix=VERIFY
+// RUN: %warpsched-compile %S/../verify/arrival-count.mlir --target sm_90a --emit=mlir --no-verify -o %t.noverify.mlir
 
 // REPORT: kernel           k
 // REPORT: arch             gfx950
@@ -21,11 +23,13 @@
 // EMIT: error: --emit=ptx is not available for gfx942 (choose mlir, llvm, asm, obj, hsaco)
 // OPT: error: -O5: the optimisation level must be 0, 1, 2 or 3
 // NVFIDELITY: error: --check-fidelity reads AMD code objects; not available for sm_90a
-// NVREPORT100: data path: tcgen05.mma.cta_group::1.kind::f16 into TMEM, TMA loads (128-byte swizzle), tcgen05.ld.32x32b epilogue
-// NVREPORT100-NEXT: SASS: 4 UTC*MMA, 4 LDTM, 2 UTMALDG, 0 UTMASTG, 0 LDL/STL, {{[0-9]+}} registers
+// NVREPORT100: data path: tcgen05.mma.cta_group::1.kind::f16 into TMEM, TMA loads (128-byte swizzle), tcgen05.ld.32x32b epilogue, C through swizzled shared memory and a TMA store
+// NVREPORT100-NEXT: SASS: 4 UTC*MMA, 4 LDTM, 2 UTMALDG, 4 UTMASTG, 0 LDL/STL, {{[0-9]+}} registers
 // NVREPORT90: data path: mma.sync m16n8k16, plain loads, accumulators in shared memory
 // NVREPORT90-NEXT: SASS: 0 HGMMA, 0 UTMALDG, 0 UTMASTG, 0 LDL/STL, {{[0-9]+}} registers
 // TARGET: argument --target: invalid choice: 'gfx1100'
+// VERIFY: arrival-count.mlir:{{[0-9]+}}:{{[0-9]+}}: error: sched-verify: arrival-count: full[0] of @ab
+// VERIFY-NEXT: note: counterexample (arrival-count
 // LDS: warpsched-compile.mlir:[[@LINE+7]]:3: error: sched-to-rocdl: @k on gfx942: TileShape: 131072 bytes of LDS exceed the 65536 bytes of gfx942
 // WRITE: warpsched-compile: error: cannot write '{{.*}}out.hsaco'
 // TRANSLATE: warpsched-compile.mlir:[[@LINE+4]]:3: error: 'sched.build' is warpsched IR, not the llvm dialect; lower it first with warpsched-opt --sched-to-rocdl or --sched-to-nvvm
