@@ -36,29 +36,18 @@ def load_2d(
     tmap: str,
     coords: tuple[str, str],
     bar: str,
-    multicast_mask: str | None = None,
     cta_group: int = 1,
 ) -> None:
     """One 2-D tiled TMA load of ``tmap``'s box at ``coords`` into ``dst``, completing on ``bar``.
 
-    With ``multicast_mask`` (an i16 of cluster CTA ranks) the box lands at the same offset of
-    every CTA named, and completes on each one's ``bar`` at that offset (``.multicast::cluster``).
     ``cta_group=2`` adds ``.cta_group::2``: ``bar`` may then be the peer CTA's barrier.
     """
     group = "group = #nvvm.cta_group<cta_2>, " if cta_group == 2 else ""
-    if multicast_mask is None:
-        w.stmt(
-            f'"nvvm.cp.async.bulk.tensor.shared.cluster.global"({dst}, {tmap}, {coords[0]}, '
-            f"{coords[1]}, {bar}) <{{{group}operandSegmentSizes = "
-            "array<i32: 1, 1, 2, 1, 0, 0, 0, 0>}> "
-            f": ({PTR_CLUSTER}, !llvm.ptr, i32, i32, {PTR_SHARED}) -> ()"
-        )
-        return
     w.stmt(
         f'"nvvm.cp.async.bulk.tensor.shared.cluster.global"({dst}, {tmap}, {coords[0]}, '
-        f"{coords[1]}, {bar}, {multicast_mask}) "
-        f"<{{{group}operandSegmentSizes = array<i32: 1, 1, 2, 1, 0, 1, 0, 0>}}> "
-        f": ({PTR_CLUSTER}, !llvm.ptr, i32, i32, {PTR_SHARED}, i16) -> ()"
+        f"{coords[1]}, {bar}) <{{{group}operandSegmentSizes = "
+        "array<i32: 1, 1, 2, 1, 0, 0, 0, 0>}> "
+        f": ({PTR_CLUSTER}, !llvm.ptr, i32, i32, {PTR_SHARED}) -> ()"
     )
 
 

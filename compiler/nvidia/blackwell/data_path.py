@@ -169,7 +169,7 @@ class Tcgen05Data(GemmData):
             else:  # the leader arms its barrier with both CTAs' bytes
                 em.if_then(w.icmp("eq", self._rank(), w.const(0)), expect, "arm")
             for tmap, dst, coords in ((TMAP_A, a, (k0, row0)), (TMAP_B, b, (k0, col0))):
-                load_2d(w, to_cluster(w, em.smem_at(dst)), tmap, coords, bar, None, self.group)
+                load_2d(w, to_cluster(w, em.smem_at(dst)), tmap, coords, bar, self.group)
 
         em.elected(issue)
 
