@@ -37,7 +37,7 @@ from warpsched.dialects.common.ops import body_ops
 from warpsched.schedule import ExpandedSchedule, Phase
 
 from .base import ModulePass, OptionError, PassFailure
-from .walk import has_blocks
+from .walk import expanded_schedule, has_blocks
 
 TARGET_ATTR = "sched.target"
 """Module attribute naming the default target of a kernel module."""
@@ -96,15 +96,7 @@ def select_kernel(module: ir.Operation, name: str = "") -> KernelInput:
         phase: tuple(EntryOp(e).entry for e in body_ops(program))
         for phase, program in programs.items()
     }
-    try:
-        expanded = ExpandedSchedule(
-            entries.get(Phase.PROLOGUE, ()),
-            entries.get(Phase.KERNEL, ()),
-            entries.get(Phase.EPILOGUE, ()),
-            ScheduleOp(schedule_op).warp_stagger_index or 0,
-        )
-    except (TypeError, ValueError) as exc:
-        raise PassFailure(op, str(exc)) from None
+    expanded = expanded_schedule(schedule_op, entries, op)
     return KernelInput(op, spec, expanded, programs)
 
 

@@ -7,6 +7,10 @@ the stagger falls inside the prologue, else 4-wave).  The first violation
 fails the pass at the op that causes it, with the counterexample as notes.
 The module is not changed.
 
+Then every ``sched.nv_kernel`` and ``sched.nv_gemm`` goes through the NVIDIA
+model checker (``verify_nvidia``; ``target=`` as ``sched-to-nvvm``'s, default
+the module's ``sched.target``).
+
 ``lds-geometry=schedule`` (default) reads a fragment load's half tile from its
 ``(stage, subtile)``; ``lds-geometry=kernel`` uses the ping-pong kernel's LDS
 layout (docs/verify.md: the S1 verdict).
@@ -20,13 +24,14 @@ from warpsched.core.ir import ir
 from warpsched.dialects.amd.kernel_ops import KernelOp
 from warpsched.dialects.amd.ops import EntryOp, ProgramOp, ScheduleOp, is_schedule
 from warpsched.dialects.common.ops import body_ops
-from warpsched.schedule import ExpandedSchedule, Phase
+from warpsched.schedule import Phase
 from warpsched.tile_geometry import KernelStructure
 from warpsched.verify.amd import Geometry, check_schedule
 
 from .base import ModulePass, OptionError, PassFailure
 from .sched_build_program import BuildProgram
-from .walk import builds, has_blocks
+from .verify_nvidia import verify_nv
+from .walk import builds, expanded_schedule, has_blocks
 
 
 @dataclasses.dataclass(frozen=True)
@@ -34,8 +39,12 @@ class Verify(ModulePass):
     """Check every schedule of the module; fail at the first violation, with its counterexample."""
 
     ARGUMENT = "sched-verify"
-    SUMMARY = "Model-check schedules: barrier balance, prio pairing, fence masks, DMA visibility, prefetch overwrites"
+    SUMMARY = (
+        "Model-check schedules (barrier balance, prio pairing, fence masks, DMA visibility, "
+        "prefetch overwrites) and NVIDIA pipelines (deadlock, arrivals, phases, termination, TMEM)"
+    )
     lds_geometry: str = "schedule"
+    target: str = ""
 
     def __post_init__(self) -> None:
         if self.lds_geometry not in {g.value for g in Geometry}:
@@ -50,6 +59,7 @@ class Verify(ModulePass):
             name = ScheduleOp(op).name
             structure = structures.get(name) or _default_structure(op)
             self.check(op, structure)
+        verify_nv(module, self.target)
 
     def check(self, op: ir.Operation, structure: KernelStructure) -> None:
         phases: dict[Phase, list] = {}
@@ -58,15 +68,7 @@ class Verify(ModulePass):
             entries, sites = _entries(program)
             phases[program.phase] = entries
             where.update({(program.phase, i): site for i, site in enumerate(sites)})
-        try:
-            schedule = ExpandedSchedule(
-                phases.get(Phase.PROLOGUE, ()),
-                phases.get(Phase.KERNEL, ()),
-                phases.get(Phase.EPILOGUE, ()),
-                ScheduleOp(op).warp_stagger_index or 0,
-            )
-        except (TypeError, ValueError) as exc:
-            raise PassFailure(op, str(exc)) from None
+        schedule = expanded_schedule(op, phases, op)
         violations = check_schedule(schedule, structure, Geometry(self.lds_geometry))
         if violations:
             v = violations[0]

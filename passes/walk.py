@@ -1,4 +1,4 @@
-"""Finding the ``sched`` programs and ``sched.build`` ops a pass rewrites."""
+"""Finding the ``sched`` programs and ``sched.build`` ops a pass rewrites; a schedule op's ``ExpandedSchedule``."""
 
 from __future__ import annotations
 
@@ -6,8 +6,11 @@ from collections.abc import Iterator
 
 from warpsched.core.ir import ir
 from warpsched.dialects.amd.kernel_ops import BuildOp
-from warpsched.dialects.amd.ops import BlockOp, EntryOp, ExplicitBlockOp, is_program
+from warpsched.dialects.amd.ops import BlockOp, EntryOp, ExplicitBlockOp, ScheduleOp, is_program
 from warpsched.dialects.common.ops import body_ops
+from warpsched.schedule import ExpandedSchedule, Phase
+
+from .base import PassFailure
 
 
 def programs(module: ir.Operation) -> Iterator[ir.Operation]:
@@ -42,3 +45,17 @@ def has_blocks(program: ir.Operation) -> bool:
 def has_entries(program: ir.Operation) -> bool:
     """True when the program holds expanded entries."""
     return any(op.name == EntryOp.OPERATION_NAME for op in body_ops(program))
+
+
+def expanded_schedule(op: ir.Operation, phases: dict, where: ir.Operation) -> ExpandedSchedule:
+    """The ``ExpandedSchedule`` of schedule ``op`` from its per-phase entries (``phases``: ``Phase``
+    → entries); ``PassFailure`` at ``where`` when the entries do not form one."""
+    try:
+        return ExpandedSchedule(
+            phases.get(Phase.PROLOGUE, ()),
+            phases.get(Phase.KERNEL, ()),
+            phases.get(Phase.EPILOGUE, ()),
+            ScheduleOp(op).warp_stagger_index or 0,
+        )
+    except (TypeError, ValueError) as exc:
+        raise PassFailure(where, str(exc)) from None

@@ -2,7 +2,7 @@
 
     warpsched-compile [FILE|-] --target gfx942|gfx950|sm_90a|sm_100a [-o OUT]
                       [--emit=mlir|llvm|asm|obj|hsaco|ptx|cubin] [-O0|-O1|-O2|-O3]
-                      [--kernel NAME] [--report] [--check-fidelity]
+                      [--kernel NAME] [--report] [--check-fidelity] [--no-verify]
 
 The default artefact is the target's binary (``.hsaco`` or cubin), written to
 ``-o`` or, without ``-o``, to ``<input stem><suffix>`` in the current directory;
@@ -10,6 +10,8 @@ text artefacts (mlir, llvm, asm, ptx) go to stdout without ``-o``.  Outputs are
 written atomically.  ``--report`` prints the kernel's resources read back from
 the code object; ``--check-fidelity`` maps every sync entry of the expanded
 schedule to the final ISA and exits 1 when the fidelity is below 100%.
+``sched-verify`` (the protocol model checker, docs/verify.md) runs first;
+``--no-verify`` skips it.
 Errors are ``file:line:col: error: ...`` and exit 1.
 """
 
@@ -75,6 +77,11 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="check the schedule's sync entries against the final ISA (AMD)",
     )
+    parser.add_argument(
+        "--no-verify",
+        action="store_true",
+        help="skip sched-verify, the protocol model checker that runs before lowering",
+    )
     return parser
 
 
@@ -97,6 +104,7 @@ def run(argv: list[str]) -> int:
         kernel=args.kernel,
         report=args.report,
         fidelity=args.check_fidelity,
+        verify=not args.no_verify,
     )
     try:
         text, filename = read_source(args.input)

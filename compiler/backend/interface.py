@@ -48,7 +48,8 @@ class Emit(Enum):
 class CompileOptions:
     """One compilation: ``target``, what to ``emit`` (None: the backend's final artefact),
     ``opt_level`` (0-3), the ``kernel`` to compile (empty: the module's only one), and
-    whether to produce the resource ``report`` and the schedule-``fidelity`` check (AMD)."""
+    whether to produce the resource ``report`` and the schedule-``fidelity`` check (AMD), and
+    whether to run ``sched-verify`` (the protocol model checker) before the backend's pipeline."""
 
     target: str
     emit: Emit | None = None
@@ -56,6 +57,7 @@ class CompileOptions:
     kernel: str = ""
     report: bool = False
     fidelity: bool = False
+    verify: bool = True
 
 
 @dataclass(frozen=True)

@@ -56,7 +56,11 @@ def compile_module(
     assert backend is not None
     emit = artefact(options, backend)
     metadata: dict[str, object] = {}
-    passes = [parse_element(element) for element in backend.pass_pipeline(options)]
+    elements = list(backend.pass_pipeline(options))
+    if options.verify:
+        nv = options.target.startswith("sm_")
+        elements.insert(0, f"sched-verify{{target={options.target}}}" if nv else "sched-verify")
+    passes = [parse_element(element) for element in elements]
     run_pipeline(module, passes, context, filename, metadata=metadata)
     if emit is Emit.MLIR:
         return CompileResult(str(module), emit)

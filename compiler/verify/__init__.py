@@ -5,9 +5,14 @@
   two K-loop iterations) and checks barrier balance, priority pairing, fence
   masks, DMA completion and visibility (vmcnt per wave group) and prefetch
   overwrites of LDS still being read.
-* ``nvidia``: explores the mbarrier protocol of a ``sched.nv_kernel``'s program
-  model with networkx (every interleaving of the roles, several stage and tile
-  counts) and checks arrival counts, termination, named barriers and TMEM.
+* ``nvidia``: checks a ``sched.nv_kernel``'s program model: TMEM, named
+  barriers, termination and stage agreement, then the mbarrier protocol
+  explored with networkx (``nvidia_model`` unrolls each role into
+  ``nvidia_actions``; ``nvidia_explore`` walks every interleaving) for 1 tile
+  and more tiles than stages;
+* ``nvidia_gemm``: the ``sched.nv_gemm`` TMA ring of a ``HopperGemmConfig``,
+  over several stage, tile and k-block counts; ``named_barriers``: one id per
+  purpose, one thread count per id;
 * ``counterexample``: the ``Violation`` both report, with its step-by-step trace.
 
 The checkers take library values and opaque op handles; the ``sched-verify``

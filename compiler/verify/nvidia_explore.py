@@ -1,0 +1,187 @@
+"""Explicit state exploration of unrolled role programs over mbarriers and named barriers (networkx).
+
+``explore(programs, counts)`` builds the graph of every interleaving of the
+actors' ``nvidia_model.Action`` sequences.  A state is each actor's program
+counter, the generation each actor joined a ``bar.sync`` at, every mbarrier's
+(completed phases, pending arrivals) and every named barrier's (generation,
+arrived threads).  An mbarrier completes a phase when its pending arrivals
+reach its init count (``counts``); ``try_wait.parity p`` passes while the
+completed-phase count's parity differs from ``p`` (the hardware rule, so the
+producer's first wait at parity 1 passes on a fresh barrier).  A named barrier
+completes when ``threads`` threads have arrived.
+
+It reports ``Finding``s, each with the path (actor, step text) from the start:
+
+* ``over-arrival``: an arrival that takes a phase past its init count;
+* ``stuck``: a state where no actor can move and some have not finished;
+* ``pending``: a final state with a barrier phase that got some, not all, arrivals;
+* ``tmem``: ``tcgen05.dealloc`` while an actor still has a ``tcgen05.ld`` ahead.
+
+``future_arrivals`` tells a stuck wait whose phase can still complete from one
+that no remaining action will ever complete.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+import networkx as nx
+
+from .nvidia_model import Action, Kind
+
+MAX_STATES = 400_000
+
+
+@dataclass(frozen=True)
+class State:
+    """One node of the exploration graph."""
+
+    pcs: tuple[int, ...]
+    joined: tuple[int, ...]
+    bars: tuple[tuple[int, int], ...]
+    named: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True)
+class Finding:
+    """Something the exploration found: ``what`` at ``actor``'s ``action`` after ``path``."""
+
+    what: str
+    actor: str
+    action: Action
+    state: State
+    path: tuple[tuple[str, str], ...]
+
+
+class Explorer:
+    """The exploration of one set of actor programs; ``run`` returns the findings in BFS order."""
+
+    def __init__(self, programs: dict[str, tuple[Action, ...]], counts: dict[tuple, int]) -> None:
+        self.actors = list(programs)
+        self.programs = [programs[a] for a in self.actors]
+        self.counts = counts
+        keys = {x.barrier for p in self.programs for x in p if x.barrier}
+        self.bar_keys = sorted((k for k in keys if k[:1] != ("named",)), key=repr)
+        self.named_keys = sorted((k for k in keys if k[:1] == ("named",)), key=repr)
+        self.bar_index = {k: i for i, k in enumerate(self.bar_keys)}
+        self.named_index = {k: i for i, k in enumerate(self.named_keys)}
+        self.graph = nx.DiGraph()
+
+    def initial(self) -> State:
+        n = len(self.actors)
+        return State(
+            (0,) * n,
+            (-1,) * n,
+            ((0, 0),) * len(self.bar_keys),
+            ((0, 0),) * len(self.named_keys),
+        )
+
+    def run(self) -> list[Finding]:
+        start = self.initial()
+        self.graph.add_node(start)
+        queue, seen, findings = deque([start]), {start}, []
+        while queue and len(seen) < MAX_STATES:
+            state = queue.popleft()
+            moved, blocked = False, []
+            for i, program in enumerate(self.programs):
+                pc = state.pcs[i]
+                if pc >= len(program):
+                    continue
+                action = program[pc]
+                nxt, problem = self.step(state, i, action)
+                if problem:
+                    findings.append(self.finding(problem, state, i, action))
+                if nxt is None:
+                    blocked.append(i)
+                    continue
+                moved = True
+                label = action.describe()
+                if action.kind is Kind.BAR_SYNC:
+                    label = ("joins " if nxt.pcs[i] == pc else "passes ") + label
+                self.graph.add_edge(state, nxt, actor=self.actors[i], label=label)
+                if nxt not in seen:
+                    seen.add(nxt)
+                    queue.append(nxt)
+            if not moved and blocked:
+                findings.append(self.finding("stuck", state, blocked[0], None))
+            elif not moved and any(p for _, p in state.bars):
+                findings.append(self.finding("pending", state, 0, None))
+        return findings
+
+    def step(self, s: State, i: int, a: Action) -> tuple[State | None, str]:
+        """The state after actor ``i`` runs ``a`` (None: blocked) and a problem name, if any."""
+        pcs = s.pcs[:i] + (s.pcs[i] + 1,) + s.pcs[i + 1 :]
+        if a.kind is Kind.WAIT:
+            done, _ = s.bars[self.bar_index[a.barrier]]
+            return (State(pcs, s.joined, s.bars, s.named) if done % 2 != a.value else None), ""
+        if a.kind is Kind.ARRIVE:
+            j = self.bar_index[a.barrier]
+            done, pending = s.bars[j]
+            pending += a.value
+            count = self.counts[a.barrier]
+            problem = "over-arrival" if pending > count else ""
+            new = (done + 1, 0) if pending >= count else (done, pending)
+            bars = s.bars[:j] + (new,) + s.bars[j + 1 :]
+            return State(pcs, s.joined, bars, s.named), problem
+        if a.kind in (Kind.BAR_ARRIVE, Kind.BAR_SYNC):
+            return self.named_step(s, i, a, pcs)
+        if a.kind is Kind.TMEM_DEALLOC and self.reads_ahead(s, i):
+            return State(pcs, s.joined, s.bars, s.named), "tmem"
+        return State(pcs, s.joined, s.bars, s.named), ""
+
+    def named_step(self, s: State, i: int, a: Action, pcs) -> tuple[State | None, str]:
+        j = self.named_index[a.barrier]
+        gen, arrived = s.named[j]
+        if a.kind is Kind.BAR_SYNC and s.joined[i] >= 0:  # joined: wait for the generation
+            if gen <= s.joined[i]:
+                return None, ""
+            joined = s.joined[:i] + (-1,) + s.joined[i + 1 :]
+            return State(pcs, joined, s.bars, s.named), ""
+        arrived += a.value
+        problem = "over-arrival" if arrived > a.threads else ""
+        new = (gen + 1, 0) if arrived >= a.threads else (gen, arrived)
+        named = s.named[:j] + (new,) + s.named[j + 1 :]
+        if a.kind is Kind.BAR_SYNC:
+            joined = s.joined[:i] + (gen,) + s.joined[i + 1 :]
+            return State(s.pcs, joined, s.bars, named), problem
+        return State(pcs, s.joined, s.bars, named), problem
+
+    def reads_ahead(self, s: State, i: int) -> bool:
+        return any(
+            a.kind is Kind.TMEM_READ
+            for j, p in enumerate(self.programs)
+            if j != i
+            for a in p[s.pcs[j] :]
+        )
+
+    def future_arrivals(self, s: State, barrier: tuple, skip: int) -> int:
+        """Arrivals on ``barrier`` the actors have left to issue (actor ``skip``'s current one
+        excluded)."""
+        total = 0
+        for j, p in enumerate(self.programs):
+            start = s.pcs[j] + (1 if j == skip else 0)
+            kinds = (Kind.ARRIVE, Kind.BAR_ARRIVE, Kind.BAR_SYNC)
+            total += sum(a.value for a in p[start:] if a.kind in kinds and a.barrier == barrier)
+        return total
+
+    def finding(self, what: str, state: State, i: int, action: Action | None) -> Finding:
+        if action is None and state.pcs[i] < len(self.programs[i]):
+            action = self.programs[i][state.pcs[i]]
+        return Finding(what, self.actors[i], action, state, self.path(state, i, action))
+
+    def path(self, state: State, i: int, action: Action | None) -> tuple:
+        nodes = nx.shortest_path(self.graph, self.initial(), state)
+        steps = tuple(
+            (self.graph.edges[u, v]["actor"], self.graph.edges[u, v]["label"])
+            for u, v in zip(nodes, nodes[1:], strict=False)
+        )
+        last = ((self.actors[i], action.describe()),) if action is not None else ()
+        return steps + last
+
+
+def explore(programs: dict[str, tuple[Action, ...]], counts: dict[tuple, int]) -> Explorer:
+    """Run the exploration; the explorer keeps the graph and ``findings``."""
+    explorer = Explorer(programs, counts)
+    explorer.findings = explorer.run()
+    return explorer

@@ -1,0 +1,59 @@
+// Wrong arrival count (too high): @tiles declares consumer_count 224; the load, MMA and epilogue threads are 192.
+// RUN: %warpsched-opt --sched-verify --verify-diagnostics %s -o /dev/null
+// RUN: not %warpsched-opt --sched-verify %s 2>&1 | FileCheck %s
+// CHECK: error: sched-verify: arrival-count
+// CHECK-NEXT: note: counterexample (arrival-count, 29 steps, last 12 shown)
+// CHECK-NEXT: note: step 18: role mma: try_wait full[1] of @tiles parity 0
+// CHECK-NEXT: note: step 19: role mma: arrive on empty[1] of @tiles (32 arrivals)
+// CHECK-NEXT: note: step 20: role epilogue: joins bar.sync 1, 160 (128 threads)
+
+module attributes {sched.target = "sm_90a"} {
+  sched.nv_kernel @ws_gemm_sm_90a_per_tile_s2 layout warp_role_1d1d<has_sfb = false, num_epi_warps = 4> threads 224 block_m 32 block_n 32 block_k 32 {
+    sched.nv_input_pipeline @ab num_stages 2 producer_count 32 consumer_count 32 payload ab_tiles
+    // Every thread of a role arrives: the load warp fills and the MMA warp drains each A/B stage;
+    // the scheduler warp writes each tile id, the load, MMA and epilogue threads (192) read it.
+    // expected-error@+1 {{arrival-count: empty[0] of @tiles ends with 192 of its 224 arrivals}}
+    sched.nv_input_pipeline @tiles num_stages 2 producer_count 32 consumer_count 224 payload tile_id
+    sched.nv_output_pipeline @acc num_stages 2 stage_stride_cols 32 cta_group 1
+    sched.nv_role scheduler {
+      sched.nv_tile_loop @tiles producer {
+        sched.nv_fetch_next_tile @tiles
+      }
+    }
+    sched.nv_role load {
+      sched.nv_tile_loop @tiles consumer {
+        sched.nv_k_loop {
+          sched.nv_input_produce @ab {
+            sched.nv_load_input_stage @ab
+          }
+        }
+      }
+    }
+    sched.nv_role mma {
+      sched.nv_mma_context @acc {
+        sched.nv_tile_loop @tiles consumer {
+          sched.nv_output_produce @acc {
+            sched.nv_zero_accumulator
+            sched.nv_k_loop {
+              sched.nv_input_consume @ab {
+                sched.nv_mma_tile_product @ab
+              }
+            }
+            sched.nv_store_accumulator @acc
+          }
+        }
+      }
+    }
+    sched.nv_role epilogue {
+      sched.nv_sync_wait
+      sched.nv_epilogue_context @acc {
+        sched.nv_tile_loop @tiles consumer {
+          sched.nv_output_consume @acc {
+            sched.nv_drain_stage_to_c @acc
+            sched.nv_epilogue_arrive @acc
+          }
+        }
+      }
+    }
+  }
+}

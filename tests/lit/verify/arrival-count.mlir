@@ -1,0 +1,59 @@
+// Wrong arrival count: @ab declares producer_count 1, but every thread of the load warp (32) arrives on full.
+// RUN: %warpsched-opt --sched-verify --verify-diagnostics %s -o /dev/null
+// RUN: not %warpsched-opt --sched-verify %s 2>&1 | FileCheck %s
+// CHECK: error: sched-verify: arrival-count
+// CHECK-NEXT: note: counterexample (arrival-count, 6 steps)
+// CHECK-NEXT: note: step 1: role scheduler: try_wait empty[0] of @tiles parity 1
+// CHECK-NEXT: note: step 2: role scheduler: arrive on full[0] of @tiles (32 arrivals)
+// CHECK-NEXT: note: step 3: role load: try_wait full[0] of @tiles parity 0
+
+module attributes {sched.target = "sm_90a"} {
+  sched.nv_kernel @ws_gemm_sm_90a_per_tile_s2 layout warp_role_1d1d<has_sfb = false, num_epi_warps = 4> threads 224 block_m 32 block_n 32 block_k 32 {
+    // expected-error@+1 {{arrival-count: full[0] of @ab gets more arrivals in one phase than its}}
+    sched.nv_input_pipeline @ab num_stages 2 producer_count 1 consumer_count 32 payload ab_tiles
+    // Every thread of a role arrives: the load warp fills and the MMA warp drains each A/B stage;
+    // the scheduler warp writes each tile id, the load, MMA and epilogue threads (192) read it.
+    sched.nv_input_pipeline @tiles num_stages 2 producer_count 32 consumer_count 192 payload tile_id
+    sched.nv_output_pipeline @acc num_stages 2 stage_stride_cols 32 cta_group 1
+    sched.nv_role scheduler {
+      sched.nv_tile_loop @tiles producer {
+        sched.nv_fetch_next_tile @tiles
+      }
+    }
+    sched.nv_role load {
+      sched.nv_tile_loop @tiles consumer {
+        sched.nv_k_loop {
+          sched.nv_input_produce @ab {
+            sched.nv_load_input_stage @ab
+          }
+        }
+      }
+    }
+    sched.nv_role mma {
+      sched.nv_mma_context @acc {
+        sched.nv_tile_loop @tiles consumer {
+          sched.nv_output_produce @acc {
+            sched.nv_zero_accumulator
+            sched.nv_k_loop {
+              sched.nv_input_consume @ab {
+                sched.nv_mma_tile_product @ab
+              }
+            }
+            sched.nv_store_accumulator @acc
+          }
+        }
+      }
+    }
+    sched.nv_role epilogue {
+      sched.nv_sync_wait
+      sched.nv_epilogue_context @acc {
+        sched.nv_tile_loop @tiles consumer {
+          sched.nv_output_consume @acc {
+            sched.nv_drain_stage_to_c @acc
+            sched.nv_epilogue_arrive @acc
+          }
+        }
+      }
+    }
+  }
+}
