@@ -4,7 +4,8 @@ Usage: ``.venv/bin/python bench/compile_time_gemm.py [--runs N] [--triton-python
 (``bench/compile_time.py`` runs it after the AMD table).
 
 * **cold**: a fresh process per compile, timed from spawn to exit (interpreter start,
-  imports and the compile): ``warpsched-compile FILE --target sm_90a -o X.cubin`` against
+  imports and the compile): ``warpsched-compile FILE --target sm_90a -o X.cubin``, with its
+  default ``sched-verify`` and with ``--no-verify``, against
   ``bench/triton_matmul_peer.py --arch sm_90 --once`` (Triton's own cache bypassed).
 * **warm**: in one process, after a first compile; warpsched's stages timed one by one
   (parse + verify, passes ``sched-to-nvvm`` and ``convert-nvvm-to-llvm``, MLIR's
@@ -71,21 +72,12 @@ def warm_stages() -> tuple[float, ...]:
     return tuple(seconds)
 
 
-def cold_warpsched(out: Path) -> float:
+def cold_warpsched(out: Path, verify: bool = True) -> float:
+    """One fresh ``warpsched-compile`` (``sched-verify`` included unless ``verify`` is False)."""
+    command = [sys.executable, "-m", "warpsched.tools.compile", str(EXAMPLE)]
+    command += ["--target", "sm_90a", "-o", str(out), *([] if verify else ["--no-verify"])]
     start = time.perf_counter()
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "warpsched.tools.compile",
-            str(EXAMPLE),
-            "--target",
-            "sm_90a",
-            "-o",
-            str(out),
-        ],
-        check=True,
-    )
+    subprocess.run(command, check=True)
     return time.perf_counter() - start
 
 
@@ -132,9 +124,10 @@ def report(runs: int, triton_python: str | None) -> list[str]:
         peer = WarmTriton(triton_python) if triton_python else None
         if peer:
             peer.compile()
-        cold, cold_peer, stages, warm_peer = [], [], [], []
+        cold, cold_unverified, cold_peer, stages, warm_peer = [], [], [], [], []
         for _ in range(runs):
             cold.append(cold_warpsched(out))
+            cold_unverified.append(cold_warpsched(out, verify=False))
             stages.append(warm_stages())
             if peer:
                 cold_peer.append(cold_triton(triton_python))
@@ -152,8 +145,9 @@ def report(runs: int, triton_python: str | None) -> list[str]:
         "|---|---|---|---|",
     ]
     for label, ours, theirs in (
-        ("cold (fresh process)", cold, cold_peer),
-        ("warm (in process)", [sum(s) for s in stages], warm_peer),
+        ("cold (fresh process, sched-verify included)", cold, cold_peer),
+        ("cold (fresh process, --no-verify)", cold_unverified, cold_peer),
+        ("warm (in process, no verify)", [sum(s) for s in stages], warm_peer),
     ):
         ours_ms = statistics.median(ours) * 1e3
         if theirs:

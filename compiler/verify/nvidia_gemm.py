@@ -103,9 +103,11 @@ def check_gemm(config: HopperGemmConfig) -> list[Violation]:
     named = check_named(gemm_named_barriers(config))
     if named:
         return named
-    for stages in sorted({2, config.stages, config.stages + 1}):
-        for tiles in sorted({1, 2, stages + 1}):
-            for k_blocks in sorted({1, stages + 1}):
+    # The configured ring and the smallest one; 1 tile and more tiles than stages, 1 k-block and
+    # more k-blocks than stages (every slot wraps): 8 explorations, ~0.1 s, run on every compile.
+    for stages in sorted({2, config.stages}):
+        for tiles in (1, stages + 1):
+            for k_blocks in (1, stages + 1):
                 ex = explore(
                     ring_programs(config, stages, tiles, k_blocks), ring_counts(config, stages)
                 )
