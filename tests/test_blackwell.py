@@ -5,7 +5,6 @@ ISA tables), the TMEM layout model run on an emulated tile
 from __future__ import annotations
 
 import functools
-import random
 
 import pytest
 
@@ -19,7 +18,13 @@ from warpsched.nvidia.blackwell.descriptors import (
     mma_shape_problem,
     smem_descriptor,
 )
-from warpsched.nvidia.blackwell.tmem_layout import AccumulatorLayout, ld_32x32b, tmem_address
+from warpsched.nvidia.blackwell.tmem_layout import (
+    TMEM_COLUMNS,
+    TMEM_LANES,
+    AccumulatorLayout,
+    ld_32x32b,
+    tmem_address,
+)
 from warpsched.nvidia.codegen import llvm_ir_to_ptx, ptx_to_cubin
 from warpsched.nvidia.data_paths import DataPath
 from warpsched.nvidia.hopper.descriptors import Major, OperandTile
@@ -114,40 +119,44 @@ def test_tmem_address_and_ld_32x32b_by_hand():
         ld_32x32b(0, 32, 0, 0)
 
 
-@pytest.mark.parametrize("stage", [0, 1])
-def test_emulated_tile_epilogue_writes_exactly_a_times_b(stage):
-    """MMA writes D to TMEM through ``cell``; the epilogue reads it back with ``ld_32x32b`` the
-    way ``Tcgen05Data`` issues its loads (warp w of 0-3, columns stage*stride + 32c + r) and
-    stores to (row 32*w + t, column 32c + r), which the model must call (m, n)."""
-    rng = random.Random(stage)
-    block_m, block_n, stride, k = 128, 128, 128, 128
-    # small integers: every product and sum is exact, so the check is equality
-    a = [[rng.randint(-8, 8) for _ in range(k)] for _ in range(block_m)]
-    b = [[rng.randint(-8, 8) for _ in range(k)] for _ in range(block_n)]  # B is [N, K]: C = A @ B^T
+@pytest.mark.parametrize("block_n, stride, stages", [(128, 128, 2), (256, 256, 2), (64, 128, 4)])
+def test_numpy_tmem_model_epilogue_writes_exactly_a_times_b(block_n, stride, stages):
+    """A numpy model of one CTA's tensor memory (128 lanes x 512 f32 columns).
+
+    ``tcgen05.mma`` writes each stage's D through ``AccumulatorLayout.cell``, k-block by k-block
+    (``enable_input_d`` false on the first). The epilogue reads every stage back as the emitter
+    does: warp w of 0-3, ``tcgen05.ld.32x32b`` of 32 columns at ``stage*stride + 32c``, thread t,
+    register r (``ld_32x32b``), and stores to row ``32w + t``, column ``32c + r``. The model must
+    name that same (m, n), every TMEM cell of a stage is read once, and C == A @ B^T exactly
+    (small integers, so float64 sums are exact)."""
+    import numpy as np
+
+    rng = np.random.default_rng(block_n * stages)
+    block_m, k = 128, 192
     layout = AccumulatorLayout(block_m, block_n, stride)
-    tmem: dict[tuple[int, int], int] = {}
-    for kb in range(0, k, 64):  # k-blocks; enable_input_d is false for the first
-        for m in range(block_m):
-            for n in range(block_n):
-                cell = layout.cell(stage, m, n)
-                part = sum(a[m][i] * b[n][i] for i in range(kb, kb + 64))
-                tmem[cell] = part if kb == 0 else tmem[cell] + part
-    c: dict[tuple[int, int], int] = {}
-    for warp in range(4):
-        for thread in range(32):
-            for chunk in range(0, block_n, 32):
-                for reg in range(32):
-                    lane, col = ld_32x32b(warp, thread, reg, stage * stride + chunk)
-                    m, n = layout.element(stage, lane, col)
-                    assert (m, n) == (32 * warp + thread, chunk + reg)  # what the emitter stores
-                    assert (m, n) not in c
-                    c[m, n] = tmem[lane, col]
-    product = {
-        (m, n): sum(a[m][i] * b[n][i] for i in range(k))
-        for m in range(block_m)
-        for n in range(block_n)
-    }
-    assert c == product
+    tmem = np.full((TMEM_LANES, TMEM_COLUMNS), np.nan)
+    operands = [
+        (rng.integers(-8, 9, (block_m, k)), rng.integers(-8, 9, (block_n, k)))  # B is [N, K]
+        for _ in range(stages)
+    ]
+    m_idx, n_idx = np.meshgrid(np.arange(block_m), np.arange(block_n), indexing="ij")
+    for stage, (a, b) in enumerate(operands):
+        lanes, cols = np.vectorize(lambda m, n, s=stage: layout.cell(s, m, n))(m_idx, n_idx)
+        for kb in range(0, k, 64):
+            part = a[:, kb : kb + 64] @ b[:, kb : kb + 64].T
+            tmem[lanes, cols] = part if kb == 0 else tmem[lanes, cols] + part
+    for stage, (a, b) in enumerate(operands):
+        c = np.full((block_m, block_n), np.nan)
+        reads = np.zeros((TMEM_LANES, TMEM_COLUMNS), dtype=int)
+        for warp, thread, chunk, reg in np.ndindex(4, 32, block_n // 32, 32):
+            lane, col = ld_32x32b(warp, thread, reg, stage * stride + 32 * chunk)
+            m, n = layout.element(stage, lane, col)
+            assert (m, n) == (32 * warp + thread, 32 * chunk + reg)  # what the emitter stores
+            c[m, n] = tmem[lane, col]
+            reads[lane, col] += 1
+        stage_cols = slice(stage * stride, stage * stride + block_n)
+        assert (reads[:, stage_cols] == 1).all() and reads.sum() == block_m * block_n
+        np.testing.assert_array_equal(c, a @ b.T)
 
 
 def test_accumulator_layout_rejects_what_the_data_path_rejects():
