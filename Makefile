@@ -39,9 +39,10 @@ EXAMPLES := examples/pingpong.mlir examples/four_wave.mlir examples/pingpong_bod
 # The library tour, then every shipped schedule built (sched.build ops; a no-op elsewhere) and
 # expanded by warpsched-opt into $(OUT)/, then every shipped AMD kernel compiled by
 # warpsched-compile to .hsaco for gfx942 and gfx950 with its resource report and a schedule
-# fidelity check (which fails the demo below 100%), the warp-specialized NVIDIA kernel to a
-# cubin for sm_90a (sm_100a: the same protocol with tcgen05, compile only), and the Hopper GEMM
-# (sched.nv_gemm) to an sm_90a cubin with its SASS summary (HGMMA, TMA, spills).
+# fidelity check (which fails the demo below 100%), the warp-specialized NVIDIA kernels to cubins
+# with their data path and SASS summary (sm_90a: mma.sync; sm_100a: tcgen05 and TMEM, cta_group 1
+# and 2, compile only), and the Hopper GEMM (sched.nv_gemm) to an sm_90a cubin with its SASS
+# summary (HGMMA, TMA, spills).
 AMD_KERNELS := pingpong_body.mlir:pingpong_gfx950:gfx950 pingpong_body.mlir:pingpong_gfx942:gfx942 \
                four_wave_body.mlir:four_wave:gfx950 four_wave_body.mlir:four_wave:gfx942
 
@@ -59,9 +60,10 @@ demo: setup
 	  $(VENV)/bin/warpsched-compile examples/$$file --target $$target --kernel $$kernel \
 	    -o $(OUT)/$$kernel.$$target.hsaco --report --check-fidelity || exit 1; \
 	done
-	@for target in sm_90a sm_100a; do \
-	  echo "warpsched-compile examples/ws_gemm_sm90a.mlir --target $$target -o $(OUT)/ws_gemm.$$target.cubin"; \
-	  $(VENV)/bin/warpsched-compile examples/ws_gemm_sm90a.mlir --target $$target -o $(OUT)/ws_gemm.$$target.cubin || exit 1; \
+	@for spec in ws_gemm_sm90a:sm_90a ws_gemm_sm100a:sm_100a ws_gemm_sm100a_2cta:sm_100a; do \
+	  file=$${spec%%:*}; target=$${spec#*:}; \
+	  echo "warpsched-compile examples/$$file.mlir --target $$target -o $(OUT)/$$file.cubin --report"; \
+	  $(VENV)/bin/warpsched-compile examples/$$file.mlir --target $$target -o $(OUT)/$$file.cubin --report || exit 1; \
 	done
 	@echo "warpsched-compile examples/hopper_gemm.mlir --target sm_90a -o $(OUT)/hopper_gemm.sm_90a.cubin"
 	@$(VENV)/bin/warpsched-compile examples/hopper_gemm.mlir --target sm_90a -o $(OUT)/hopper_gemm.sm_90a.cubin
