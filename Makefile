@@ -22,6 +22,10 @@ system-tools:
 	  echo "warpsched: installing lld-22 llvm-22 (missing:$$missing)"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq lld-22 llvm-22 >/dev/null; \
 	fi
+	@if ! ldconfig -p 2>/dev/null | grep -q libcairo.so.2; then \
+	  if [ "$$(id -u)" != 0 ]; then echo "warpsched: missing libcairo2 (warpsched-viz's PNG test); run: sudo apt-get install -y libcairo2"; exit 1; fi; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libcairo2 >/dev/null; \
+	fi
 
 # The virtual environment, rebuilt only when the lock or the project metadata change.
 $(STAMP): requirements.lock pyproject.toml

@@ -1,0 +1,53 @@
+"""Which items of a timeline a ``sched-verify`` counterexample names.
+
+The first violation is the one the pass reports.  Each of its ``Step``s names
+an actor (``wave group 1``, ``role mma``) and an action whose text starts with
+the verifier's text of the item (``Event.describe`` / ``Action.describe``), so a
+step is matched to the first item of that lane, from the previous match on,
+whose label starts it.  A step that names no item (``executes 9 s_barrier``)
+marks its whole lane.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .model import Timeline
+
+
+@dataclass(frozen=True)
+class Highlight:
+    """The items ``(lane, index)`` and whole lanes the counterexample names."""
+
+    items: frozenset[tuple[int, int]]
+    lanes: frozenset[int]
+
+
+def highlight(timeline: Timeline) -> Highlight:
+    """What the first violation's counterexample names (nothing when the schedule verifies)."""
+    if not timeline.violations:
+        return Highlight(frozenset(), frozenset())
+    names = {lane.name: i for i, lane in enumerate(timeline.lanes)}
+    cursor = dict.fromkeys(names.values(), 0)
+    items, lanes = set(), set()
+    for step in timeline.violations[0].steps:
+        lane = names.get(step.actor)
+        if lane is None:
+            continue
+        found = _find(timeline, lane, step.action, cursor[lane])
+        if found is None:
+            found = _find(timeline, lane, step.action, 0)
+        if found is None:
+            lanes.add(lane)
+            continue
+        items.add((lane, found))
+        cursor[lane] = found + 1
+    return Highlight(frozenset(items), frozenset(lanes))
+
+
+def _find(timeline: Timeline, lane: int, action: str, start: int) -> int | None:
+    labels = [item.label for item in timeline.lanes[lane].items]
+    for i in range(start, len(labels)):
+        if action == labels[i] or action.startswith(labels[i] + " "):
+            return i
+    return None

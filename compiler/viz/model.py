@@ -1,0 +1,164 @@
+"""The lanes of a module's schedules: what each wave group or warp role executes, in order.
+
+An AMD ``sched.schedule`` becomes one lane per wave group: the streams
+``warpsched.verify.amd_trace.trace`` unrolls (two K-loop iterations, the
+structure's stagger, end-of-prologue and balancing barriers included), the
+same the ``sched-verify`` model checker runs.  A ``sched.nv_kernel`` becomes
+one lane per warp role: the protocol actions ``nvidia_model.unroll`` gives for
+one tile of two K blocks.  ``violations`` holds what ``sched-verify``'s checker
+reports for that schedule, so a picture can highlight its counterexample.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from warpsched.core.ir import ir
+from warpsched.dialects.amd.ops import ProgramOp, ScheduleOp
+from warpsched.dialects.common.ops import body_ops
+from warpsched.passes.sched_build_program import BuildProgram
+from warpsched.passes.sched_to_nvvm import nv_kernels, to_kernel
+from warpsched.passes.sched_verify import _default_structure, _entries, _schedules, _structures
+from warpsched.passes.verify_nvidia import _target
+from warpsched.passes.walk import builds, expanded_schedule
+from warpsched.schedule import OpDesc, OpRole, Ops, Phase, block_index, is_prefetch
+from warpsched.verify.amd import check_schedule
+from warpsched.verify.amd_trace import trace
+from warpsched.verify.counterexample import Violation
+from warpsched.verify.nvidia import check_kernel
+from warpsched.verify.nvidia_actions import Action
+from warpsched.verify.nvidia_actions import Kind as ActionKind
+from warpsched.verify.nvidia_model import unroll
+
+NV_TILES, NV_K_BLOCKS = 1, 2  # the NVIDIA picture: one tile of two K blocks
+
+
+class Kind(enum.Enum):
+    """What an item does; picks its colour and its cost."""
+
+    GLOBAL_LOAD = "global load"
+    FRAGMENT_LOAD = "fragment load"
+    MMA = "MMA"
+    BARRIER = "barrier"
+    WAIT = "wait"
+    PRIORITY = "priority"
+    FENCE = "fence"
+    ARRIVE = "arrive"
+    OTHER = "other"
+
+
+@dataclass(frozen=True)
+class Item:
+    """One entry of a lane: ``label`` is the verifier's text of it (``kernel[3] mma[...]``)."""
+
+    kind: Kind
+    label: str
+    phase: str = ""
+    block: int = -1
+    prefetch: bool = False
+    latency: int = 0
+    barrier: tuple = ()  # NVIDIA: the mbarrier / named barrier it waits on or arrives at
+
+
+@dataclass(frozen=True)
+class Lane:
+    """What one wave group or warp role executes, in order."""
+
+    name: str
+    items: tuple[Item, ...]
+
+
+@dataclass(frozen=True)
+class Timeline:
+    """The lanes of one schedule (``vendor`` ``amd`` or ``nvidia``) and its verifier verdict."""
+
+    name: str
+    vendor: str
+    lanes: tuple[Lane, ...]
+    violations: tuple[Violation, ...] = ()
+    stages: tuple[tuple[str, int], ...] = ()  # NVIDIA: (pipeline, stage count) of each ring
+
+
+def timelines(module: ir.Operation) -> list[Timeline]:
+    """One ``Timeline`` per ``sched.schedule`` and per ``sched.nv_kernel`` of ``module``."""
+    if any(True for _ in builds(module)):
+        module = module.clone()
+        BuildProgram().apply(module)
+    out = []
+    structures = _structures(module)
+    for op in _schedules(module):
+        out.append(_amd(op, structures.get(ScheduleOp(op).name) or _default_structure(op)))
+    for op in nv_kernels(module):
+        try:
+            kernel = to_kernel(op, _target(module, ""))
+        except (ValueError, TypeError):
+            continue  # sched.nv_gemm, or a kernel the lowering rejects: nothing to draw
+        out.append(_nvidia(op, kernel))
+    return out
+
+
+def op_kind(op: OpDesc) -> Kind:
+    """The picture's kind of an AMD ``OpDesc``."""
+    if op.tag == Ops.BARRIER:
+        return Kind.BARRIER
+    if op.tag in (Ops.WAIT_VM, Ops.WAIT_LGKM):
+        return Kind.WAIT
+    if op.tag == Ops.SET_PRIO:
+        return Kind.PRIORITY
+    if op.tag in (Ops.SCHEDULE_BARRIER, Ops.SCHED_GROUP_BARRIER) or op.role is OpRole.FENCE:
+        return Kind.FENCE
+    return {
+        OpRole.GLOBAL_LOAD: Kind.GLOBAL_LOAD,
+        OpRole.FRAGMENT_LOAD: Kind.FRAGMENT_LOAD,
+        OpRole.COMPUTE: Kind.MMA,
+    }.get(op.role, Kind.OTHER)
+
+
+def _amd(op: ir.Operation, structure) -> Timeline:
+    phases = {p.phase: _entries(p)[0] for p in map(ProgramOp, body_ops(op))}
+    schedule = expanded_schedule(op, phases, op)
+    blocks = {p: block_index(getattr(schedule, p.name.lower())) for p in Phase}
+    lanes = []
+    for group, events in trace(schedule, structure).items():
+        items = tuple(
+            Item(
+                op_kind(e.op),
+                e.describe(),
+                e.phase.name.lower(),
+                -1 if e.index is None else blocks[e.phase][e.index],
+                e.op.role is OpRole.GLOBAL_LOAD and is_prefetch(e.op),
+                e.op.latency,
+            )
+            for e in events
+        )
+        lanes.append(Lane(f"wave group {group}", items))
+    violations = tuple(check_schedule(schedule, structure))
+    return Timeline(ScheduleOp(op).name or "schedule", "amd", tuple(lanes), violations)
+
+
+_ACTION_KIND = {
+    ActionKind.WAIT: Kind.WAIT,
+    ActionKind.ARRIVE: Kind.ARRIVE,
+    ActionKind.BAR_ARRIVE: Kind.BARRIER,
+    ActionKind.BAR_SYNC: Kind.BARRIER,
+    ActionKind.TMEM_READ: Kind.FRAGMENT_LOAD,
+}
+
+
+def _nv_item(action: Action) -> Item:
+    return Item(
+        _ACTION_KIND.get(action.kind, Kind.OTHER), action.describe(), barrier=action.barrier
+    )
+
+
+def _nvidia(op: ir.Operation, kernel) -> Timeline:
+    unrolled = unroll(kernel, NV_TILES, NV_K_BLOCKS)
+    lanes = tuple(
+        Lane(f"role {role.value}", tuple(map(_nv_item, actions)))
+        for role, actions in unrolled.actions.items()
+    )
+    pipes = list(kernel.input_pipelines) + [kernel.output_pipeline]
+    stages = tuple((p.name, p.config.num_stages) for p in pipes)
+    name = op.attributes["sym_name"].value if "sym_name" in op.attributes else "nv_kernel"
+    return Timeline(name, "nvidia", lanes, tuple(check_kernel(kernel)), stages)
