@@ -54,10 +54,10 @@ class Verify(ModulePass):
         if any(True for _ in builds(module)):
             module = module.clone()
             BuildProgram().apply(module)
-        structures = _structures(module)
-        for op in _schedules(module):
+        structures = kernel_structures(module)
+        for op in schedule_ops(module):
             name = ScheduleOp(op).name
-            structure = structures.get(name) or _default_structure(op)
+            structure = structures.get(name) or default_structure(op)
             self.check(op, structure)
         verify_nv(module, self.target)
 
@@ -65,7 +65,7 @@ class Verify(ModulePass):
         phases: dict[Phase, list] = {}
         where: dict[tuple[Phase, int], ir.Operation] = {}
         for program in map(ProgramOp, body_ops(op)):
-            entries, sites = _entries(program)
+            entries, sites = program_entries(program)
             phases[program.phase] = entries
             where.update({(program.phase, i): site for i, site in enumerate(sites)})
         schedule = expanded_schedule(op, phases, op)
@@ -75,7 +75,7 @@ class Verify(ModulePass):
             raise PassFailure(where.get(v.at, op), f"{v.rule}: {v.message}", v.notes())
 
 
-def _entries(program: ProgramOp) -> tuple[list, list[ir.Operation]]:
+def program_entries(program: ProgramOp) -> tuple[list, list[ir.Operation]]:
     """The program's entries and, for each, the op it came from (entry, block or program)."""
     if not has_blocks(program.operation):
         ops = body_ops(program.operation)
@@ -90,15 +90,17 @@ def _entries(program: ProgramOp) -> tuple[list, list[ir.Operation]]:
     return entries, sites
 
 
-def _schedules(module: ir.Operation):
+def schedule_ops(module: ir.Operation):
+    """Every ``sched.schedule`` of the module, at any depth of plain module wrappers."""
     for op in body_ops(module):
         if is_schedule(op):
             yield op
         elif op.name == "builtin.module":
-            yield from _schedules(op)
+            yield from schedule_ops(op)
 
 
-def _structures(module: ir.Operation) -> dict[str | None, KernelStructure]:
+def kernel_structures(module: ir.Operation) -> dict[str | None, KernelStructure]:
+    """The kernel structure each ``sched.kernel`` gives the schedule it names."""
     out = {}
     for op in body_ops(module):
         if op.name == KernelOp.OPERATION_NAME:
@@ -110,10 +112,11 @@ def _structures(module: ir.Operation) -> dict[str | None, KernelStructure]:
     return out
 
 
-def _default_structure(op: ir.Operation) -> KernelStructure:
+def default_structure(op: ir.Operation) -> KernelStructure:
+    """A schedule no kernel names: ping-pong when its stagger falls inside the prologue."""
     stagger = ScheduleOp(op).warp_stagger_index
     prologue = next((p for p in map(ProgramOp, body_ops(op)) if p.phase is Phase.PROLOGUE), None)
-    length = len(_entries(prologue)[0]) if prologue else 0
+    length = len(program_entries(prologue)[0]) if prologue else 0
     if stagger is not None and stagger < length:
         return KernelStructure.PING_PONG
     return KernelStructure.FOUR_WAVE

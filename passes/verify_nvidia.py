@@ -35,7 +35,7 @@ def verify_nv(module: ir.Operation, target: str) -> None:
             _fail(check_gemm(config), {}, op)
             continue
         try:
-            kernel = to_kernel(op, _target(module, target))
+            kernel = to_kernel(op, verify_target(module, target))
         except ValueError:
             continue
         _fail(check_kernel(kernel), sites(op, kernel), op)
@@ -47,7 +47,7 @@ def _fail(violations: list[Violation], where: dict[int, ir.Operation], op: ir.Op
         raise PassFailure(where.get(id(v.at), op), f"{v.rule}: {v.message}", v.notes())
 
 
-def _target(module: ir.Operation, target: str) -> NVTarget:
+def verify_target(module: ir.Operation, target: str) -> NVTarget:
     """The pass option, else the module's ``sched.target``, else sm_90a (every-thread arrivals)."""
     name = target
     if not name and TARGET_ATTR in module.attributes:

@@ -19,8 +19,13 @@ from warpsched.dialects.amd.ops import ProgramOp, ScheduleOp
 from warpsched.dialects.common.ops import body_ops
 from warpsched.passes.sched_build_program import BuildProgram
 from warpsched.passes.sched_to_nvvm import nv_kernels, to_kernel
-from warpsched.passes.sched_verify import _default_structure, _entries, _schedules, _structures
-from warpsched.passes.verify_nvidia import _target
+from warpsched.passes.sched_verify import (
+    default_structure,
+    kernel_structures,
+    program_entries,
+    schedule_ops,
+)
+from warpsched.passes.verify_nvidia import verify_target
 from warpsched.passes.walk import builds, expanded_schedule
 from warpsched.schedule import OpDesc, OpRole, Ops, Phase, block_index, is_prefetch
 from warpsched.verify.amd import check_schedule
@@ -86,12 +91,12 @@ def timelines(module: ir.Operation) -> list[Timeline]:
         module = module.clone()
         BuildProgram().apply(module)
     out = []
-    structures = _structures(module)
-    for op in _schedules(module):
-        out.append(_amd(op, structures.get(ScheduleOp(op).name) or _default_structure(op)))
+    structures = kernel_structures(module)
+    for op in schedule_ops(module):
+        out.append(_amd(op, structures.get(ScheduleOp(op).name) or default_structure(op)))
     for op in nv_kernels(module):
         try:
-            kernel = to_kernel(op, _target(module, ""))
+            kernel = to_kernel(op, verify_target(module, ""))
         except (ValueError, TypeError):
             continue  # sched.nv_gemm, or a kernel the lowering rejects: nothing to draw
         out.append(_nvidia(op, kernel))
@@ -116,7 +121,7 @@ def op_kind(op: OpDesc) -> Kind:
 
 
 def _amd(op: ir.Operation, structure) -> Timeline:
-    phases = {p.phase: _entries(p)[0] for p in map(ProgramOp, body_ops(op))}
+    phases = {p.phase: program_entries(p)[0] for p in map(ProgramOp, body_ops(op))}
     schedule = expanded_schedule(op, phases, op)
     blocks = {p: block_index(getattr(schedule, p.name.lower())) for p in Phase}
     lanes = []
