@@ -25,17 +25,17 @@ op's ``(stage, subtile)`` (the reference scheduler's own model of its buffers),
 from __future__ import annotations
 
 import enum
-from collections import deque
 
 from warpsched.schedule import ExpandedSchedule, Ops, PingPongOps
 from warpsched.tile_geometry import KernelStructure
 
+from .amd_trace import DmaWrite as _Write
 from .amd_trace import Event, trace
+from .amd_trace import dma_writes as _writes
 from .counterexample import Step, Violation
 
 SCHED_GROUP_MASK_ALL = 0x7FF  # LLVM AMDGPU SchedGroupMask: ALU .. TRANS
 DEFAULT_VM_PER_LOAD = 2  # the reference target (mi355x, 256x256x64 bf16): VMCNT_PER_LOAD_A/B
-_LOADS = {PingPongOps.LOAD_A: "A", PingPongOps.LOAD_B: "B"}
 _FRAGMENTS = {PingPongOps.MMA_LOAD_A: "A", PingPongOps.MMA_LOAD_B: "B"}
 
 
@@ -149,28 +149,6 @@ def _reads(event: Event, structure: KernelStructure, geometry: Geometry) -> list
     if operand == "A":
         return [("A", st, event.group)]
     return [("B", st, 0), ("B", st, 1)]
-
-
-class _Write:
-    """A DMA into ``region`` by one group, with the barrier count at which its wait retired it."""
-
-    def __init__(self, event: Event, region: tuple, ops: int) -> None:
-        self.event, self.region, self.ops = event, region, ops
-        self.done: Event | None = None
-
-
-def _writes(stream: tuple[Event, ...], vm_per_load: int) -> list[_Write]:
-    queue: deque[_Write] = deque()
-    writes = []
-    for e in stream:
-        if e.op.tag in _LOADS:
-            w = _Write(e, (_LOADS[e.op.tag], e.op.stage, e.op.subtile), e.op.vm_cost or vm_per_load)
-            queue.append(w)
-            writes.append(w)
-        elif e.op.tag == Ops.WAIT_VM:
-            while queue and sum(w.ops for w in queue) > e.op.wait_value:
-                queue.popleft().done = e
-    return writes
 
 
 def _dataflow(streams, structure, geometry, vm_per_load) -> list[Violation]:

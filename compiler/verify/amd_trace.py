@@ -12,10 +12,11 @@ barrier count separates them.
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
 
 from warpsched.amdgpu.execution import Guard, KBase, Run, StructuralOps, execution_plan
-from warpsched.schedule import ExpandedSchedule, OpDesc, Ops, Phase, ScheduleEntry
+from warpsched.schedule import ExpandedSchedule, OpDesc, Ops, Phase, PingPongOps, ScheduleEntry
 from warpsched.schedule.format import entry_line
 from warpsched.tile_geometry import KernelStructure
 
@@ -89,3 +90,34 @@ def trace(
                     emit(entry.op, step.phase, index, f"{name}[{index}]{suffix}", base)
         streams[group] = tuple(events)
     return streams
+
+
+LOADS = {PingPongOps.LOAD_A: "A", PingPongOps.LOAD_B: "B"}
+
+
+class DmaWrite:
+    """A DMA into ``region`` by one group; ``done`` is the ``wait_vm`` event that retires it
+    (None: never retired).  Shared by sched-verify and the CPU interpreter."""
+
+    def __init__(self, event: Event, region: tuple, ops: int) -> None:
+        self.event, self.region, self.ops = event, region, ops
+        self.done: Event | None = None
+
+
+def dma_writes(stream: tuple[Event, ...], vm_per_load: int) -> list[DmaWrite]:
+    """The DMAs of one wave group's ``stream``, each retired by the first ``wait_vm`` that
+    leaves fewer outstanding vmcnt ops than it needs (vmcnt decrements in issue order;
+    ``vm_cost`` of the op, else ``vm_per_load``): the latest legal moment of its completion."""
+    queue: deque[DmaWrite] = deque()
+    writes = []
+    for e in stream:
+        if e.op.tag in LOADS:
+            w = DmaWrite(
+                e, (LOADS[e.op.tag], e.op.stage, e.op.subtile), e.op.vm_cost or vm_per_load
+            )
+            queue.append(w)
+            writes.append(w)
+        elif e.op.tag == Ops.WAIT_VM:
+            while queue and sum(w.ops for w in queue) > e.op.wait_value:
+                queue.popleft().done = e
+    return writes

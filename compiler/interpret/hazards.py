@@ -1,0 +1,97 @@
+"""Which DMA writes a fragment load may race with, over sched-verify's streams (``amd_trace``).
+
+Two events are ordered when the same wave group executes them in that order, or
+when a barrier count separates them (hardware barriers match by count; that is
+how the stagger and balancing barriers order the groups).  A DMA's data lands
+at the latest legal moment: when the ``wait_vm`` that retires it executes
+(``dma_writes``: vmcnt per wave group, in issue order).  A fragment load
+samples LDS anywhere between its issue and its end: the ``wait_lgkm`` that
+retires it, or the MMA that consumes it (LLVM waits for the register).
+
+A DMA is *visible* to a read when its retiring wait is ordered before the read,
+*later* when the read's end is ordered before its issue, or, in the same wave
+group, the read is issued before it (one wave's LDS accesses are processed in
+issue order; the DMA's LDS write follows its global fetch); anything else is a
+hazard: the read may see stale or half-written data.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from warpsched.schedule import Ops, PingPongOps
+from warpsched.verify.amd_trace import DmaWrite, Event
+
+
+def ordered(first: Event, then: Event) -> bool:
+    """``first`` is guaranteed to execute before ``then``."""
+    if first.group == then.group:
+        return first.position < then.position
+    return first.barriers_before < then.barriers_before
+
+
+@dataclass(frozen=True)
+class Hazard:
+    """A fragment load ``read`` by the waves ``waves`` that may not see DMA ``write`` correctly."""
+
+    read: Event
+    write: Event
+    retired_by: Event | None
+    waves: tuple[int, ...]
+    writer_waves: tuple[int, ...]
+    stale: bool  # the DMA is issued before the read but not complete and visible
+
+    def key(self) -> tuple:
+        """Identifies the hazard up to the K-loop iteration it happens in."""
+        r, w = self.read, self.write
+        return (r.phase, r.index, r.group, w.phase, w.index, w.group, self.stale)
+
+    def message(self) -> str:
+        """One line: what is read, by whom, and which DMA it races with."""
+        waves = ", ".join(map(str, self.waves))
+        writers = ", ".join(map(str, self.writer_waves))
+        if self.stale:
+            done = (
+                f"retired only by {self.retired_by.describe()} of wave group {self.write.group}"
+                if self.retired_by
+                else "never retired by a wait_vm"
+            )
+            why = f"before that DMA is complete and visible ({done})"
+        else:
+            why = "while that DMA may overwrite it (it is not ordered after the read's end)"
+        return (
+            f"read of data whose producing load is not guaranteed complete and visible: "
+            f"{self.read.describe()} by waves {waves} (wave group {self.read.group}) reads LDS "
+            f"written by {self.write.describe()} of waves {writers} (wave group "
+            f"{self.write.group}) {why}"
+        )
+
+
+def read_ends(stream: tuple[Event, ...], consumer) -> dict[int, Event]:
+    """The end of every fragment load of ``stream``, by position: the ``wait_lgkm`` that
+    retires it (lgkmcnt in issue order, ``lgkm_cost`` else 1) or the first MMA for which
+    ``consumer(mma_event, load_event)`` holds, whichever comes first; else the last event."""
+    pending: list[tuple[Event, int]] = []
+    ends: dict[int, Event] = {}
+    for e in stream:
+        if e.op.tag in (PingPongOps.MMA_LOAD_A, PingPongOps.MMA_LOAD_B):
+            pending.append((e, e.op.lgkm_cost or 1))
+        elif e.op.tag == Ops.WAIT_LGKM:
+            while pending and sum(c for _, c in pending) > e.op.wait_value:
+                ends.setdefault(pending.pop(0)[0].position, e)
+        elif e.op.tag == PingPongOps.MMA:
+            for load, _ in pending:
+                if consumer(e, load):
+                    ends.setdefault(load.position, e)
+    for load, _ in pending:
+        ends.setdefault(load.position, stream[-1])
+    return ends
+
+
+def classify(read: Event, end: Event, write: DmaWrite) -> str:
+    """``visible``, ``later`` or ``hazard`` for ``write`` seen by fragment load ``read``."""
+    if write.done is not None and ordered(write.done, read):
+        return "visible"
+    if ordered(end, write.event) or read.group == write.event.group and ordered(read, write.event):
+        return "later"
+    return "hazard"

@@ -1,0 +1,186 @@
+"""Run an expanded AMD schedule on numpy arrays, one stream per wave group, and compute C.
+
+The wave groups' streams are sched-verify's (``amd_trace.trace``: stagger,
+end-of-prologue, balancing and drain barriers included).  They run in one
+linear order that respects every guarantee (barrier interval, then group, then
+program order); a DMA's data lands in LDS when the ``wait_vm`` that retires it
+executes, and every element a ``hazards.classify`` hazard covers is read as NaN,
+so a racy read poisons C.  Global A and B are small integers (exact in bf16),
+accumulated in float64, so a correct schedule computes exactly ``A @ B``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from warpsched.schedule import Ops, PingPongOps, pingpong
+from warpsched.tile_geometry import Operand, acc_quadrant, fragment_region
+from warpsched.verify.amd import DEFAULT_VM_PER_LOAD
+from warpsched.verify.amd_trace import Event, dma_writes, trace
+
+from .hazards import Hazard, classify, read_ends
+from .lds import Geometry, dma_copy, fragment_indices, global_values, lds_elements
+from .source import KernelProgram
+
+_FRAGMENT_LOADS = (PingPongOps.MMA_LOAD_A, PingPongOps.MMA_LOAD_B)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one interpretation found: C, numpy's A·B, and every hazard (deduplicated)."""
+
+    c: np.ndarray
+    reference: np.ndarray
+    hazards: tuple[Hazard, ...]
+    geometry: Geometry
+    iterations: int
+
+    @property
+    def correct(self) -> bool:
+        return bool(np.array_equal(self.c, self.reference))
+
+    @property
+    def mismatches(self) -> int:
+        return int(np.count_nonzero(~(self.c == self.reference)))
+
+
+def check_shape(geo: Geometry, m: int, n: int, k: int) -> int:
+    """The K-loop iterations for ``m x n x k``; ``ValueError`` says which extent is wrong."""
+    t = geo.tile
+    if m <= 0 or m % t.bm or n <= 0 or n % t.bn:
+        raise ValueError(f"M and N must be positive multiples of the tile ({t.bm}x{t.bn})")
+    if k < 2 * t.bk or k % (2 * t.bk):
+        raise ValueError(f"K must be a positive multiple of 2*BK = {2 * t.bk}")
+    return k // (2 * t.bk) - 1
+
+
+def interpret(program: KernelProgram, m: int = 0, n: int = 0, k: int = 0, seed: int = 0) -> Outcome:
+    """Interpret ``program`` on random ``m x k`` A and ``k x n`` B (defaults: one tile, K = 6*BK)."""
+    spec = program.spec
+    geo = Geometry(spec.gemm, spec.tile, spec.structure, program.lane_bytes)
+    t = geo.tile
+    m, n, k = m or t.bm, n or t.bn, k or 6 * t.bk
+    iterations = check_shape(geo, m, n, k)
+    streams = trace(program.schedule, spec.structure, iterations)
+    writes = [w for s in streams.values() for w in dma_writes(s, DEFAULT_VM_PER_LOAD)]
+    copies = {
+        id(w): dma_copy(geo, w.event.op, w.event.k_base * t.bk, w.event.group) for w in writes
+    }
+    waves = {g: [w for w in range(t.waves) if geo.group_of(w) == g] for g in streams}
+    reads, hazards = _reads(geo, streams, writes, copies, waves)
+
+    rng = np.random.default_rng(seed)
+    a = rng.integers(-3, 4, size=(m, k)).astype(np.float64)
+    b = rng.integers(-3, 4, size=(k, n)).astype(np.float64)
+    c = np.full((m, n), np.nan)
+    order = sorted(
+        (e for s in streams.values() for e in s),
+        key=lambda e: (e.barriers_before, e.group, e.position),
+    )
+    landing: dict[int, list] = {}
+    for w in writes:
+        if w.done is not None:
+            landing.setdefault(id(w.done), []).append(w)
+    for bi in range(m // t.bm):
+        for bj in range(n // t.bn):
+            blk_a = a[bi * t.bm : (bi + 1) * t.bm]
+            blk_b = b[:, bj * t.bn : (bj + 1) * t.bn]
+            acc = _run_block(geo, order, landing, copies, reads, waves, blk_a, blk_b)
+            c[bi * t.bm : (bi + 1) * t.bm, bj * t.bn : (bj + 1) * t.bn] = _store(geo, acc)
+    return Outcome(c, a @ b, tuple(hazards.values()), geo, iterations)
+
+
+def _reads(geo, streams, writes, copies, waves):
+    """Per (fragment load, wave): its LDS indices and the elements poisoned by hazards."""
+    reads: dict[tuple[int, int], tuple] = {}
+    hazards: dict[tuple, Hazard] = {}
+    for group, stream in streams.items():
+        ends = read_ends(stream, lambda mma, load: _consumes(geo, mma, load))
+        for e in (e for e in stream if e.op.tag in _FRAGMENT_LOADS):
+            src = fragment_region(geo.gemm, geo.tile, e.op, geo.structure).src
+            region = (src.operand.name, src.stage, src.half)
+            racing = [
+                w
+                for w in writes
+                if w.region == region and classify(e, ends[e.position], w) == "hazard"
+            ]
+            for wave in waves[group]:
+                key, idx = fragment_indices(geo, e.op, wave)
+                poison = np.zeros(idx.shape, dtype=bool)
+                for w in racing:
+                    hit = np.isin(idx, copies[id(w)][0])
+                    if hit.any():
+                        poison |= hit
+                        h = Hazard(
+                            e,
+                            w.event,
+                            w.done,
+                            tuple(waves[group]),
+                            tuple(waves[w.event.group]),
+                            ordered_issue(w.event, e),
+                        )
+                        hazards.setdefault(h.key(), h)
+                reads[(id(e), wave)] = (key, idx, poison)
+    return reads, hazards
+
+
+def ordered_issue(write: Event, read: Event) -> bool:
+    """The DMA is issued before the read (stale read) rather than concurrently after it."""
+    if write.group == read.group:
+        return write.position < read.position
+    return write.barriers_before <= read.barriers_before
+
+
+def _consumes(geo: Geometry, mma: Event, load: Event) -> bool:
+    region = fragment_region(geo.gemm, geo.tile, load.op, geo.structure)
+    quad = acc_quadrant(geo.tile, mma.op, geo.structure)
+    wanted = quad.a_quadrant if region.operand is Operand.A else quad.b_quadrant
+    return mma.position > load.position and region.quadrant == wanted
+
+
+def _run_block(geo, order, landing, copies, reads, waves, blk_a, blk_b) -> dict:
+    lds = np.full(lds_elements(geo), np.nan)
+    frags: dict[tuple, np.ndarray] = {}
+    acc: dict[tuple, np.ndarray] = {}
+    t = geo.tile
+    for e in order:
+        tag = e.op.tag
+        if tag == Ops.WAIT_VM:
+            for w in landing.get(id(e), ()):
+                idx, rows, ks = copies[id(w)]
+                lds[idx] = global_values(Operand[w.region[0]], blk_a, blk_b, rows, ks)
+        elif tag in _FRAGMENT_LOADS:
+            for wave in waves[e.group]:
+                (operand, quadrant), idx, poison = reads[(id(e), wave)]
+                frag = lds[idx]
+                frag[poison] = np.nan
+                frags[(wave, operand, quadrant)] = frag
+        elif tag == PingPongOps.MMA:
+            quad = acc_quadrant(t, e.op, geo.structure)
+            for wave in waves[e.group]:
+                fa = frags.get((wave, Operand.A, quad.a_quadrant))
+                fb = frags.get((wave, Operand.B, quad.b_quadrant))
+                prod = (
+                    np.full((quad.rows, quad.cols), np.nan)
+                    if fa is None or fb is None
+                    else fa @ fb.T
+                )
+                key = (wave, quad.m, quad.n)
+                acc[key] = acc.get(key, 0) + prod
+    return acc
+
+
+def _store(geo: Geometry, acc: dict) -> np.ndarray:
+    """Every wave's accumulator quadrants written to the block's C (NaN where none is stored)."""
+    t = geo.tile
+    out = np.full((t.bm, t.bn), np.nan)
+    for wave, wmn in enumerate(geo.waves):
+        for qm in range(2):
+            for qn in range(2):
+                quad = acc_quadrant(t, pingpong.mma(qm, qn), geo.structure)
+                r0, c0 = quad.row.evaluate(*wmn, t.warps_n), quad.col.evaluate(*wmn, t.warps_n)
+                value = acc.get((wave, qm, qn), np.zeros((quad.rows, quad.cols)))
+                out[r0 : r0 + quad.rows, c0 : c0 + quad.cols] = value
+    return out

@@ -1,0 +1,99 @@
+"""The kernel to interpret: a ``sched.kernel`` of a module, with its expanded schedule.
+
+``sched.build`` ops are built on a copy of the module and blocks are expanded in
+memory (as ``sched-verify`` does); every entry keeps the ``file:line:col`` of
+the op it came from, so hazards are reported where the schedule says them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from warpsched.amdgpu.kernel_spec import KernelSpec
+from warpsched.amdgpu.targets import ARCHS
+from warpsched.core.diagnostics import Diagnostic, DiagnosticError, Severity, location_of
+from warpsched.core.ir import ir
+from warpsched.dialects.amd.kernel_ops import KernelOp
+from warpsched.dialects.amd.ops import EntryOp, ProgramOp, ScheduleOp, is_schedule
+from warpsched.dialects.common.ops import body_ops
+from warpsched.passes.sched_build_program import BuildProgram
+from warpsched.passes.walk import builds, expanded_schedule, has_blocks
+from warpsched.schedule import ExpandedSchedule, Phase
+
+Site = tuple[str, int, int]
+
+
+@dataclass(frozen=True)
+class KernelProgram:
+    """One kernel: its spec, expanded schedule, DMA lane width and the site of every entry."""
+
+    spec: KernelSpec
+    schedule: ExpandedSchedule
+    arch: str
+    sites: tuple[tuple[tuple[Phase, int], Site], ...]
+    kernel_site: Site
+
+    @property
+    def lane_bytes(self) -> int:
+        return ARCHS[self.arch].dma_lane_bytes
+
+    def site(self, at: tuple[Phase, int] | None) -> Site:
+        """Where entry ``at`` was written (the kernel op for structural ops)."""
+        return dict(self.sites).get(at, self.kernel_site) if at else self.kernel_site
+
+
+def _error(message: str, site: Site) -> DiagnosticError:
+    return DiagnosticError([Diagnostic(Severity.ERROR, message, *site)])
+
+
+def load_kernel(module: ir.Module, filename: str, kernel: str, arch: str = "") -> KernelProgram:
+    """The kernel named ``kernel`` (or the only one) of ``module``; errors are diagnostics."""
+    top = module.operation
+    if any(True for _ in builds(top)):
+        top = top.clone()
+        BuildProgram().apply(top)
+    kernels = [KernelOp(op) for op in body_ops(top) if op.name == KernelOp.OPERATION_NAME]
+    file_site = (filename, 0, 0)
+    chosen = [k for k in kernels if k.name == kernel] if kernel else kernels
+    if len(chosen) != 1:
+        names = ", ".join(k.name for k in kernels) or "none"
+        what = f"no sched.kernel named '{kernel}'" if kernel else "give --kernel"
+        raise _error(f"{what} (kernels: {names})", file_site)
+    op = chosen[0]
+    site = location_of(op.operation.location, filename)
+    try:
+        spec = op.spec()
+    except (TypeError, ValueError) as exc:
+        raise _error(f"'sched.kernel' op {exc}", site) from None
+    schedules = [s for s in body_ops(top) if is_schedule(s)]
+    match = [s for s in schedules if spec.schedule in (None, ScheduleOp(s).name)]
+    if len(match) != 1:
+        raise _error(f"'sched.kernel' op schedule '{spec.schedule}' not found", site)
+    if not arch:
+        attr = module.operation.attributes
+        arch = attr["sched.target"].value if "sched.target" in attr else "gfx950"
+    if arch not in ARCHS:
+        raise _error(f"target '{arch}' is not an AMD target ({', '.join(ARCHS)})", site)
+    schedule, sites = _expanded(match[0], filename)
+    return KernelProgram(spec, schedule, arch, tuple(sites.items()), site)
+
+
+def _expanded(op: ir.Operation, filename: str) -> tuple[ExpandedSchedule, dict]:
+    phases: dict[Phase, list] = {}
+    sites: dict[tuple[Phase, int], Site] = {}
+    for program in map(ProgramOp, body_ops(op)):
+        if not has_blocks(program.operation):
+            ops = body_ops(program.operation)
+            entries, origins = [EntryOp(e).entry for e in ops], ops
+        else:
+            library = program.to_program()
+            entries = library.expand_to_list(program.phase)
+            children = body_ops(program.operation)
+            origins = [program.operation] * len(entries)
+            for index, child in enumerate(children):
+                for i in range(library.block_start(index), library.block_start(index + 1)):
+                    origins[i] = child
+        phases[program.phase] = entries
+        for i, origin in enumerate(origins):
+            sites[(program.phase, i)] = location_of(origin.location, filename)
+    return expanded_schedule(op, phases, op), sites
