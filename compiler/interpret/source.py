@@ -14,10 +14,11 @@ from warpsched.amdgpu.targets import ARCHS
 from warpsched.core.diagnostics import Diagnostic, DiagnosticError, Severity, location_of
 from warpsched.core.ir import ir
 from warpsched.dialects.amd.kernel_ops import KernelOp
-from warpsched.dialects.amd.ops import EntryOp, ProgramOp, ScheduleOp, is_schedule
+from warpsched.dialects.amd.ops import ProgramOp, ScheduleOp, is_schedule
 from warpsched.dialects.common.ops import body_ops
 from warpsched.passes.sched_build_program import BuildProgram
-from warpsched.passes.walk import builds, expanded_schedule, has_blocks
+from warpsched.passes.sched_verify import program_entries
+from warpsched.passes.walk import builds, expanded_schedule
 from warpsched.schedule import ExpandedSchedule, Phase
 
 Site = tuple[str, int, int]
@@ -79,20 +80,11 @@ def load_kernel(module: ir.Module, filename: str, kernel: str, arch: str = "") -
 
 
 def _expanded(op: ir.Operation, filename: str) -> tuple[ExpandedSchedule, dict]:
+    """The schedule ``op`` expanded as ``sched-verify`` expands it, and each entry's site."""
     phases: dict[Phase, list] = {}
     sites: dict[tuple[Phase, int], Site] = {}
     for program in map(ProgramOp, body_ops(op)):
-        if not has_blocks(program.operation):
-            ops = body_ops(program.operation)
-            entries, origins = [EntryOp(e).entry for e in ops], ops
-        else:
-            library = program.to_program()
-            entries = library.expand_to_list(program.phase)
-            children = body_ops(program.operation)
-            origins = [program.operation] * len(entries)
-            for index, child in enumerate(children):
-                for i in range(library.block_start(index), library.block_start(index + 1)):
-                    origins[i] = child
+        entries, origins = program_entries(program)
         phases[program.phase] = entries
         for i, origin in enumerate(origins):
             sites[(program.phase, i)] = location_of(origin.location, filename)
