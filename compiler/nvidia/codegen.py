@@ -11,7 +11,6 @@ and the Hopper GEMM's consumers spill (see docs/hopper-gemm.md).
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import tempfile
 from pathlib import Path
@@ -19,6 +18,7 @@ from pathlib import Path
 import llvmlite.binding as llvm
 
 from warpsched.llvm.codegen import CodegenError, init_llvm, optimized_module
+from warpsched.toolchain.locate import ToolNotFoundError, find_tool
 
 from .targets import NVTarget
 
@@ -32,24 +32,6 @@ def llvm_ir_to_ptx(llvm_ir: str, target: NVTarget, opt_level: int = 3) -> str:
         cpu=target.value, features=target.llvm_features, opt=opt_level
     )
     return tm.emit_assembly(optimized_module(llvm_ir, tm, target.triple, opt_level))
-
-
-def wheel_tool(name: str) -> Path | None:
-    """A CUDA tool (``ptxas``, ``cuobjdump``, ``nvdisasm``): ``$WARPSCHED_<NAME>``, else the pinned
-    ``nvidia-cuda-*`` wheels' copy, else ``PATH``; None when there is none."""
-    env = os.environ.get(f"WARPSCHED_{name.upper()}")
-    if env:
-        return Path(env)
-    try:
-        import nvidia.cu13 as cu13
-    except ImportError:
-        cu13 = None
-    for root in getattr(cu13, "__path__", ()):
-        candidate = Path(root) / "bin" / name
-        if candidate.is_file():
-            return candidate
-    found = shutil.which(name)
-    return Path(found) if found else None
 
 
 def nvjitlink_cubin(ptx: str, target: NVTarget) -> bytes:
@@ -93,11 +75,13 @@ def ptxas_cubin(ptx: str, target: NVTarget, ptxas: Path) -> bytes:
 
 
 def ptx_to_cubin(ptx: str, target: NVTarget) -> bytes:
-    """Assemble ``ptx`` into a cubin for ``target``: whole-program ``ptxas`` (``wheel_tool``),
+    """Assemble ``ptx`` into a cubin for ``target``: whole-program ``ptxas`` (``find_tool``),
     else nvJitLink; ``CodegenError`` when neither is installed or the assembler fails."""
-    ptxas = wheel_tool("ptxas")
-    if ptxas is not None:
-        return ptxas_cubin(ptx, target, ptxas)
+    try:
+        return ptxas_cubin(ptx, target, find_tool("ptxas"))
+    except ToolNotFoundError as exc:
+        if os.environ.get(exc.env_var):  # an explicit path that is not there is an error
+            raise CodegenError("ptxas", str(exc)) from None
     try:
         return nvjitlink_cubin(ptx, target)
     except ImportError:

@@ -1,7 +1,7 @@
 """What a cubin's SASS says: tensor-core and TMA instructions, local-memory spills, registers.
 
 ``summary(path)`` disassembles with ``cuobjdump`` (the pinned
-``nvidia-cuda-cuobjdump`` wheel, see ``codegen.wheel_tool``); no GPU needed.
+``nvidia-cuda-cuobjdump`` wheel, found by ``toolchain.locate.find_tool``); no GPU needed.
 """
 
 from __future__ import annotations
@@ -12,8 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from warpsched.llvm.codegen import CodegenError
-
-from .codegen import wheel_tool
+from warpsched.toolchain.locate import ToolNotFoundError, find_tool
 
 
 @dataclass(frozen=True)
@@ -46,9 +45,10 @@ class SassSummary:
 
 
 def _run(tool: str, *args: str) -> str:
-    path = wheel_tool(tool)
-    if path is None:
-        raise CodegenError(tool, f"{tool} not found: install the pinned nvidia-cuda-{tool} wheel")
+    try:
+        path = find_tool(tool)
+    except ToolNotFoundError as exc:
+        raise CodegenError(tool, f"{exc} (the pinned nvidia-cuda-{tool} wheel)") from None
     proc = subprocess.run([str(path), *args], capture_output=True, text=True, check=False)
     if proc.returncode != 0:
         raise CodegenError(tool, proc.stderr, " ".join([str(path), *args]))

@@ -2,8 +2,9 @@
 
 Prints one line per component with its version and OK or MISSING, and exits 1
 if any component is missing.  Components: the MLIR Python bindings, the MLIR
-translator, llvmlite with its NVPTX and AMDGPU targets, nvJitLink (and ptxas
-as the fallback), ld.lld-22, llvm-objdump-22 and FileCheck.
+translator, llvmlite with its NVPTX and AMDGPU targets, the cubin assembler
+(whole-program ptxas from the pinned wheel, nvJitLink as the fallback),
+ld.lld-22, llvm-objdump-22 and FileCheck.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+from .locate import ToolNotFoundError, find_tool
 
 
 @dataclass(frozen=True)
@@ -89,21 +92,30 @@ def _llvmlite() -> Component:
 
 
 def _nvjitlink() -> Component:
-    ptxas = shutil.which("ptxas")
-    fallback = f"ptxas fallback: {ptxas}" if ptxas else "no ptxas fallback on PATH"
+    """The cubin assembler as ``nvidia.codegen.ptx_to_cubin`` picks it: whole-program ptxas (the
+    pinned wheel's, via ``find_tool``), else nvJitLink, which drops ``setmaxnreg``."""
     try:
         from cuda.bindings import nvjitlink
 
         major, minor = nvjitlink.version()
+        fallback = f"nvJitLink {major}.{minor} as fallback"
     except Exception as exc:  # noqa: BLE001 - any load failure means the library is unusable
-        if ptxas:
-            return Component(
-                "nvJitLink / ptxas",
-                _run_version(ptxas, "--version").split()[-1],
-                f"nvJitLink unavailable ({exc}); using {ptxas}",
-            )
-        return Component("nvJitLink / ptxas", None, f"{exc}; {fallback}")
-    return Component("nvJitLink / ptxas", f"nvJitLink {major}.{minor}", fallback)
+        major, fallback = None, f"no nvJitLink fallback ({exc})"
+    try:
+        ptxas = find_tool("ptxas")
+    except ToolNotFoundError as exc:
+        if major is None:
+            return Component("nvJitLink / ptxas", None, f"{exc}; {fallback}")
+        return Component(
+            "nvJitLink / ptxas",
+            f"nvJitLink {major}.{minor}",
+            f"{exc}; nvJitLink compiles relocatable code and drops setmaxnreg",
+        )
+    out = subprocess.run([str(ptxas), "--version"], capture_output=True, text=True, timeout=30)
+    release = next((w for w in out.stdout.replace(",", " ").split() if w.startswith("V")), "?")
+    return Component(
+        "nvJitLink / ptxas", f"ptxas {release}", f"{ptxas} (whole program); {fallback}"
+    )
 
 
 def _system_tool(name: str, label: str) -> Component:

@@ -2,8 +2,10 @@
 
 Search order for every tool: its environment variable (an explicit path),
 then the virtual environment (``<site-packages>/llvm/bin``,
-``<site-packages>/mlir/bin``, ``<site-packages>/mlir/lib``), then the system
-``PATH`` under the versioned and the plain name (``ld.lld-22``, ``ld.lld``).
+``<site-packages>/mlir/bin``, ``<site-packages>/mlir/lib``, and for the CUDA
+tools of the pinned ``nvidia-cuda-*`` wheels ``<site-packages>/nvidia/cu13/bin``),
+then the system ``PATH`` under the versioned and the plain name (``ld.lld-22``,
+``ld.lld``).
 A tool that must handle AMDGPU code (``llvm-objdump``) is only accepted when
 ``--version`` lists the ``amdgcn`` target: the venv's LLVM tools are built
 without it, so the system ``llvm-objdump-22`` is the one found there.
@@ -48,6 +50,10 @@ def _llvm(name: str, env: str, needs_target: str = "") -> ToolSpec:
     return ToolSpec(name, env, (f"llvm/bin/{name}",), (f"{name}-{LLVM_MAJOR}", name), needs_target)
 
 
+def _cuda(name: str) -> ToolSpec:
+    return ToolSpec(name, f"WARPSCHED_{name.upper()}", (f"nvidia/cu13/bin/{name}",), (name,))
+
+
 @functools.cache
 def _has_target(path: Path, target: str) -> bool:
     """True when ``path --version`` lists ``target`` among the registered targets."""
@@ -67,6 +73,9 @@ TOOLS: dict[str, ToolSpec] = {
         (f"mlir-translate-{LLVM_MAJOR}", "mlir-translate"),
     ),
     "libMLIR-C.so": ToolSpec("libMLIR-C.so", "WARPSCHED_LIBMLIR_C", ("mlir/lib/libMLIR-C.so",), ()),
+    "ptxas": _cuda("ptxas"),
+    "cuobjdump": _cuda("cuobjdump"),
+    "nvdisasm": _cuda("nvdisasm"),
 }
 
 
