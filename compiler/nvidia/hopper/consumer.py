@@ -30,18 +30,13 @@ ORDER_BARRIERS = (1, 2)
 """Ping-pong: named barrier ``ORDER_BARRIERS[c]`` lets consumer warpgroup ``c`` start a mainloop."""
 
 
-def acc_type(n: int) -> str:
-    """The LLVM struct of one m64n``n`` f32 accumulator fragment (``n / 2`` floats per thread)."""
-    return "!llvm.struct<(" + ", ".join(["f32"] * (n // 2)) + ")>"
-
-
 class Consumer:
     """Writes the mainloop of consumer warpgroup ``index`` (an i32 SSA value, 0 or 1)."""
 
     def __init__(self, em: GemmEmitter, index: str) -> None:
         self.em, self.w, self.cfg = em, em.w, em.config
         self.index = index
-        self.acc = acc_type(self.cfg.block_n)
+        self.acc = em.acc_type
         self.thread = em.urem(em.tid, self.w.const(128))
         self.leader = self.w.icmp("eq", self.thread, self.w.const(0))
         self.a_tile = operand_tile(self.cfg, "a")
@@ -177,7 +172,7 @@ class Consumer:
         row0 = w.add(w.muli(tm, cfg.block_m), self.row_in_tile)
         col0 = w.muli(tn, cfg.block_n)
         if cfg.epilogue is EpilogueKind.TMA:
-            emit_tma_epilogue(em, names, self.thread, self.leader, self.index, row0, col0, self.acc)
+            emit_tma_epilogue(em, names, self.thread, self.leader, self.index, row0, col0)
         else:
             emit_epilogue(em, names, self.thread, row0, col0)
         next_q = w.add(w.addi("%ckq", 1), em.k_blocks) if pingpong else w.addi("%ckq", 1)

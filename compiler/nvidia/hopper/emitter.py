@@ -73,6 +73,12 @@ class GemmEmitter(NvvmEmitter):
         self.total_tiles = w.mul(self.tiles_m, self.tiles_n)
         self.k_blocks = self.ceil_div(ARGS.k, config.block_k)
 
+    @property
+    def acc_type(self) -> str:
+        """The LLVM struct of one m64n``block_n`` f32 accumulator fragment (``block_n / 2``
+        floats per thread)."""
+        return "!llvm.struct<(" + ", ".join(["f32"] * (self.config.block_n // 2)) + ")>"
+
     # ---- arithmetic --------------------------------------------------------------------------
     def ceil_div(self, value: str, divisor: int) -> str:
         return self.binop("udiv", self.w.addi(value, divisor - 1), self.w.const(divisor))

@@ -29,31 +29,35 @@ def _row_ptr(em: GemmEmitter, row: str, col: str) -> str:
 
 
 def _elem(em: GemmEmitter) -> str:
-    return "bf16" if em.config.out_dtype is OutDtype.BF16 else "f32"
+    """C's element type in the llvm dialect (``bf16`` or ``f32``)."""
+    return em.config.out_dtype.value
 
 
 def _value(em: GemmEmitter, acc: str, index: int) -> str:
     """Accumulator element ``index`` of fragment ``acc`` in C's element type."""
-    x = em.w.emit(f"llvm.extractvalue {acc}[{index}] : {_acc_type(em)}")
+    x = em.w.emit(f"llvm.extractvalue {acc}[{index}] : {em.acc_type}")
     if em.config.out_dtype is OutDtype.BF16:
         return em.w.emit(f"llvm.fptrunc {x} : f32 to bf16")
     return x
 
 
-def _acc_type(em: GemmEmitter) -> str:
-    return "!llvm.struct<(" + ", ".join(["f32"] * (em.config.block_n // 2)) + ")>"
-
-
-def _store_pair(em: GemmEmitter, acc: str, index: int, ptr: str) -> None:
-    w, ty = em.w, _elem(em)
-    vec = f"vector<2x{ty}>"
+def column_pair(em: GemmEmitter, acc: str, index: int) -> tuple[str, str]:
+    """Elements ``index`` and ``index + 1`` of fragment ``acc`` (two adjacent columns of one
+    row) as a ``vector<2 x C's element type>``: the value and its type."""
+    w = em.w
+    vec = f"vector<2x{_elem(em)}>"
     v = w.zero(vec)
     for lane in range(2):
         v = w.emit(
             f"llvm.insertelement {_value(em, acc, index + lane)}, {v}[{w.const(lane)} : i32] "
             f": {vec}"
         )
-    w.stmt(
+    return v, vec
+
+
+def _store_pair(em: GemmEmitter, acc: str, index: int, ptr: str) -> None:
+    v, vec = column_pair(em, acc, index)
+    em.w.stmt(
         f"llvm.store {v}, {ptr} {{alignment = {2 * em.config.out_dtype.nbytes} : i64}} : "
         f"{vec}, {PTR_GLOBAL}"
     )

@@ -18,8 +18,8 @@ waits for all its stores (``wait_group 0``) before the warpgroup exits.
 from __future__ import annotations
 
 from .. import tma
-from .config import OutDtype
 from .emitter import ARGS, GemmEmitter
+from .epilogue import column_pair
 
 PTR_SHARED = "!llvm.ptr<3>"
 STAGING_BARRIER = 3
@@ -46,12 +46,10 @@ def emit_tma_epilogue(
     index: str,
     row0: str,
     col0: str,
-    acc_type: str,
 ) -> None:
     """Stage fragments ``accs`` of consumer ``index`` and store them at (``row0``, ``col0``)."""
     w, cfg = em.w, em.config
     esize = cfg.out_dtype.nbytes
-    ty = "bf16" if cfg.out_dtype is OutDtype.BF16 else "f32"
     box_cols = SWIZZLE_ROW // esize
     box_bytes = cfg.rows_per_consumer * SWIZZLE_ROW
     staging = w.add(w.const(cfg.staging_offset), w.muli(index, cfg.staging_bytes))
@@ -68,19 +66,13 @@ def emit_tma_epilogue(
         chunk = em.binop("lshr", cbytes, w.const(4))
         swz = em.binop("shl", em.binop("xor", chunk, quad), w.const(4))
         chunk_offsets[j] = em.binop("or", swz, em.binop("and", cbytes, w.const(15)))
-    vec = f"vector<2x{ty}>"
     for atom, acc in enumerate(accs):
         for half in range(2):
             for j in range(cfg.block_n // 8):
                 box, group = divmod(j, box_cols // 8)
                 fixed = box * box_bytes + (atom * 64 + half * 8) * SWIZZLE_ROW
                 off = w.add(w.add(staging, w.const(fixed)), w.add(row_bytes, chunk_offsets[group]))
-                v = w.zero(vec)
-                for e in range(2):
-                    x = w.emit(f"llvm.extractvalue {acc}[{4 * j + 2 * half + e}] : {acc_type}")
-                    if ty == "bf16":
-                        x = w.emit(f"llvm.fptrunc {x} : f32 to bf16")
-                    v = w.emit(f"llvm.insertelement {x}, {v}[{w.const(e)} : i32] : {vec}")
+                v, vec = column_pair(em, acc, 4 * j + 2 * half)
                 ptr = em.elem(em.base, off, "i8", PTR_SHARED)
                 w.stmt(
                     f"llvm.store {v}, {ptr} {{alignment = {2 * esize} : i64}} : {vec}, {PTR_SHARED}"
