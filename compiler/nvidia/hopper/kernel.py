@@ -26,13 +26,11 @@ from .producer import emit_producer
 
 @dataclass(frozen=True)
 class GemmModule:
-    """The kernel's MLIR text and what a launch needs to know about it."""
+    """The kernel's MLIR text and its symbol; the launch shape (threads, shared memory) is the
+    config's (``HopperGemmConfig.threads``, ``.smem_bytes``)."""
 
     mlir: str
     name: str
-    threads: int
-    smem_bytes: int
-    cluster: tuple[int, int, int]
 
 
 def gemm_module(config: HopperGemmConfig) -> GemmModule:
@@ -63,7 +61,6 @@ def gemm_module(config: HopperGemmConfig) -> GemmModule:
 
     em.open(end)
     w.stmt("llvm.return")
-    cluster = (config.cluster_m * config.cluster_n, 1, 1)
     attrs = [f"nvvm.maxntid = array<i32: {config.threads}, 1, 1>", "nvvm.minctasm = 1 : i32"]
     header = (
         f"  llvm.func @{config.name}({SIGNATURE}) attributes {{nvvm.kernel, {', '.join(attrs)}}}"
@@ -78,4 +75,4 @@ def gemm_module(config: HopperGemmConfig) -> GemmModule:
             "",
         ]
     )
-    return GemmModule(text, config.name, config.threads, config.smem_bytes, cluster)
+    return GemmModule(text, config.name)
