@@ -11,18 +11,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..core.diagnostics import Diagnostic, DiagnosticError, Severity
+from ..core.ir import ir
 from ..dialects.nvidia.gemm import is_nv_gemm, op_config
 from ..dialects.registry import new_context
 from ..frontend.load import load_module
 from ..nvidia.hopper.config import HopperGemmConfig
-
-
-def _ops(op):
-    for region in op.regions:
-        for block in region.blocks:
-            for child in block.operations:
-                yield child.operation
-                yield from _ops(child.operation)
 
 
 def gemm_configs(text: str, filename: str = "<string>") -> dict[str, HopperGemmConfig]:
@@ -30,11 +23,15 @@ def gemm_configs(text: str, filename: str = "<string>") -> dict[str, HopperGemmC
     context = new_context()
     with context:
         module = load_module(text, filename, context)
-        found = {}
-        for op in [module.operation, *_ops(module.operation)]:
+        found: dict[str, HopperGemmConfig] = {}
+
+        def visit(op: ir.Operation) -> ir.WalkResult:
             if is_nv_gemm(op):
                 config = op_config(op)
                 found[config.name] = config
+            return ir.WalkResult.ADVANCE
+
+        module.operation.walk(visit, ir.WalkOrder.PRE_ORDER)
     return found
 
 
