@@ -145,3 +145,26 @@ def test_write_back_changes_only_the_op_line(tmp_path):
     text = path.read_text()
     assert text.startswith("// keep this comment\nmodule {\n  sched.nv_gemm @k block_m 256 ")
     assert load_gemm_config(path) == tuned
+
+
+def test_cli_write_on_generic_form_fails_before_compiling(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    generic = tmp_path / "generic.mlir"
+    source = Path(__file__).parents[1] / "examples" / "hopper_gemm.mlir"
+    printed = subprocess.run(
+        [sys.executable, "-m", "warpsched.tools.opt", "--mlir-print-op-generic", str(source)],
+        capture_output=True,
+        text=True,
+    )
+    assert printed.returncode == 0, printed.stderr
+    generic.write_text(printed.stdout)
+    cache = tmp_path / "cache"
+    done = _tune(
+        str(generic), "--shape", "64,64,64", "--write", env={"WARPSCHED_CACHE_DIR": str(cache)}
+    )
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert f"{generic}: error: no pretty-form line holds sched.nv_gemm @hopper_gemm" in done.stderr
+    assert "candidates of" not in done.stderr and not list(cache.rglob("*.bin"))

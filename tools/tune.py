@@ -22,7 +22,7 @@ from pathlib import Path
 
 from warpsched.core.atomic import write_atomic
 from warpsched.core.diagnostics import DiagnosticError
-from warpsched.runtime.source import load_gemm_config
+from warpsched.runtime.source import gemm_line, load_gemm_config
 from warpsched.runtime.tune import (
     SearchSpace,
     TuningTable,
@@ -94,6 +94,8 @@ def run(argv: list[str]) -> int:
         return 1
     try:
         base = load_gemm_config(args.input, args.kernel)
+        # the op's line is found before any compiling: a file --write cannot edit fails now
+        line = gemm_line(args.input, base.name) if args.write and not args.compile_only else 0
     except DiagnosticError as exc:
         print(exc, file=sys.stderr)
         return 1
@@ -127,11 +129,7 @@ def run(argv: list[str]) -> int:
         tuned = dataclasses.replace(winner.config, name=base.name)
         table.record(shape, tuned)
         if args.write:
-            from warpsched.runtime.source import gemm_line
-
-            write_back(
-                Path(args.input), gemm_line(args.input, base.name), base.name, tuned.attributes()
-            )
+            write_back(Path(args.input), line, base.name, tuned.attributes())
     if args.table:
         table.save(args.table)
     return 0
