@@ -9,16 +9,10 @@ names are strings, integers ``i64``, a warp-role layout a dictionary).
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import Field, dataclass, fields
 
 from warpsched.nvidia import program as P
-from warpsched.nvidia.hopper.config import (
-    ConsumerMode,
-    EpilogueKind,
-    MatrixLayout,
-    OutDtype,
-    Raster,
-)
+from warpsched.nvidia.hopper.config import HopperGemmConfig, enum_field_type
 from warpsched.nvidia.roles import Role, WarpRoleLayout
 
 PREFIX = "sched.nv_"
@@ -85,21 +79,12 @@ def _enum(name: str, cls: type[enum.Enum], optional: bool = False) -> Param:
     return Param(name, Kind.ENUM, cls, optional)
 
 
-GEMM_KNOBS = (
-    _int("block_m", True),
-    _int("block_n", True),
-    _int("block_k", True),
-    _int("stages", True),
-    _enum("consumers", ConsumerMode, True),
-    _enum("epilogue", EpilogueKind, True),
-    _int("cluster_m", True),
-    _int("cluster_n", True),
-    _enum("raster", Raster, True),
-    _int("group", True),
-    _enum("a_layout", MatrixLayout, True),
-    _enum("b_layout", MatrixLayout, True),
-    _enum("out_dtype", OutDtype, True),
-)
+def _gemm_knob(f: Field) -> Param:
+    kind = enum_field_type(f)
+    return _int(f.name, True) if kind is None else _enum(f.name, kind, True)
+
+
+GEMM_KNOBS = tuple(_gemm_knob(f) for f in fields(HopperGemmConfig) if f.name != "name")
 """``sched.nv_gemm``'s tuning attributes: the fields of ``HopperGemmConfig`` (all optional)."""
 
 

@@ -11,7 +11,7 @@ they never disagree.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, fields
+from dataclasses import Field, dataclass, fields
 
 WARPGROUP_THREADS = 128
 SWIZZLE_BYTES = 128
@@ -88,6 +88,12 @@ class OutDtype(str, enum.Enum):
         return 2 if self is OutDtype.BF16 else 4
 
 
+def enum_field_type(f: Field) -> type[enum.Enum] | None:
+    """The enum a ``HopperGemmConfig`` field holds (the type of its default), or None for the
+    integer and name fields."""
+    return type(f.default) if isinstance(f.default, enum.Enum) else None
+
+
 @dataclass(frozen=True)
 class HopperGemmConfig:
     """A bf16 GEMM ``C = A·B`` (f32 accumulate) for sm_90a.
@@ -105,6 +111,7 @@ class HopperGemmConfig:
     block_k: int = 64
     stages: int = 3
     consumers: ConsumerMode = ConsumerMode.COOPERATIVE
+    epilogue: EpilogueKind = EpilogueKind.TMA
     cluster_m: int = 1
     cluster_n: int = 1
     raster: Raster = Raster.ALONG_M
@@ -112,19 +119,11 @@ class HopperGemmConfig:
     a_layout: MatrixLayout = MatrixLayout.ROW
     b_layout: MatrixLayout = MatrixLayout.ROW
     out_dtype: OutDtype = OutDtype.BF16
-    epilogue: EpilogueKind = EpilogueKind.TMA
 
     def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)
-            kind = {
-                "consumers": ConsumerMode,
-                "raster": Raster,
-                "a_layout": MatrixLayout,
-                "b_layout": MatrixLayout,
-                "out_dtype": OutDtype,
-                "epilogue": EpilogueKind,
-            }.get(f.name)
+            kind = enum_field_type(f)
             if kind is not None and not isinstance(value, kind):
                 try:
                     object.__setattr__(self, f.name, kind(value))
@@ -141,10 +140,12 @@ class HopperGemmConfig:
     def problems(self) -> list[str]:
         """Every rule this configuration breaks (empty when it is legal)."""
         out = []
-        for name in ("block_m", "block_n", "block_k", "stages", "cluster_m", "cluster_n", "group"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                out.append(f"{name} = {value!r}: must be a positive integer")
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if type(f.default) is int and (
+                not isinstance(value, int) or isinstance(value, bool) or value < 1
+            ):
+                out.append(f"{f.name} = {value!r}: must be a positive integer")
         if out:
             return out
         if not self.name.isidentifier():
