@@ -24,14 +24,24 @@ CONFIGS = {
     },
     "pingpong": {"consumers": "pingpong", "block_m": 64, "stages": 5, "epilogue": "registers"},
     "tma_epilogue": {},
+    "cluster_2x1": {"cluster_m": 2},
+    "cluster_pp_kmajor_b": {
+        "cluster_m": 2,
+        "consumers": "pingpong",
+        "block_n": 128,
+        "stages": 4,
+        "b_layout": "col",
+    },
 }
+
+
+def _config(name: str) -> HopperGemmConfig:
+    return HopperGemmConfig(name=name, **CONFIGS[name])
 
 
 @pytest.fixture(scope="module", params=sorted(CONFIGS))
 def compiled(request):
-    return request.param, compile_gemm(
-        HopperGemmConfig(name=request.param, **CONFIGS[request.param])
-    )
+    return request.param, compile_gemm(_config(request.param))
 
 
 def test_ptx_has_the_hopper_instructions(compiled):
@@ -51,7 +61,45 @@ def test_ptx_has_the_hopper_instructions(compiled):
 def test_pingpong_orders_the_mainloops(compiled):
     name, result = compiled
     arrives = re.findall(r"bar\.arrive (\d), 256;", result.ptx)
-    assert sorted(arrives) == (["1", "2"] if name == "pingpong" else [])
+    pingpong = _config(name).consumers.value == "pingpong"
+    assert sorted(arrives) == (["1", "2"] if pingpong else [])
+
+
+def test_clusters_multicast_b_and_release_both_ctas(compiled):
+    """2x1: each rank multicasts its part of B, releases reach the peer's ``empty`` through
+    ``mapa``, and ``barrier.cluster`` brackets the kernel; 1x1 kernels have none of it."""
+    name, result = compiled
+    ptx = result.ptx
+    multicasts = re.findall(r"cp\.async\.bulk\.tensor\.2d\.\S+\.multicast::cluster", ptx)
+    remote = re.findall(
+        r"mapa\.shared::cluster\.u32 r, \S+ \S+ mbarrier\.arrive\.shared::cluster", ptx
+    )
+    if not name.startswith("cluster"):
+        assert not multicasts and not remote and "barrier.cluster" not in ptx
+        return
+    config = _config(name)
+    b_boxes = 2 if config.b_layout.value == "col" else config.block_n // 64
+    assert len(multicasts) == b_boxes  # every part of B once, under its rank's branch
+    assert remote  # releases arrive on the peer CTA's empty barrier too
+    assert "%cluster_ctarank" in ptx
+    assert ptx.count("barrier.cluster.arrive.aligned;") == 1  # after the barrier init
+    assert ptx.count("barrier.cluster.arrive;") == 1  # before exit (threads arrive diverged)
+
+
+def test_descriptor_address_field_is_masked(compiled):
+    """The run-time start address OR-ed into a wgmma descriptor is masked to its 14-bit field
+    first: in a cluster the shared address carries the CTA rank (bit 24), which unmasked lands
+    in the leading-byte-offset field and makes a rank-1 CTA read the wrong B chunks."""
+    _, result = compiled
+    defs = dict(re.findall(r"^\s*\S+\s+(%r[d]?\d+), (.*);$", result.ptx, re.M))
+    templates = re.findall(r"or\.b64\s+%rd\d+, (%rd\d+), (\d+);", result.ptx)
+    templates = [(src, int(t)) for src, t in templates if int(t) >= 1 << 62]  # swizzle bits
+    assert templates
+    for src, _template in templates:
+        widened = re.fullmatch(r"(%r\d+)", defs[src])
+        assert widened, f"{src} = {defs[src]}"
+        masked = re.fullmatch(r"%r\d+, (\d+)", defs[widened.group(1)])
+        assert masked and int(masked.group(1)) & ~0x3FFF == 0, defs[widened.group(1)]
 
 
 def _sass(cubin: bytes, tmp_path) -> str:
@@ -66,6 +114,7 @@ def test_sass_is_hgmma_without_spills(compiled, tmp_path):
     assert re.search(r"HGMMA\.64x\d+x16\.F32\.BF16", sass)
     assert not re.search(r"\b(LDL|STL)\b", sass), "local-memory spills"
     assert "UTMALDG" in sass  # the TMA load
+    assert ("UTMALDG.2D.MULTICAST" in sass) == name.startswith("cluster")
     assert "SYNCS.ARRIVE" in sass  # mbarrier arrivals
 
 
@@ -82,7 +131,8 @@ def test_sass_check_has_teeth(tmp_path):
 def test_tma_epilogue_stages_through_shared_memory(compiled, tmp_path):
     name, result = compiled
     ptx = re.sub(r"[ \t]+", " ", result.ptx)
-    tma = name == "tma_epilogue"
+    config = _config(name)
+    tma = config.epilogue.value == "tma"
     assert ("cp.async.bulk.tensor.2d.global.shared::cta" in ptx) == tma
     assert ("fence.proxy.async.shared::cta" in ptx) == tma  # generic writes, async-proxy reads
     assert ("cp.async.bulk.wait_group.read 0" in ptx) == tma
@@ -95,5 +145,6 @@ def test_sass_summary_counts(compiled, tmp_path):
     path.write_bytes(result.cubin)
     facts = summary(path)
     assert facts.hgmma >= 8 and facts.tma_loads >= 2 and facts.spills == 0
-    assert (facts.tma_stores > 0) == (name == "tma_epilogue")
+    epilogue = _config(name).epilogue.value
+    assert (facts.tma_stores > 0) == (epilogue == "tma")
     assert facts.registers == 168  # the 65536 / 384 entry cap

@@ -51,10 +51,8 @@ def test_strings_become_enums():
         ({"stages": 1}, "at least 2 stages"),
         ({"stages": 4}, "bytes of shared memory"),
         ({"out_dtype": "f32"}, "bytes of shared memory"),  # f32 staging: 128 KiB
-        (
-            {"cluster_m": 2},
-            "cluster = 2x1: thread-block clusters with TMA multicast are not implemented",
-        ),
+        ({"cluster_n": 2}, "cluster = 1x2: only 1x1 and 2x1 clusters are implemented"),
+        ({"cluster_m": 4}, "cluster = 4x1: only 1x1 and 2x1 clusters"),
         ({"consumers": "bogus"}, "consumers = 'bogus': expected one of cooperative, pingpong"),
         ({"stages": 0}, "stages = 0: must be a positive integer"),
         ({"name": "not an identifier"}, "must be an identifier"),

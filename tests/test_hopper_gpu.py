@@ -24,6 +24,9 @@ GPU_CONFIGS = {
     "pingpong": {"consumers": "pingpong", "block_n": 128, "stages": 6, "epilogue": "registers"},
     "coop_tma": {"block_n": 128, "stages": 4},
     "pp_tma": {"consumers": "pingpong", "block_n": 128, "stages": 3},
+    "coop_c2": {"cluster_m": 2, "block_n": 128, "stages": 4},
+    "coop_c2_regs": {"cluster_m": 2, "epilogue": "registers", "stages": 4},
+    "pp_c2": {"consumers": "pingpong", "block_n": 128, "stages": 3, "cluster_m": 2},
 }
 """Configurations the GPU tests use (row/col variants are derived); ``prepare`` caches them."""
 

@@ -1,5 +1,6 @@
 """The tuner's CPU half: the candidate space, parallel compilation into the cache, the table."""
 
+import dataclasses
 import io
 
 from warpsched.nvidia.hopper.config import HopperGemmConfig
@@ -42,9 +43,12 @@ def test_space_restricts_the_search():
         epilogue=("registers",),
         raster=("along_m", "along_n"),
         group=(8,),
+        cluster_m=(1,),
     )
     found = candidates(HopperGemmConfig(), space)
     assert [(c.raster.value, c.stages) for c in found] == [("along_m", 4), ("along_n", 4)]
+    paired = candidates(HopperGemmConfig(), dataclasses.replace(space, cluster_m=(1, 2)))
+    assert [c.cluster_m for c in paired] == [1, 2, 1, 2]
 
 
 def test_compile_all_fills_the_cache(tmp_path, monkeypatch):
@@ -115,9 +119,9 @@ def test_cli_compile_only_fills_the_cache(tmp_path):
         env={"WARPSCHED_CACHE_DIR": str(tmp_path)},
     )
     assert done.returncode == 0, done.stderr
-    assert "5 candidates of @hopper_gemm" in done.stderr
-    assert "compile [" + "#" * 30 + "] 5/5" in done.stderr
-    assert len(list(tmp_path.rglob("*.bin"))) == 5
+    assert "10 candidates of @hopper_gemm" in done.stderr  # 5 tile/mode pairs, 1x1 and 2x1
+    assert "compile [" + "#" * 30 + "] 10/10" in done.stderr
+    assert len(list(tmp_path.rglob("*.bin"))) == 10
 
 
 def test_cli_errors_are_diagnostics(tmp_path):

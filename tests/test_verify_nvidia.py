@@ -8,6 +8,8 @@ import dataclasses
 import pytest
 
 from warpsched.nvidia.hopper.config import HopperGemmConfig
+from warpsched.nvidia.hopper.operands import copies as real_copies
+from warpsched.nvidia.hopper.operands import stage_arrival_bytes
 from warpsched.nvidia.pipeline_config import (
     BarrierCounts,
     InputPipelineConfig,
@@ -168,3 +170,29 @@ def test_hopper_ring_with_too_few_empty_arrivals_deadlocks():
 def test_input_pipeline_config_unchanged():
     assert InputPipelineConfig(2, BarrierCounts(32, 32)).barrier_count == 4
     assert OutputPipelineConfig(2, 32).tmem_columns == 512
+
+
+def test_hopper_ring_verifies_with_2x1_clusters():
+    config = HopperGemmConfig(cluster_m=2)
+    assert check_gemm(config) == []
+    assert config.empty_arrivals == 4  # two warpgroups in each of the two CTAs release
+
+
+@pytest.mark.parametrize("b_layout", ["row", "col"])
+def test_expect_tx_counts_every_box_a_cta_receives(b_layout):
+    """A and B's boxes (both ranks' parts of B with 2x1 clusters) add up to ``stage_bytes``."""
+    for cluster_m in (1, 2):
+        config = HopperGemmConfig(cluster_m=cluster_m, b_layout=b_layout)
+        assert stage_arrival_bytes(config) == config.stage_bytes
+
+
+def test_expect_tx_byte_mismatch_is_reported(monkeypatch):
+    """A stage whose copies no longer cover B (one box dropped) would never complete."""
+    from warpsched.nvidia.hopper import operands
+
+    config = HopperGemmConfig(block_n=128)
+    monkeypatch.setattr(operands, "copies", lambda cfg: real_copies(cfg)[:-1])
+    (violation,) = check_gemm(config)
+    assert violation.rule == "expect_tx"
+    assert f"expect {config.stage_bytes} bytes" in violation.message
+    assert f"bring {config.stage_bytes - 64 * 64 * 2}" in violation.message

@@ -5,7 +5,9 @@ the box at ``coords`` (innermost first) of the ``__grid_constant__`` tensor map
 ``tmap`` lands at ``dst`` (a ``!llvm.ptr<7>``) and completes its bytes on the
 mbarrier ``bar`` (``!llvm.ptr<3>``), which someone armed with ``expect_tx``;
 ``cta_group=2`` adds ``.cta_group::2``, whose ``bar`` may be the peer CTA's (the
-leader's barrier of a 2-CTA ``tcgen05.mma`` pair).
+leader's barrier of a 2-CTA ``tcgen05.mma`` pair); ``multicast`` (an i16 CTA mask)
+adds ``.multicast::cluster``: the box lands at ``dst``'s offset in every CTA of the
+mask and completes its bytes on each one's barrier at ``bar``'s offset.
 
 ``store_2d`` is one ``cp.async.bulk.tensor.2d.global.shared::cta.bulk_group``: the
 box at ``src`` (shared memory, laid out as ``tmap``'s box and swizzle) goes to
@@ -37,17 +39,20 @@ def load_2d(
     coords: tuple[str, str],
     bar: str,
     cta_group: int = 1,
+    multicast: str | None = None,
 ) -> None:
     """One 2-D tiled TMA load of ``tmap``'s box at ``coords`` into ``dst``, completing on ``bar``.
 
     ``cta_group=2`` adds ``.cta_group::2``: ``bar`` may then be the peer CTA's barrier.
+    ``multicast`` (an i16 SSA value) is the mask of CTAs the box is written to.
     """
     group = "group = #nvvm.cta_group<cta_2>, " if cta_group == 2 else ""
+    mask, mask_type = (f", {multicast}", ", i16") if multicast else ("", "")
     w.stmt(
         f'"nvvm.cp.async.bulk.tensor.shared.cluster.global"({dst}, {tmap}, {coords[0]}, '
-        f"{coords[1]}, {bar}) <{{{group}operandSegmentSizes = "
-        "array<i32: 1, 1, 2, 1, 0, 0, 0, 0>}> "
-        f": ({PTR_CLUSTER}, !llvm.ptr, i32, i32, {PTR_SHARED}) -> ()"
+        f"{coords[1]}, {bar}{mask}) <{{{group}operandSegmentSizes = "
+        f"array<i32: 1, 1, 2, 1, 0, {int(bool(multicast))}, 0, 0>}}> "
+        f": ({PTR_CLUSTER}, !llvm.ptr, i32, i32, {PTR_SHARED}{mask_type}) -> ()"
     )
 
 

@@ -16,7 +16,8 @@ anything is launched and raises ``GemmArgumentError`` (or
   falls back to the register epilogue, which takes any row stride);
 * K ≥ 1 and every size below 2³¹.
 
-The launch is persistent: ``min(tiles, SM count)`` CTAs of 384 threads.
+The launch is persistent: ``min(tiles, SM count)`` CTAs of 384 threads; with 2x1
+clusters ``2·min(tile pairs, SM count / 2)``, in clusters of two.
 """
 
 from __future__ import annotations
@@ -65,6 +66,13 @@ on the same tensors skips ``cuTensorMapEncodeTiled``."""
 @functools.cache
 def _sm_count(device: int) -> int:
     return device_sm_count(device)
+
+
+def launch_grid(config: HopperGemmConfig, m: int, n: int, sm_count: int) -> int:
+    """CTAs of the persistent launch: one per unit of work (a tile, or a cluster's pair of
+    tiles), at most one per SM, in whole clusters."""
+    units = -(-m // (config.block_m * config.cluster_m)) * -(-n // config.block_n)
+    return max(1, min(units, sm_count // config.cluster_m)) * config.cluster_m
 
 
 class GemmArgumentError(ValueError):
@@ -192,9 +200,7 @@ class GemmKernel:
         """Validate, then enqueue ``C = A·B`` on ``stream`` (asynchronous)."""
         m, n, k = self.check(a, b, c)
         cfg = self.config
-        tiles = -(-m // cfg.block_m) * -(-n // cfg.block_n)
-        device = a.device or 0
-        grid = max(1, min(tiles, _sm_count(device)))
+        grid = launch_grid(cfg, m, n, _sm_count(a.device or 0))
         c_map = self._tensor_map(c, "c", m, n) if cfg.epilogue is EpilogueKind.TMA else UNUSED_MAP
         params = (
             self._tensor_map(a, "a", m, k),
@@ -206,7 +212,8 @@ class GemmKernel:
             I32Param(k),
             I32Param(c.row_stride),
         )
-        self._loaded().launch(grid, cfg.threads, (1, 1, 1), cfg.smem_bytes, stream, params)
+        cluster = (cfg.cluster_m, cfg.cluster_n, 1)
+        self._loaded().launch(grid, cfg.threads, cluster, cfg.smem_bytes, stream, params)
 
     def __call__(self, a, b, out=None, stream=None):
         """``out = a @ b`` for torch tensors (``out`` allocated when None); returns ``out``."""

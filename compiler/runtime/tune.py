@@ -39,6 +39,7 @@ class SearchSpace:
     epilogue: tuple[str, ...] = ("tma", "registers")
     raster: tuple[str, ...] = ("along_m", "along_n")
     group: tuple[int, ...] = (8, 16)
+    cluster_m: tuple[int, ...] = (1, 2)
 
 
 def candidates(
@@ -47,15 +48,16 @@ def candidates(
     """Every legal variation of ``base`` over ``space`` (illegal combinations are skipped),
     each named ``<base>_<index>``; for each tile/mode, only the deepest ring that fits."""
     out: dict[tuple, HopperGemmConfig] = {}
-    for (bm, bn), stages, mode, epi, raster, group in itertools.product(
+    for (bm, bn), stages, mode, epi, raster, group, cluster_m in itertools.product(
         space.tiles,
         sorted(space.stages, reverse=True),
         space.consumers,
         space.epilogue,
         space.raster,
         space.group,
+        space.cluster_m,
     ):
-        key = (bm, bn, mode, epi, raster, group)
+        key = (bm, bn, mode, epi, raster, group, cluster_m)
         if key in out:
             continue
         try:
@@ -68,6 +70,7 @@ def candidates(
                 epilogue=epi,
                 raster=raster,
                 group=group,
+                cluster_m=cluster_m,
             )
         except GemmConfigError:
             continue

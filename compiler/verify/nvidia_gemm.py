@@ -19,10 +19,16 @@ of the Hopper GEMM as ``nvidia_model.Action`` sequences, as
 
 ``check_gemm`` explores the ring for several stage counts (2, the config's,
 one more), 1 tile and more tiles than stages, 1 and several k-blocks, and
-checks the named-barrier table (0: every thread; ping-pong order 1/2 with 256
-threads; TMA-epilogue staging 3/4 with 128).  Violations are at the
-``sched.nv_gemm`` op (``at`` None).  The TMA byte count of ``expect_tx`` is
-taken as ``stage_bytes`` and not checked against the copies.
+checks the named-barrier table (0: every thread, except with 2x1 clusters, which
+sync through ``barrier.cluster``; ping-pong order 1/2 with 256 threads;
+TMA-epilogue staging 3/4 with 128) and that ``expect_tx`` arms exactly the bytes
+the stage's TMA boxes bring (``operands.stage_arrival_bytes``: fewer never
+completes the phase, more completes it while a box is still in flight).
+Violations are at the ``sched.nv_gemm`` op (``at`` None).
+
+A 2x1 cluster is modelled as one CTA whose releases count for both CTAs (each
+release is ``cluster_size`` arrivals): the two CTAs run the same units, ring
+slots and releases, and each producer waits for both CTAs' consumers.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ from __future__ import annotations
 from warpsched.nvidia.hopper.config import ConsumerMode, EpilogueKind, HopperGemmConfig
 from warpsched.nvidia.hopper.consumer import ORDER_BARRIERS
 from warpsched.nvidia.hopper.epilogue_tma import STAGING_BARRIER
+from warpsched.nvidia.hopper.operands import stage_arrival_bytes
 
 from .counterexample import Step, Violation
 from .named_barriers import NamedUse, check_named
@@ -86,8 +93,11 @@ def ring_counts(config: HopperGemmConfig, stages: int) -> dict[tuple, int]:
 
 
 def gemm_named_barriers(config: HopperGemmConfig) -> list[NamedUse]:
-    """Barrier 0 for the init (every thread), ping-pong order barriers, TMA staging barriers."""
-    uses = [NamedUse(0, "barrier init (bar.sync 0)", config.threads)]
+    """Barrier 0 for the init (every thread; 2x1 clusters use ``barrier.cluster``), ping-pong
+    order barriers, TMA staging barriers."""
+    uses = []
+    if config.cluster_size == 1:
+        uses.append(NamedUse(0, "barrier init (bar.sync 0)", config.threads))
     if config.consumers is ConsumerMode.PINGPONG:
         uses += [NamedUse(b, "mainloop order", 2 * WARPGROUP) for b in ORDER_BARRIERS]
     if config.epilogue is EpilogueKind.TMA:
@@ -103,6 +113,16 @@ def check_gemm(config: HopperGemmConfig) -> list[Violation]:
     named = check_named(gemm_named_barriers(config))
     if named:
         return named
+    arriving = stage_arrival_bytes(config)
+    if arriving != config.stage_bytes:
+        return [
+            Violation(
+                None,
+                "expect_tx",
+                f"full barriers expect {config.stage_bytes} bytes per stage (expect_tx) but "
+                f"the stage's TMA boxes bring {arriving}",
+            )
+        ]
     # The configured ring and the smallest one; 1 tile and more tiles than stages, 1 k-block and
     # more k-blocks than stages (every slot wraps): 8 explorations, ~0.1 s, run on every compile.
     for stages in sorted({2, config.stages}):

@@ -38,7 +38,7 @@ The layout these loads read is modelled in ``tmem_layout``.
 from __future__ import annotations
 
 from ..gemm_data import GemmArgs, GemmData
-from ..hopper.descriptors import Major, OperandTile
+from ..hopper.descriptors import ADDRESS_FIELD_MASK, Major, OperandTile
 from ..nvvm_ops import PTR_SHARED, NvvmEmitter
 from ..pipeline_config import MBARRIER_BYTES, OutputPipelineConfig
 from ..program import GemmParams
@@ -184,7 +184,7 @@ class Tcgen05Data(GemmData):
         tile = self.tiles[operand]
         addr = w.emit(f"llvm.ptrtoint {em.smem_at(offset)} : {PTR_SHARED} to i32")
         addr = w.addi(addr, k_step * tile.k_step_bytes)
-        field = em.binop("and", em.binop("lshr", addr, w.const(4)), w.const(0x3FFF))
+        field = em.binop("and", em.binop("lshr", addr, w.const(4)), w.const(ADDRESS_FIELD_MASK))
         wide = w.emit(f"llvm.zext {field} : i32 to i64")
         template = smem_descriptor(0, tile.lbo, tile.sbo, Swizzle.B128)
         const = w.emit(f"llvm.mlir.constant({template} : i64) : i64")

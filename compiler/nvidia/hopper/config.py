@@ -176,10 +176,10 @@ class HopperGemmConfig:
                 f"stages = {self.stages}: {self.smem_bytes} bytes of shared memory "
                 f"(at most {MAX_DYNAMIC_SMEM})"
             )
-        if (self.cluster_m, self.cluster_n) != (1, 1):
+        if self.cluster_n != 1 or self.cluster_m not in (1, 2):
             out.append(
-                f"cluster = {self.cluster_m}x{self.cluster_n}: thread-block clusters with "
-                f"TMA multicast are not implemented yet; use 1x1"
+                f"cluster = {self.cluster_m}x{self.cluster_n}: only 1x1 and 2x1 clusters are "
+                f"implemented (2x1: two CTAs on vertically adjacent tiles share B by TMA multicast)"
             )
         return out
 
@@ -213,6 +213,12 @@ class HopperGemmConfig:
     @property
     def cluster_size(self) -> int:
         return self.cluster_m * self.cluster_n
+
+    @property
+    def multicast_b(self) -> bool:
+        """2x1 clusters: the pair's CTAs compute tiles ``(2i, j)`` and ``(2i + 1, j)`` and each
+        loads part of their common B tile into both CTAs' stages (``.multicast::cluster``)."""
+        return self.cluster_m == 2
 
     @property
     def a_stage_bytes(self) -> int:

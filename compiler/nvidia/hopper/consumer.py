@@ -6,7 +6,9 @@ first k-block of a tile starts from zero through ``scale-d = 0``), commit the
 group, then ``wgmma.wait_group 1``: the previous k-block's group has finished
 reading its stage, so one elected thread of the warpgroup releases that stage
 on its ``empty`` barrier.  At the end of the tile ``wait_group 0`` releases
-the last stage and the accumulators go to the epilogue.
+the last stage and the accumulators go to the epilogue.  With 2x1 clusters a
+release arrives on the stage's ``empty`` barrier in both CTAs, since both
+producers write into it.
 
 Cooperative: both consumer warpgroups take every tile of the CTA, each its
 half of the rows.  Ping-pong: warpgroup ``c`` takes the CTA's tiles ``c``,
@@ -20,7 +22,7 @@ waiter ever runs two phases ahead of a stage's ``full`` barrier.
 from __future__ import annotations
 
 from .config import ConsumerMode, EpilogueKind
-from .descriptors import Major
+from .descriptors import ADDRESS_FIELD_MASK, Major
 from .emitter import GemmEmitter
 from .epilogue import emit_epilogue
 from .epilogue_tma import emit_tma_epilogue, wait_stores
@@ -48,16 +50,20 @@ class Consumer:
 
     # ---- descriptors --------------------------------------------------------------------------
     def _desc_base(self, tile, region: int, rows: str) -> str:
-        """i64 descriptor of stage 0's sub-tile at ``rows`` (K step 0)."""
+        """i64 descriptor of stage 0's sub-tile at ``rows`` (K step 0).
+
+        The address field keeps bits 4-17 of the shared address only: in a cluster, shared
+        addresses carry the CTA's rank above bit 24, which must not spill into the
+        leading-byte-offset field."""
         w, em = self.w, self.em
         if tile.major is Major.K:
             rows_off = w.muli(rows, 128)
         else:
             rows_off = w.muli(em.udiv(rows, w.const(64)), tile.chunk_bytes)
         addr = w.add(w.add(em.base_addr, w.const(region)), rows_off)
-        addr64 = w.emit(f"llvm.zext {addr} : i32 to i64")
-        field = em.binop("lshr", addr64, w.const(4, "i64"), "i64")
-        return em.binop("or", field, w.const(tile.descriptor_template, "i64"), "i64")
+        field = em.binop("and", em.binop("lshr", addr, w.const(4)), w.const(ADDRESS_FIELD_MASK))
+        wide = w.emit(f"llvm.zext {field} : i32 to i64")
+        return em.binop("or", wide, w.const(tile.descriptor_template, "i64"), "i64")
 
     def _stage_desc(self, base: str, stage: str) -> str:
         off = self.w.emit(
@@ -91,15 +97,22 @@ class Consumer:
         return out
 
     def _release(self, slot_q: str) -> None:
-        """One thread of the warpgroup arrives on the slot's ``empty`` barrier."""
+        """One thread of the warpgroup arrives on the slot's ``empty`` barrier (of both CTAs of
+        a 2x1 cluster)."""
         em = self.em
         bar = em.empty_barrier(em.slot(slot_q).stage)
-        em.if_then(self.leader, lambda: em.mbarrier_arrive(bar), "release")
+
+        def arrive() -> None:
+            em.mbarrier_arrive(bar)
+            if self.cfg.multicast_b:
+                em.arrive_peer_cta(bar)
+
+        em.if_then(self.leader, arrive, "release")
 
     def _wait_turn(self) -> None:
         """``bar.sync ORDER_BARRIERS[c]`` except for warpgroup 0's first tile."""
         w, em = self.w, self.em
-        first = em.and_(w.icmp("eq", self.index, w.const(0)), w.icmp("eq", "%ct", em.cta))
+        first = em.and_(w.icmp("eq", self.index, w.const(0)), w.icmp("eq", "%ct", em.first_unit))
         bar = em.select(
             w.icmp("eq", self.index, w.const(0)),
             w.const(ORDER_BARRIERS[0]),
@@ -128,8 +141,10 @@ class Consumer:
         pingpong = cfg.consumers is ConsumerMode.PINGPONG
         self.desc_a0 = self._desc_base(self.a_tile, 0, self.row_in_tile)
         self.desc_b0 = self._desc_base(self.b_tile, cfg.a_stage_bytes, w.const(0))
-        first_tile = w.add(em.cta, w.mul(self.index, em.grid)) if pingpong else em.cta
-        tile_step = w.muli(em.grid, 2) if pingpong else em.grid
+        first_tile = (
+            w.add(em.first_unit, w.mul(self.index, em.unit_step)) if pingpong else em.first_unit
+        )
+        tile_step = w.muli(em.unit_step, 2) if pingpong else em.unit_step
         first_q = w.mul(self.index, em.k_blocks) if pingpong else w.const(0)
         names = [f"%acc{a}" for a in range(cfg.m_atoms)]
         tile, body, exit_ = em.label("ctile"), em.label("cbody"), em.label("cexit")
@@ -137,7 +152,7 @@ class Consumer:
 
         w.stmt(f"llvm.br ^{tile}({first_tile}, {first_q} : i32, i32)")
         w.block(tile, [("%ct", "i32"), ("%cq", "i32")])
-        em.cond_br(w.icmp("ult", "%ct", em.total_tiles), body, exit_)
+        em.cond_br(w.icmp("ult", "%ct", em.total_units), body, exit_)
         em.open(body)
         if pingpong:
             self._wait_turn()

@@ -29,6 +29,10 @@ ATOM_ROWS = 8
 ATOM_BYTES = ATOM_ROWS * SWIZZLE_BYTES
 K_STEP = 16
 """K elements per wgmma (bf16)."""
+ADDRESS_FIELD_MASK = 0x3FFF
+"""The start-address field, ``address >> 4`` in 14 bits.  Mask before OR-ing a run-time address in:
+a shared address in a cluster carries the CTA rank from bit 24 up, which would otherwise land in
+the leading-byte-offset field (a rank-1 CTA then reads its operands from the wrong place)."""
 
 
 class Swizzle(enum.IntEnum):

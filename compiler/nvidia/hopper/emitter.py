@@ -5,6 +5,13 @@ mbarrier init) with what the GEMM's roles share: the problem-size arguments,
 the 1024-byte-aligned shared base, the stage and barrier addresses of a ring
 *slot* (slot ``q`` uses stage ``q mod stages`` at parity ``(q div stages) & 1``)
 and the tile order of the persistent scheduler.
+
+The scheduler walks *units*: a tile, or with 2x1 clusters a pair of vertically
+adjacent tiles, one per CTA of the cluster (rank ``r`` takes tile row
+``2 i + r``).  Unit ``u`` of a CTA is its cluster's ``first_unit + j·unit_step``;
+every role of both CTAs walks the same units, so the pair's rings stay in step.
+A CTA whose tile row is past M still loads its part of B for its peer; its own
+A rows are zero-filled by TMA and its stores fall outside C.
 """
 
 from __future__ import annotations
@@ -66,11 +73,20 @@ class GemmEmitter(NvvmEmitter):
         self.base_addr = aligned
         """The same address as an i32 shared-window address (for descriptors)."""
         self.tid = self.sreg("tid.x")
-        self.cta = self.sreg("ctaid.x")
-        self.grid = self.sreg("nctaid.x")
+        cta, grid = self.sreg("ctaid.x"), self.sreg("nctaid.x")
         self.tiles_m = self.ceil_div(ARGS.m, config.block_m)
         self.tiles_n = self.ceil_div(ARGS.n, config.block_n)
-        self.total_tiles = w.mul(self.tiles_m, self.tiles_n)
+        if config.multicast_b:
+            self.rank = self.sreg("cluster.ctarank")
+            self.first_unit = self.udiv(cta, w.const(config.cluster_m))
+            self.unit_step = self.udiv(grid, w.const(config.cluster_m))
+            self.units_m = self.ceil_div(self.tiles_m, config.cluster_m)
+        else:
+            self.rank, self.first_unit, self.unit_step = w.const(0), cta, grid
+            self.units_m = self.tiles_m
+        self.total_units = w.mul(self.units_m, self.tiles_n)
+        """Units of work (see the module docstring); a CTA takes ``first_unit``, then every
+        ``unit_step``-th."""
         self.k_blocks = self.ceil_div(ARGS.k, config.block_k)
 
     @property
@@ -133,22 +149,33 @@ class GemmEmitter(NvvmEmitter):
             self.mbarrier_init(self.empty_barrier(stage), self.config.empty_arrivals)
 
     # ---- scheduler ----------------------------------------------------------------------------
-    def tile_coords(self, t: str) -> tuple[str, str]:
-        """(tile row, tile column) of linear tile ``t`` in grouped order (``group`` tiles wide)."""
+    def tile_coords(self, u: str) -> tuple[str, str]:
+        """(tile row, tile column) of this CTA's tile in unit ``u``: the units in grouped order
+        (``group`` units wide), then the CTA's row of a cluster unit."""
         w, cfg = self.w, self.config
         major, minor = (
-            (self.tiles_m, self.tiles_n)
+            (self.units_m, self.tiles_n)
             if cfg.raster is Raster.ALONG_M
-            else (self.tiles_n, self.tiles_m)
+            else (self.tiles_n, self.units_m)
         )
         per_group = w.muli(minor, cfg.group)
-        g = self.udiv(t, per_group)
+        g = self.udiv(u, per_group)
         first = w.muli(g, cfg.group)
         width = self.umin(self.binop("sub", major, first), w.const(cfg.group))
-        r = self.binop("sub", t, w.mul(g, per_group))
+        r = self.binop("sub", u, w.mul(g, per_group))
         along = w.add(first, self.urem(r, width))
         across = self.udiv(r, width)
-        return (along, across) if cfg.raster is Raster.ALONG_M else (across, along)
+        unit_m, tn = (along, across) if cfg.raster is Raster.ALONG_M else (across, along)
+        if cfg.multicast_b:
+            return w.add(w.muli(unit_m, cfg.cluster_m), self.rank), tn
+        return unit_m, tn
+
+    def cluster_sync(self, aligned: bool) -> None:
+        """``barrier.cluster.arrive`` + ``wait`` (release / acquire) by every thread of both
+        CTAs; ``aligned`` when all threads of each warp execute it together."""
+        attr = " {aligned}" if aligned else ""
+        self.w.stmt(f"nvvm.cluster.arrive{attr}")
+        self.w.stmt(f"nvvm.cluster.wait{attr}")
 
     def set_max_registers(self, count: int, increase: bool) -> None:
         action = "increase" if increase else "decrease"

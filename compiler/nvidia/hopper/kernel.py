@@ -3,9 +3,11 @@
 The kernel (384 threads: producer warpgroup 0, consumer warpgroups 1 and 2)::
 
     thread 0: init full[s] (1 arrival + TMA bytes) and empty[s]; fence.mbarrier_init
-    bar.sync 0
+    bar.sync 0                          (2x1 clusters: barrier.cluster over both CTAs)
     warpgroup 0:    setmaxnreg.dec 40;  thread 0 runs the producer (producer.py)
     warpgroups 1-2: setmaxnreg.inc 232; each runs a consumer (consumer.py → epilogue.py)
+    2x1 clusters:   barrier.cluster before exit, so no CTA leaves while its peer may
+                    still arrive on its barriers
 
 It is persistent: the grid is at most one CTA per SM and every role walks the
 same tile sequence (``ctaid.x``, then every ``nctaid.x``-th tile in grouped
@@ -44,7 +46,10 @@ def gemm_module(config: HopperGemmConfig) -> GemmModule:
         em.fence_mbarrier_init()
 
     em.if_then(is_zero, init, "init")
-    em.barrier_all()
+    if config.multicast_b:
+        em.cluster_sync(aligned=True)
+    else:
+        em.barrier_all()
     warpgroup = em.udiv(em.tid, w.const(128))
     producer, consumer, end = em.label("producer"), em.label("consumer"), em.label("end")
     em.cond_br(w.icmp("eq", warpgroup, w.const(0)), producer, consumer)
@@ -60,6 +65,8 @@ def gemm_module(config: HopperGemmConfig) -> GemmModule:
     em.br(end)
 
     em.open(end)
+    if config.multicast_b:
+        em.cluster_sync(aligned=False)
     w.stmt("llvm.return")
     attrs = [f"nvvm.maxntid = array<i32: {config.threads}, 1, 1>", "nvvm.minctasm = 1 : i32"]
     header = (

@@ -5,6 +5,11 @@ column-major) is *K-major*: one TMA box of ``64 (K) × mn`` rows fills its
 stage tile.  An operand stored with M (or N) contiguous is *MN-major*: its
 stage tile is ``mn / 64`` chunks, each one ``64 (M/N) × 64 (K)`` box of 8 KiB.
 Both use the 128-byte swizzle, which wgmma reads through ``descriptors``.
+
+With 2x1 clusters (``multicast_b``) the pair's common B tile is split between
+the two CTAs: MN-major chunks alternate between ranks, a K-major box is cut
+into two halves of ``block_n / 2`` rows, and each CTA multicasts its part
+into the same offset of both CTAs' stage.
 """
 
 from __future__ import annotations
@@ -22,12 +27,14 @@ CHUNK = 64
 class OperandCopy:
     """One ``cp.async.bulk.tensor.2d`` per stage: operand ``"a"`` or ``"b"``, whether the
     tensor map's inner dimension is K (``k_inner``), the byte offset of its box in the
-    stage, and the M/N offset of its box inside the tile."""
+    stage, and the M/N offset of its box inside the tile.  ``issuer`` is None for a copy
+    every CTA makes into its own stage, else the cluster rank that multicasts it to both."""
 
     operand: str
     k_inner: bool
     smem_offset: int
     mn_offset: int
+    issuer: int | None = None
 
 
 @dataclass(frozen=True)
@@ -56,14 +63,48 @@ def copies(config: HopperGemmConfig) -> tuple[OperandCopy, ...]:
     out = []
     for operand, base in (("a", 0), ("b", config.a_stage_bytes)):
         tile = operand_tile(config, operand)
+        shared = operand == "b" and config.multicast_b
         if tile.major is Major.K:
-            out.append(OperandCopy(operand, True, base, 0))
+            parts = 2 if shared else 1
+            rows = tile.mn // parts
+            out.extend(
+                OperandCopy(
+                    operand, True, base + p * rows * SWIZZLE_BYTES, p * rows, p if shared else None
+                )
+                for p in range(parts)
+            )
         else:
             out.extend(
-                OperandCopy(operand, False, base + c * tile.chunk_bytes, c * CHUNK)
+                OperandCopy(
+                    operand,
+                    False,
+                    base + c * tile.chunk_bytes,
+                    c * CHUNK,
+                    c % 2 if shared else None,
+                )
                 for c in range(tile.mn // CHUNK)
             )
     return tuple(out)
+
+
+def copy_bytes(config: HopperGemmConfig, copy: OperandCopy) -> int:
+    """Bytes one copy lands in each CTA it writes (its TMA box)."""
+    if copy.k_inner:
+        return config.block_k * box_rows(config, copy.operand) * ELEMENT_BYTES
+    return CHUNK * config.block_k * ELEMENT_BYTES
+
+
+def stage_arrival_bytes(config: HopperGemmConfig) -> int:
+    """Bytes that complete on one CTA's ``full`` barrier per stage: its own copies and, with
+    2x1 clusters, every part of B (its own and the peer's multicast)."""
+    return sum(copy_bytes(config, c) for c in copies(config))
+
+
+def box_rows(config: HopperGemmConfig, operand: str) -> int:
+    """Rows (M or N) of a K-major operand's TMA box: the tile's, or half of B's when the
+    cluster pair splits it."""
+    rows = operand_tile(config, operand).mn
+    return rows // 2 if operand == "b" and config.multicast_b else rows
 
 
 def tensor_map_shape(
@@ -73,7 +114,9 @@ def tensor_map_shape(
     leading stride ``stride_elems`` (elements between consecutive outer indices)."""
     tile = operand_tile(config, operand)
     if tile.major is Major.K:
-        return TensorMapShape((k, mn), stride_elems * ELEMENT_BYTES, (config.block_k, tile.mn))
+        return TensorMapShape(
+            (k, mn), stride_elems * ELEMENT_BYTES, (config.block_k, box_rows(config, operand))
+        )
     return TensorMapShape((mn, k), stride_elems * ELEMENT_BYTES, (CHUNK, config.block_k))
 
 

@@ -5,6 +5,11 @@ k-block it takes the next ring slot: waits until the consumers released the
 stage (``empty``, parity flipped), arms ``full`` with ``arrive.expect_tx`` of
 the stage's bytes, and issues the ``cp.async.bulk.tensor`` copies that
 complete on ``full``.  Out-of-range rows, columns and K are zero-filled by TMA.
+With 2x1 clusters the producer of rank ``r`` issues A and its part of B (the
+copies whose ``issuer`` is ``r``), multicast to both CTAs; ``full`` still expects
+the whole stage, whose bytes arrive from both producers, and ``empty`` counts
+the releases of both CTAs' consumers, so no stage is refilled while either
+CTA still reads it.
 """
 
 from __future__ import annotations
@@ -21,10 +26,10 @@ def emit_producer(em: GemmEmitter) -> None:
     w, cfg = em.w, em.config
     tile, body, exit_ = em.label("ptile"), em.label("pbody"), em.label("pexit")
     kloop, kbody, knext = em.label("pk"), em.label("pkbody"), em.label("pknext")
-    em.w.stmt(f"llvm.br ^{tile}({em.cta}, {w.const(0)} : i32, i32)")
+    em.w.stmt(f"llvm.br ^{tile}({em.first_unit}, {w.const(0)} : i32, i32)")
 
     w.block(tile, [("%pt", "i32"), ("%pq", "i32")])
-    em.cond_br(w.icmp("ult", "%pt", em.total_tiles), body, exit_)
+    em.cond_br(w.icmp("ult", "%pt", em.total_units), body, exit_)
     em.open(body)
     tm, tn = em.tile_coords("%pt")
     row0 = w.muli(tm, cfg.block_m)
@@ -42,17 +47,38 @@ def emit_producer(em: GemmEmitter) -> None:
         f": ({PTR_SHARED}, i32) -> ()"
     )
     k0 = w.muli("%pkb", cfg.block_k)
-    for copy in copies(cfg):
+    for copy in (c for c in copies(cfg) if c.issuer is None):
         _issue(em, copy, slot.stage, full, row0 if copy.operand == "a" else col0, k0)
+    for rank in sorted({c.issuer for c in copies(cfg)} - {None}):
+
+        def multicast(rank: int = rank) -> None:
+            for copy in copies(cfg):
+                if copy.issuer == rank:
+                    _issue(em, copy, slot.stage, full, col0, k0, multicast=True)
+
+        em.if_then(w.icmp("eq", em.rank, w.const(rank)), multicast, f"mcast{rank}")
     w.stmt(f"llvm.br ^{kloop}({w.addi('%pkb', 1)}, {w.addi('%pkq', 1)} : i32, i32)")
 
     em.open(knext)
-    w.stmt(f"llvm.br ^{tile}({w.add('%pt', em.grid)}, %pkq : i32, i32)")
+    w.stmt(f"llvm.br ^{tile}({w.add('%pt', em.unit_step)}, %pkq : i32, i32)")
     em.open(exit_)
 
 
-def _issue(em: GemmEmitter, copy: OperandCopy, stage: str, full: str, mn0: str, k0: str) -> None:
-    """One ``cp.async.bulk.tensor.2d`` of ``copy`` into ``stage``, completing on ``full``."""
+CLUSTER_PAIR_MASK = 0b11
+"""The multicast mask of a copy into both CTAs of a 2x1 cluster."""
+
+
+def _issue(
+    em: GemmEmitter,
+    copy: OperandCopy,
+    stage: str,
+    full: str,
+    mn0: str,
+    k0: str,
+    multicast: bool = False,
+) -> None:
+    """One ``cp.async.bulk.tensor.2d`` of ``copy`` into ``stage``, completing on ``full``
+    (into both CTAs of the cluster, each on its own ``full``, when ``multicast``)."""
     w = em.w
     dst = em.w.emit(
         f"llvm.addrspacecast {em.stage_ptr(stage, copy.smem_offset)} : "
@@ -61,4 +87,5 @@ def _issue(em: GemmEmitter, copy: OperandCopy, stage: str, full: str, mn0: str, 
     mn = w.addi(mn0, copy.mn_offset)
     coords = (k0, mn) if copy.k_inner else (mn, k0)
     tmap = ARGS.tmap_a if copy.operand == "a" else ARGS.tmap_b
-    load_2d(w, dst, tmap, coords, full)
+    mask = w.const(CLUSTER_PAIR_MASK, "i16") if multicast else None
+    load_2d(w, dst, tmap, coords, full, multicast=mask)

@@ -33,9 +33,9 @@ sched.nv_gemm @too_deep stages 8 block_n 100
 sched.nv_gemm @f32_staging out_dtype f32
 
 // -----
-// ==== clusters are not built yet ====
-// expected-error@+1 {{'sched.nv_gemm' op cluster = 2x1: thread-block clusters with TMA multicast are not implemented yet; use 1x1}}
-sched.nv_gemm @cluster cluster_m 2
+// ==== only 2x1 clusters (B multicast across two M tiles) are built ====
+// expected-error@+1 {{'sched.nv_gemm' op cluster = 1x2: only 1x1 and 2x1 clusters are implemented (2x1: two CTAs on vertically adjacent tiles share B by TMA multicast)}}
+sched.nv_gemm @cluster cluster_n 2
 
 // -----
 // ==== a single-stage ring cannot overlap loads with MMA ====
