@@ -3,7 +3,7 @@
 A pass is a ``@dataclass(frozen=True)`` subclass of ``ModulePass`` whose fields
 are its options (``my-pass{some-option=3}`` sets ``some_option``).  ``apply``
 rewrites the module in place and raises ``PassFailure(op, message)`` to fail
-with a diagnostic at ``op``.  A lowering pass may return a mapping of facts
+with a diagnostic at ``op`` (or at an ``ir.Location``).  A lowering pass may return a mapping of facts
 that the backend's binary step needs (the driver's ``metadata``); every other
 pass returns None.
 """
@@ -18,11 +18,14 @@ from warpsched.core.ir import ir
 
 
 class PassFailure(Exception):
-    """A pass could not apply; the diagnostic goes at ``op``'s location, then ``notes`` there."""
+    """A pass could not apply; the diagnostic goes at ``at`` (an op's location, or a location),
+    then ``notes`` there."""
 
-    def __init__(self, op: ir.Operation, message: str, notes: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self, at: ir.Operation | ir.Location, message: str, notes: tuple[str, ...] = ()
+    ) -> None:
         super().__init__(message)
-        self.op = op
+        self.location = at if isinstance(at, ir.Location) else at.location
         self.message = message
         self.notes = notes
 

@@ -92,8 +92,8 @@ def run_pipeline(
                 if facts and metadata is not None:
                     metadata.update(facts)
             except PassFailure as failure:
-                failure.op.location.emit_error(f"{pass_.ARGUMENT}: {failure.message}")
-                where = location_of(failure.op.location, filename)
+                failure.location.emit_error(f"{pass_.ARGUMENT}: {failure.message}")
+                where = location_of(failure.location, filename)
                 notes.extend(Diagnostic(Severity.NOTE, text, *where) for text in failure.notes)
                 external.signal_pass_failure()  # type: ignore[attr-defined]
 

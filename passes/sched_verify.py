@@ -14,11 +14,15 @@ the module's ``sched.target``).
 ``lds-geometry=schedule`` (default) reads a fragment load's half tile from its
 ``(stage, subtile)``; ``lds-geometry=kernel`` uses the ping-pong kernel's LDS
 layout (docs/verify.md: the S1 verdict).
+
+``collect_checks`` reads the module into ``verify_checks.Check``s; the pass runs
+them at once, ``warpsched-compile`` on a thread beside the rest of the compile.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 from warpsched.core.ir import ir
 from warpsched.dialects.amd.kernel_ops import KernelOp
@@ -29,8 +33,8 @@ from warpsched.tile_geometry import KernelStructure
 from warpsched.verify.amd import Geometry, check_schedule
 
 from .base import ModulePass, OptionError, PassFailure
-from .sched_build_program import BuildProgram
-from .verify_nvidia import verify_nv
+from .verify_checks import Check, first_finding
+from .verify_nvidia import nv_checks
 from .walk import builds, expanded_schedule, has_blocks
 
 
@@ -51,28 +55,39 @@ class Verify(ModulePass):
             raise OptionError(f"lds-geometry must be schedule or kernel, got '{self.lds_geometry}'")
 
     def apply(self, module: ir.Operation) -> None:
-        if any(True for _ in builds(module)):
-            module = module.clone()
-            BuildProgram().apply(module)
-        structures = kernel_structures(module)
-        for op in schedule_ops(module):
-            name = ScheduleOp(op).name
-            structure = structures.get(name) or default_structure(op)
-            self.check(op, structure)
-        verify_nv(module, self.target)
+        finding = first_finding(collect_checks(module, self.target, Geometry(self.lds_geometry)))
+        if finding is not None:
+            raise PassFailure(finding.location, finding.message, finding.notes)
 
-    def check(self, op: ir.Operation, structure: KernelStructure) -> None:
-        phases: dict[Phase, list] = {}
-        where: dict[tuple[Phase, int], ir.Operation] = {}
-        for program in map(ProgramOp, body_ops(op)):
-            entries, sites = program_entries(program)
-            phases[program.phase] = entries
-            where.update({(program.phase, i): site for i, site in enumerate(sites)})
-        schedule = expanded_schedule(op, phases, op)
-        violations = check_schedule(schedule, structure, Geometry(self.lds_geometry))
-        if violations:
-            v = violations[0]
-            raise PassFailure(where.get(v.at, op), f"{v.rule}: {v.message}", v.notes())
+
+def collect_checks(
+    module: ir.Operation, target: str = "", geometry: Geometry = Geometry.SCHEDULE
+) -> list[Check]:
+    """The checks of every schedule, then of every NVIDIA kernel, in module order."""
+    if any(True for _ in builds(module)):
+        from .sched_build_program import BuildProgram  # the AMD builders (networkx)
+
+        module = module.clone()
+        BuildProgram().apply(module)
+    structures = kernel_structures(module)
+    checks = []
+    for op in schedule_ops(module):
+        structure = structures.get(ScheduleOp(op).name) or default_structure(op)
+        checks.append(schedule_check(op, structure, geometry))
+    return checks + nv_checks(module, target)
+
+
+def schedule_check(op: ir.Operation, structure: KernelStructure, geometry: Geometry) -> Check:
+    """The AMD check of one ``sched.schedule``; a violation points at its entry's op."""
+    phases: dict[Phase, list] = {}
+    where: dict[tuple[Phase, int], ir.Location] = {}
+    for program in map(ProgramOp, body_ops(op)):
+        entries, sites = program_entries(program)
+        phases[program.phase] = entries
+        where.update({(program.phase, i): site.location for i, site in enumerate(sites)})
+    schedule = expanded_schedule(op, phases, op)
+    run = functools.partial(check_schedule, schedule, structure, geometry)
+    return Check(run, op.location, where, lambda v: v.at)
 
 
 def program_entries(program: ProgramOp) -> tuple[list, list[ir.Operation]]:

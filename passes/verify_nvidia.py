@@ -1,4 +1,4 @@
-"""The NVIDIA half of ``sched-verify``: check each ``sched.nv_kernel`` / ``sched.nv_gemm`` of a module.
+"""The NVIDIA half of ``sched-verify``: a check for each ``sched.nv_kernel`` / ``sched.nv_gemm``.
 
 A ``sched.nv_kernel`` becomes its program model with ``sched_to_nvvm.to_kernel``
 (the lowering's own conversion) and goes through
@@ -11,40 +11,39 @@ which reports them.
 
 from __future__ import annotations
 
+import functools
+
 from warpsched.core.ir import ir
 from warpsched.dialects.nvidia.gemm import is_nv_gemm, op_config
 from warpsched.dialects.nvidia.ops import NvOp
 from warpsched.nvidia import program as P
 from warpsched.nvidia.targets import NVTarget
-from warpsched.verify.counterexample import Violation
 from warpsched.verify.nvidia import check_kernel
 from warpsched.verify.nvidia_gemm import check_gemm
 
-from .base import PassFailure
 from .sched_to_nvvm import TARGET_ATTR, nv_kernels, to_kernel
+from .verify_checks import Check
 
 
-def verify_nv(module: ir.Operation, target: str) -> None:
-    """Raise ``PassFailure`` (with the counterexample notes) at the first violation of any NVIDIA kernel."""
+def nv_checks(module: ir.Operation, target: str) -> list[Check]:
+    """The check of every NVIDIA kernel of the module, in order."""
+    checks = []
     for op in nv_kernels(module):
         if is_nv_gemm(op):
             try:
                 config = op_config(op)
             except ValueError:
                 continue  # the lowering reports a bad configuration
-            _fail(check_gemm(config), {}, op)
+            checks.append(Check(functools.partial(check_gemm, config), op.location))
             continue
         try:
             kernel = to_kernel(op, verify_target(module, target))
         except ValueError:
             continue
-        _fail(check_kernel(kernel), sites(op, kernel), op)
-
-
-def _fail(violations: list[Violation], where: dict[int, ir.Operation], op: ir.Operation) -> None:
-    if violations:
-        v = violations[0]
-        raise PassFailure(where.get(id(v.at), op), f"{v.rule}: {v.message}", v.notes())
+        where = {key: site.location for key, site in sites(op, kernel).items()}
+        run = functools.partial(check_kernel, kernel)
+        checks.append(Check(run, op.location, where, lambda v: id(v.at)))
+    return checks
 
 
 def verify_target(module: ir.Operation, target: str) -> NVTarget:

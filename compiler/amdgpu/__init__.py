@@ -7,49 +7,61 @@ tile.  Pipeline: ``lower_schedule`` (schedule → llvm/rocdl MLIR text) →
 ``codegen.link_hsaco`` (ld.lld) → ``report.kernel_report`` and
 ``fidelity.check_fidelity`` on the result.  ``compile_schedule`` runs it all;
 ``backend`` is the ``warpsched-compile`` backend for gfx942 and gfx950.
+
+The names below are loaded on first access (PEP 562): importing one submodule,
+as ``sched-verify`` does for an NVIDIA compile, does not pull in LLVM and the
+whole back end.
 """
 
-from ..tile_geometry import KernelStructure
-from .codegen import CodegenError, MachineCode, compile_to_hsaco, generate, link_hsaco
-from .elfinfo import CodeObject, ToolError, disassemble, read_code_object
-from .execution import execution_plan
-from .fidelity import check_fidelity
-from .fidelity_result import Deviation, Elided, FidelityResult
-from .lowering import KernelFacts, LoweredKernel, LoweringError, lower_schedule
-from .pipeline import CompiledKernel, compile_schedule
-from .report import KernelReport, kernel_report
-from .targets import ARCHS, AMDOptions, MfmaFamily
-from .waitcnt import Waitcnt, WaitcntRangeError, decode_waitcnt, encode_waitcnt
+from __future__ import annotations
 
-__all__ = [
-    "AMDOptions",
-    "ARCHS",
-    "CodeObject",
-    "CodegenError",
-    "CompiledKernel",
-    "Deviation",
-    "Elided",
-    "FidelityResult",
-    "KernelFacts",
-    "KernelReport",
-    "KernelStructure",
-    "LoweredKernel",
-    "LoweringError",
-    "MachineCode",
-    "MfmaFamily",
-    "ToolError",
-    "Waitcnt",
-    "WaitcntRangeError",
-    "check_fidelity",
-    "compile_schedule",
-    "compile_to_hsaco",
-    "decode_waitcnt",
-    "disassemble",
-    "encode_waitcnt",
-    "execution_plan",
-    "generate",
-    "kernel_report",
-    "link_hsaco",
-    "lower_schedule",
-    "read_code_object",
-]
+import importlib
+
+_EXPORTS = {
+    "AMDOptions": ".targets",
+    "ARCHS": ".targets",
+    "CodeObject": ".elfinfo",
+    "CodegenError": ".codegen",
+    "CompiledKernel": ".pipeline",
+    "Deviation": ".fidelity_result",
+    "Elided": ".fidelity_result",
+    "FidelityResult": ".fidelity_result",
+    "KernelFacts": ".lowering",
+    "KernelReport": ".report",
+    "KernelStructure": "..tile_geometry",
+    "LoweredKernel": ".lowering",
+    "LoweringError": ".lowering",
+    "MachineCode": ".codegen",
+    "MfmaFamily": ".targets",
+    "ToolError": ".elfinfo",
+    "Waitcnt": ".waitcnt",
+    "WaitcntRangeError": ".waitcnt",
+    "check_fidelity": ".fidelity",
+    "compile_schedule": ".pipeline",
+    "compile_to_hsaco": ".codegen",
+    "decode_waitcnt": ".waitcnt",
+    "disassemble": ".elfinfo",
+    "encode_waitcnt": ".waitcnt",
+    "execution_plan": ".execution",
+    "generate": ".codegen",
+    "kernel_report": ".report",
+    "link_hsaco": ".codegen",
+    "lower_schedule": ".lowering",
+    "read_code_object": ".elfinfo",
+}
+"""Public name → the module (relative to this package) that defines it."""
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> object:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))

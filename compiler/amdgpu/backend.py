@@ -7,6 +7,8 @@ binary step runs llvmlite at ``-O<n>`` (the assembly only for ``--emit=asm``: ea
 whole codegen run) and ``ld.lld -shared``.  The resource
 report and the fidelity check read the linked code object, which is built in
 a scratch directory when the requested artefact is not the code object.
+The code-generation modules are imported on first use, as the NVIDIA
+backend's are: the registry loads every backend to list the targets.
 """
 
 from __future__ import annotations
@@ -17,11 +19,6 @@ from pathlib import Path
 from warpsched.backend.interface import CompileOptions, CompileResult, Emit, Metadata
 from warpsched.core.diagnostics import DiagnosticError, error_at
 
-from .codegen import CodegenError, generate, link_hsaco
-from .elfinfo import ToolError, disassemble
-from .fidelity import check_fidelity
-from .lowering import KernelFacts
-from .report import kernel_report
 from .targets import ARCHS, AMDOptions
 
 
@@ -46,6 +43,10 @@ class AMDBackend:
     def make_binary(
         self, llvm_ir: str, metadata: Metadata, options: CompileOptions, filename: str
     ) -> CompileResult:
+        from .codegen import CodegenError
+        from .elfinfo import ToolError
+        from .lowering import KernelFacts
+
         facts = metadata[KernelFacts.KEY]
         assert isinstance(facts, KernelFacts)
         emit = options.emit or Emit.HSACO
@@ -57,7 +58,13 @@ class AMDBackend:
             ) from None
 
 
-def _binary(llvm_ir: str, facts: KernelFacts, options: CompileOptions, emit: Emit) -> CompileResult:
+def _binary(llvm_ir: str, facts, options: CompileOptions, emit: Emit) -> CompileResult:
+    """The artefact of ``facts``' kernel (a ``lowering.KernelFacts``)."""
+    from .codegen import generate, link_hsaco
+    from .elfinfo import disassemble
+    from .fidelity import check_fidelity
+    from .report import kernel_report
+
     needs_object = emit is not Emit.ASM or options.report or options.fidelity
     code = generate(
         llvm_ir,

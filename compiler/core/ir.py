@@ -8,7 +8,10 @@ provider is ``xtc-mlir-python-bindings==22.1.8.4`` (importable as ``mlir``).
 from __future__ import annotations
 
 from mlir import ir, passmanager  # noqa: F401  (re-exported)
+
+# The translator from the native extension: ``mlir.dialects.llvm`` would also build the Python
+# classes of every llvm op (~25 ms at each process start) that warpsched never instantiates.
+from mlir._mlir_libs._mlirDialectsLLVM import translate_module_to_llvmir  # noqa: F401, E402
 from mlir.dialects import irdl  # noqa: F401  (re-exported)
-from mlir.dialects.llvm import translate_module_to_llvmir  # noqa: F401  (re-exported)
 
 __all__ = ["ir", "irdl", "passmanager", "translate_module_to_llvmir"]

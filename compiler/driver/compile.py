@@ -10,16 +10,24 @@ The backend comes from ``warpsched.backend.registry`` by target name.  Every
 failure is a ``DiagnosticError``: located at the op at fault when there is one,
 else at the input file.  Nothing is written here; the caller writes the
 artefact atomically.
+
+``sched-verify`` (``options.verify``) reads the module first and runs its model
+checks on a thread beside the lowering and code generation
+(``verify_checks.BackgroundVerify``); a violation fails the compile with the
+same diagnostics the pass gives, and no artefact is returned.
 """
 
 from __future__ import annotations
 
 from warpsched.backend.interface import Backend, CompileOptions, CompileResult, Emit
 from warpsched.backend.registry import backend_for, targets
-from warpsched.core.diagnostics import Diagnostic, DiagnosticError, Severity
+from warpsched.core.diagnostics import Diagnostic, DiagnosticError, Severity, mlir_diagnostics
 from warpsched.core.ir import ir
 from warpsched.llvm.translate import TranslateError, module_to_llvm_ir
+from warpsched.passes.base import PassFailure
 from warpsched.passes.pipeline import parse_element, run_pipeline
+from warpsched.passes.sched_verify import collect_checks
+from warpsched.passes.verify_checks import BackgroundVerify, Finding
 
 
 def artefact(options: CompileOptions, backend: Backend) -> Emit:
@@ -54,13 +62,30 @@ def compile_module(
         raise DiagnosticError([Diagnostic(Severity.ERROR, p, filename) for p in found])
     backend = backend_for(options.target)
     assert backend is not None
+    if not options.verify:
+        return _compile(module, context, filename, options, backend)
+    target = options.target if options.target.startswith("sm_") else ""
+    with mlir_diagnostics(context, filename):
+        try:
+            checks = collect_checks(module.operation, target)
+        except PassFailure as failure:
+            raise DiagnosticError(Finding.of(failure).diagnostics(filename)) from None
+    verify = BackgroundVerify(checks)
+    try:
+        result = _compile(module, context, filename, options, backend)
+    except DiagnosticError:
+        verify.raise_finding(filename)  # a protocol violation is the cause: report it first
+        raise
+    verify.raise_finding(filename)
+    return result
+
+
+def _compile(
+    module: ir.Module, context: ir.Context, filename: str, options: CompileOptions, backend: Backend
+) -> CompileResult:
     emit = artefact(options, backend)
     metadata: dict[str, object] = {}
-    elements = list(backend.pass_pipeline(options))
-    if options.verify:
-        nv = options.target.startswith("sm_")
-        elements.insert(0, f"sched-verify{{target={options.target}}}" if nv else "sched-verify")
-    passes = [parse_element(element) for element in elements]
+    passes = [parse_element(element) for element in backend.pass_pipeline(options)]
     run_pipeline(module, passes, context, filename, metadata=metadata)
     if emit is Emit.MLIR:
         return CompileResult(str(module), emit)

@@ -19,14 +19,15 @@ It reports ``Finding``s, each with the path (actor, step text) from the start:
 
 ``future_arrivals`` tells a stuck wait whose phase can still complete from one
 that no remaining action will ever complete.
+
+networkx is imported by the first ``Explorer``, not with this module: its ~100 ms
+then fall on the thread where ``warpsched-compile`` runs its checks.
 """
 
 from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-
-import networkx as nx
 
 from .nvidia_model import Action, Kind
 
@@ -66,6 +67,8 @@ class Explorer:
         self.named_keys = sorted((k for k in keys if k[:1] == ("named",)), key=repr)
         self.bar_index = {k: i for i, k in enumerate(self.bar_keys)}
         self.named_index = {k: i for i, k in enumerate(self.named_keys)}
+        import networkx as nx  # on first use (module docstring)
+
         self.graph = nx.DiGraph()
 
     def initial(self) -> State:
@@ -171,6 +174,8 @@ class Explorer:
         return Finding(what, self.actors[i], action, state, self.path(state, i, action))
 
     def path(self, state: State, i: int, action: Action | None) -> tuple:
+        import networkx as nx
+
         nodes = nx.shortest_path(self.graph, self.initial(), state)
         steps = tuple(
             (self.graph.edges[u, v]["actor"], self.graph.edges[u, v]["label"])
