@@ -5,14 +5,14 @@ each holds a pure-Python model check (``run``) and the locations its
 violations point at, taken while the ops were alive.  ``first_finding`` runs
 them in order and returns the first violation as a ``Finding``; it touches no
 MLIR object, so ``warpsched-compile`` runs it on a thread while the module is
-lowered and compiled (``BackgroundVerify``), and the ``sched-verify`` pass runs
+compiled (``BackgroundVerify``), and the ``sched-verify`` pass runs
 it inline.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from warpsched.core.diagnostics import Diagnostic, DiagnosticError, Severity, error_at, location_of
@@ -71,19 +71,28 @@ def first_finding(checks: Sequence[Check]) -> Finding | None:
 
 
 class BackgroundVerify:
-    """``first_finding(checks)`` on a worker thread, started at construction.
+    """``first_finding(checks)`` on a worker thread from ``start()``.
 
     The checks are pure Python; the compile they overlap with (llvmlite, ptxas) runs outside
-    the GIL.  ``raise_finding`` waits, and raises the finding as a ``DiagnosticError``.
+    the GIL.  ``raise_finding`` starts them if nobody did, waits, and raises the finding as a
+    ``DiagnosticError``.
     """
 
     def __init__(self, checks: Sequence[Check]) -> None:
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sched-verify")
-        self._future = self._executor.submit(first_finding, list(checks))
-        self._executor.shutdown(wait=False)
+        self._checks = list(checks)
+        self._future: Future[Finding | None] | None = None
+
+    def start(self) -> None:
+        """Run the checks on a worker thread (once)."""
+        if self._future is None:
+            executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sched-verify")
+            self._future = executor.submit(first_finding, self._checks)
+            executor.shutdown(wait=False)
 
     def raise_finding(self, filename: str) -> None:
         """Wait for the checks; ``DiagnosticError`` at the first violation, if any."""
+        self.start()
+        assert self._future is not None
         finding = self._future.result()
         if finding is not None:
             raise DiagnosticError(finding.diagnostics(filename))

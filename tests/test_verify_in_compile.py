@@ -1,9 +1,9 @@
 """``warpsched-compile`` runs ``sched-verify``'s checks on a thread beside the compile; it must
 report exactly what the ``sched-verify`` pass reports, and compile the same artefact.
 
-Each buggy program of ``tests/lit/verify`` (the files its RUN lines verify) is compiled for its module's target (``--emit=mlir``)
-through ``driver.compile_module`` and verified by the pass; the diagnostics (error and
-counterexample notes, with their locations) must be equal.
+Each buggy program of ``tests/lit/verify`` (the files its RUN lines verify) is compiled for its
+module's target (``--emit=mlir``) through ``driver.compile_module`` and verified by the pass; the
+diagnostics (error and counterexample notes, with their locations) must be equal.
 """
 
 from __future__ import annotations

@@ -12,12 +12,14 @@ else at the input file.  Nothing is written here; the caller writes the
 artefact atomically.
 
 ``sched-verify`` (``options.verify``) reads the module first and runs its model
-checks on a thread beside the lowering and code generation
-(``verify_checks.BackgroundVerify``); a violation fails the compile with the
-same diagnostics the pass gives, and no artefact is returned.
+checks on a thread beside the code generation (``verify_checks.BackgroundVerify``);
+a violation fails the compile with the same diagnostics the pass gives, and no
+artefact is returned.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from warpsched.backend.interface import Backend, CompileOptions, CompileResult, Emit
 from warpsched.backend.registry import backend_for, targets
@@ -72,7 +74,7 @@ def compile_module(
             raise DiagnosticError(Finding.of(failure).diagnostics(filename)) from None
     verify = BackgroundVerify(checks)
     try:
-        result = _compile(module, context, filename, options, backend)
+        result = _compile(module, context, filename, options, backend, verify.start)
     except DiagnosticError:
         verify.raise_finding(filename)  # a protocol violation is the cause: report it first
         raise
@@ -81,8 +83,16 @@ def compile_module(
 
 
 def _compile(
-    module: ir.Module, context: ir.Context, filename: str, options: CompileOptions, backend: Backend
+    module: ir.Module,
+    context: ir.Context,
+    filename: str,
+    options: CompileOptions,
+    backend: Backend,
+    before_binary: Callable[[], None] = lambda: None,
 ) -> CompileResult:
+    """The artefact; ``before_binary`` is called once the LLVM IR exists (the verifier's checks
+    start there, so they share the CPU with llvmlite and ptxas, which leave the GIL free, rather
+    than with the Python of the passes)."""
     emit = artefact(options, backend)
     metadata: dict[str, object] = {}
     passes = [parse_element(element) for element in backend.pass_pipeline(options)]
@@ -92,6 +102,7 @@ def _compile(
     llvm_ir = translate(module, filename)
     if emit is Emit.LLVM:
         return CompileResult(llvm_ir, emit)
+    before_binary()
     return backend.make_binary(llvm_ir, metadata, options, filename)
 
 
