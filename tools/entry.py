@@ -1,9 +1,12 @@
-"""What every warpsched tool shares: no traceback ever escapes, and one way to write the output."""
+"""What every warpsched tool shares: no traceback ever escapes, one way to write the output, and
+a process that ends as soon as its work is done (``exit_now``)."""
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
+from typing import NoReturn
 
 from warpsched.core.atomic import write_atomic
 
@@ -44,3 +47,20 @@ def write_output(prog: str, path: str, data: str | bytes) -> int:
         print(f"{prog}: error: cannot write '{path}': {exc.strerror}", file=sys.stderr)
         return 1
     return 0
+
+
+def exit_now(status: int) -> NoReturn:
+    """End a tool's process with ``status``, skipping the interpreter's teardown.
+
+    A tool's ``main`` has written its artefact (atomically) and printed everything before it
+    returns; the teardown would only free the MLIR context, LLVM and a few hundred modules,
+    30-80 ms of a cold ``warpsched-compile`` (docs/hopper-gemm.md, "Compile time").  The
+    console scripts and ``python -m warpsched.tools.<tool>`` end here; ``main`` itself returns
+    normally, for callers in the same process.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe: the normal exit would lose it too
+            pass
+    os._exit(status)

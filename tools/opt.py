@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import NoReturn
 
 from warpsched.core.diagnostics import Diagnostic, DiagnosticError, Severity
 from warpsched.core.ir import ir
@@ -24,7 +25,7 @@ from warpsched.frontend.source import SPLIT_MARKER, read_source, split_input
 from warpsched.passes import PASSES, load_pass
 from warpsched.passes.base import ModulePass, OptionError
 from warpsched.passes.pipeline import parse_element, parse_pipeline, run_pipeline
-from warpsched.tools.entry import guarded_main, write_output
+from warpsched.tools.entry import exit_now, guarded_main, write_output
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -173,5 +174,10 @@ def main(argv: list[str] | None = None) -> int:
     return guarded_main("warpsched-opt", run, argv)
 
 
+def cli() -> NoReturn:
+    """The console script: ``main()``, then ``entry.exit_now``."""
+    exit_now(main())
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    cli()

@@ -19,6 +19,7 @@ import argparse
 import dataclasses
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 from warpsched.core.atomic import write_atomic
 from warpsched.core.diagnostics import DiagnosticError
@@ -32,7 +33,7 @@ from warpsched.runtime.tune import (
     progress_bar,
     time_candidates,
 )
-from warpsched.tools.entry import guarded_main
+from warpsched.tools.entry import exit_now, guarded_main
 
 SPACES = {
     "full": SearchSpace(),
@@ -140,5 +141,10 @@ def main(argv: list[str] | None = None) -> int:
     return guarded_main("warpsched-tune", run, argv)
 
 
+def cli() -> NoReturn:
+    """The console script: ``main()``, then ``entry.exit_now``."""
+    exit_now(main())
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    cli()

@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import replace
+from typing import NoReturn
 
 from warpsched.core.diagnostics import DiagnosticError
 from warpsched.dialects.registry import new_context
@@ -28,7 +29,7 @@ from warpsched.frontend.load import load_module
 from warpsched.frontend.source import read_source
 from warpsched.passes.pipeline import run_pipeline
 from warpsched.passes.sched_verify import Verify
-from warpsched.tools.entry import guarded_main, write_output
+from warpsched.tools.entry import exit_now, guarded_main, write_output
 from warpsched.viz import diff, perfetto, svg
 from warpsched.viz.model import Timeline, timelines
 
@@ -129,5 +130,10 @@ def main(argv: list[str] | None = None) -> int:
     return guarded_main(PROG, run, argv)
 
 
+def cli() -> NoReturn:
+    """The console script: ``main()``, then ``entry.exit_now``."""
+    exit_now(main())
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    cli()
