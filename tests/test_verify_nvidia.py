@@ -196,3 +196,23 @@ def test_expect_tx_byte_mismatch_is_reported(monkeypatch):
     assert violation.rule == "expect_tx"
     assert f"expect {config.stage_bytes} bytes" in violation.message
     assert f"bring {config.stage_bytes - 64 * 64 * 2}" in violation.message
+
+
+def test_tcgen05_expect_tx_matches_the_runtime_boxes(monkeypatch):
+    """sm_100a: the stage's ``expect_tx`` equals the bytes of the boxes the runtime encodes; a
+    box that no longer covers B (as if the runtime split B for a pair) is reported."""
+    from warpsched.nvidia.blackwell import rules
+
+    kernel = build_proof_kernel(ProofConfig(target=NVTarget.SM100A))
+    assert check_kernel(kernel) == []
+    real = rules.input_boxes
+
+    def halved_b(block_m, block_n, block_k, cta_group):
+        a_box, (rows, cols) = real(block_m, block_n, block_k, cta_group)
+        return a_box, (rows // 2, cols)
+
+    monkeypatch.setattr(rules, "input_boxes", halved_b)
+    (violation,) = check_kernel(kernel)
+    assert violation.rule == "expect_tx"
+    assert violation.at.payload.value == "ab_tiles"  # reported at the A/B input pipeline
+    assert "expect" in violation.message and "TMA boxes bring" in violation.message

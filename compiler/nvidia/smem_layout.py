@@ -145,3 +145,8 @@ class SmemLayout:
             c_staging,
             c_bytes,
         )
+
+    def stage_tx_bytes(self, cta_group: int) -> int:
+        """The ``expect_tx`` of one input stage on the tcgen05 path: the A and B stage bytes of
+        each CTA whose TMA loads complete on the (leader's) ``full`` barrier."""
+        return (self.a_stage_bytes + self.b_stage_bytes) * cta_group

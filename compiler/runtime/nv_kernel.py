@@ -27,6 +27,7 @@ import math
 from dataclasses import dataclass
 
 from warpsched.nvidia import program as P
+from warpsched.nvidia.blackwell.rules import input_boxes
 from warpsched.nvidia.data_paths import DataPath
 from warpsched.nvidia.lower import LoweredKernel
 
@@ -94,10 +95,10 @@ class NvKernelLaunch:
 
     def tensor_maps(self, m: int, n: int, k: int) -> tuple[TensorMapSpec, ...]:
         """The specs of A, B and C (TensorMapError when a size breaks a TMA rule)."""
-        b_rows = self.block_n // self.cta_group
+        a_box, b_box = input_boxes(self.block_m, self.block_n, self.block_k, self.cta_group)
         return (
-            TensorMapSpec.for_matrix("bf16", m, k, k, self.block_m, self.block_k, Swizzle.B128),
-            TensorMapSpec.for_matrix("bf16", n, k, k, b_rows, self.block_k, Swizzle.B128),
+            TensorMapSpec.for_matrix("bf16", m, k, k, *a_box, Swizzle.B128),
+            TensorMapSpec.for_matrix("bf16", n, k, k, *b_box, Swizzle.B128),
             TensorMapSpec.for_matrix("f32", m, n, n, C_BOX[1], C_BOX[0], Swizzle.B128),
         )
 

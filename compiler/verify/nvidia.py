@@ -7,6 +7,10 @@ the kernel); the pass maps it to the op.  In order, first violation first:
 * ``tmem``: sm_100a allocates TMEM once (one MMA context), the allocation's
   columns are a power of two in [32, 512] and ``stages × stride`` fits it
   (``named_barriers`` for the named-barrier table);
+* ``expect_tx``: on the tcgen05 data path, the bytes a stage's ``expect_tx``
+  arms (``SmemLayout.stage_tx_bytes``) are the bytes of the TMA boxes the
+  runtime encodes (``blackwell.rules.input_boxes``), for every CTA completing
+  on the barrier;
 * ``termination``: every role with a body runs the tile loop and sees the same
   end (``tiles + 1`` rounds: a role without a tile loop, a scheduler whose
   tile loop never fetches);
@@ -28,7 +32,9 @@ input pipelines' declared counts (``pipeline_config``).
 from __future__ import annotations
 
 from warpsched.nvidia import program as P
+from warpsched.nvidia.blackwell.rules import input_box_bytes
 from warpsched.nvidia.pipeline_config import SYNC_BARRIER_ID
+from warpsched.nvidia.smem_layout import SmemLayout
 
 from .counterexample import Step, Violation
 from .named_barriers import NamedUse, check_named
@@ -40,7 +46,7 @@ K_BLOCKS = (1, 2)
 
 def check_kernel(kernel: P.Kernel) -> list[Violation]:
     """The first violations of ``kernel``'s protocol (at most one per check)."""
-    out = _tmem(kernel) + check_named(named_barriers(kernel))
+    out = _tmem(kernel) + _expect_tx(kernel) + check_named(named_barriers(kernel))
     if out:
         return out
     stages = max([p.config.num_stages for p in kernel.input_pipelines], default=1)
@@ -102,6 +108,23 @@ def _tmem(kernel: P.Kernel) -> list[Violation]:
         msg = f"{cfg.num_stages} stages × stride {cfg.stage_stride_cols} exceed {cols} columns"
         return [Violation(kernel.output_pipeline, "tmem", msg)]
     return []
+
+
+def _expect_tx(kernel: P.Kernel) -> list[Violation]:
+    if not SmemLayout.uses_tmem_data(kernel):
+        return []
+    try:
+        layout = SmemLayout.of(kernel)
+    except ValueError:
+        return []  # the lowering reports a layout that does not fit
+    g, group = kernel.gemm, kernel.output_pipeline.config.cta_group
+    armed = layout.stage_tx_bytes(group)
+    arriving = input_box_bytes(g.block_m, g.block_n, g.block_k, group)
+    if armed == arriving:
+        return []
+    ab = next(p for p in kernel.input_pipelines if p.payload is P.Payload.AB_TILES)
+    msg = f"full barriers expect {armed} bytes per stage (expect_tx) but the TMA boxes bring {arriving}"
+    return [Violation(ab, "expect_tx", msg)]
 
 
 def _termination(kernel: P.Kernel, u, tiles: int, trace: tuple) -> list[Violation]:

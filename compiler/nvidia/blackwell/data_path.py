@@ -155,7 +155,7 @@ class Tcgen05Data(GemmData):
         full = em.smem_at(w.add(w.const(full_at), w.muli(stage, MBARRIER_BYTES)))
         bar = full if self.group == 1 else em.leader_cta_barrier(full)
         a, b = self._stage_offsets(pipeline, stage)
-        nbytes = (self.smem.a_stage_bytes + self.smem.b_stage_bytes) * self.group
+        nbytes = self.smem.stage_tx_bytes(self.group)
 
         def expect() -> None:
             w.stmt(

@@ -18,6 +18,23 @@ from .descriptors import mma_shape_problem
 BLOCK_M = 128
 BLOCK_K = 64
 EPILOGUE_THREADS = 128
+BF16_BYTES = 2
+
+
+def input_boxes(
+    block_m: int, block_n: int, block_k: int, cta_group: int
+) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The TMA boxes ``(rows, K columns)`` each CTA loads per input stage: its ``block_m`` rows
+    of A, and ``block_n / cta_group`` rows of B (with cta_group 2 each CTA loads half of B).
+    The runtime encodes its tensor maps with these boxes; ``sched-verify`` checks that their
+    bytes are what the stage's ``expect_tx`` arms."""
+    return (block_m, block_k), (block_n // cta_group, block_k)
+
+
+def input_box_bytes(block_m: int, block_n: int, block_k: int, cta_group: int) -> int:
+    """bf16 bytes of one stage's boxes, summed over the CTAs that complete on one barrier."""
+    boxes = input_boxes(block_m, block_n, block_k, cta_group)
+    return sum(rows * cols * BF16_BYTES for rows, cols in boxes) * cta_group
 
 
 def tcgen05_problems(
