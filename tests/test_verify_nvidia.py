@@ -216,3 +216,50 @@ def test_tcgen05_expect_tx_matches_the_runtime_boxes(monkeypatch):
     assert violation.rule == "expect_tx"
     assert violation.at.payload.value == "ab_tiles"  # reported at the A/B input pipeline
     assert "expect" in violation.message and "TMA boxes bring" in violation.message
+
+
+def _drop(programs, keep):
+    return {name: tuple(a for a in acts if keep(name, a)) for name, acts in programs.items()}
+
+
+def test_cluster_ring_is_two_ctas_and_catches_a_missing_remote_release():
+    """2x1: each CTA has its own ring; a consumer that releases only its own CTA's stage leaves
+    the peer's producer waiting once the ring wraps."""
+    from warpsched.verify.nvidia_gemm import ring
+
+    config = HopperGemmConfig(cluster_m=2)
+    programs = ring_programs(config, stages=2, tiles=1, k_blocks=3)
+    assert sorted(programs) == [
+        "CTA 0 consumer 0",
+        "CTA 0 consumer 1",
+        "CTA 0 producer",
+        "CTA 1 consumer 0",
+        "CTA 1 consumer 1",
+        "CTA 1 producer",
+    ]
+    counts = ring_counts(config, 2)
+    assert explore(programs, counts).findings == []
+
+    def own_releases_only(name, action):
+        rank = int(name.split()[1])
+        remote = action.barrier[1:2] == ("empty",) and action.barrier[0] != ring(rank, 2)
+        return not (action.kind is Kind.ARRIVE and remote)
+
+    finding = explore(_drop(programs, own_releases_only), counts).findings[0]
+    assert finding.what == "stuck" and "producer" in finding.actor
+    assert "try_wait empty" in finding.action.describe()
+
+
+def test_cluster_ring_catches_a_producer_that_does_not_multicast():
+    """A producer whose part of B never reaches the peer leaves the peer's consumers waiting."""
+    config = HopperGemmConfig(cluster_m=2)
+    programs = ring_programs(config, stages=2, tiles=1, k_blocks=1)
+
+    def no_multicast(name, action):
+        if not name.endswith("producer") or action.kind is not Kind.ARRIVE:
+            return True
+        return action.barrier[0].endswith(f"cta{name.split()[1]}")
+
+    finding = explore(_drop(programs, no_multicast), ring_counts(config, 2)).findings[0]
+    assert finding.what == "stuck" and "consumer" in finding.actor
+    assert "try_wait full" in finding.action.describe()

@@ -20,23 +20,26 @@ It reports ``Finding``s, each with the path (actor, step text) from the start:
 ``future_arrivals`` tells a stuck wait whose phase can still complete from one
 that no remaining action will ever complete.
 
-networkx is imported by the first ``Explorer``, not with this module: its ~100 ms
-then fall on the thread where ``warpsched-compile`` runs its checks.
+The exploration records every transition in a dict of successors (the
+adjacency networkx itself keeps); ``Explorer.graph`` turns it into a networkx
+``DiGraph``, with ``actor`` and ``label`` on each edge, when a counterexample
+path or a caller needs it.  networkx is imported then, not with this module.
 """
 
 from __future__ import annotations
 
+import functools
 from collections import deque
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .nvidia_model import Action, Kind
 
 MAX_STATES = 400_000
 
 
-@dataclass(frozen=True)
-class State:
-    """One node of the exploration graph."""
+class State(NamedTuple):
+    """One node of the exploration graph (a tuple: hashed in C, millions of times)."""
 
     pcs: tuple[int, ...]
     joined: tuple[int, ...]
@@ -67,9 +70,21 @@ class Explorer:
         self.named_keys = sorted((k for k in keys if k[:1] == ("named",)), key=repr)
         self.bar_index = {k: i for i, k in enumerate(self.bar_keys)}
         self.named_index = {k: i for i, k in enumerate(self.named_keys)}
-        import networkx as nx  # on first use (module docstring)
+        self.successors: dict[State, dict[State, tuple[int, Action, str]]] = {}
+        """``state → {next state: (actor index, action, "joins "/"passes "/"")}``."""
 
-        self.graph = nx.DiGraph()
+    @functools.cached_property
+    def graph(self):
+        """The explored state graph as a networkx ``DiGraph`` (edges carry ``actor`` and
+        ``label``: the action's text)."""
+        import networkx as nx
+
+        graph = nx.DiGraph()
+        graph.add_node(self.initial())
+        for u, edges in self.successors.items():
+            for v, (i, action, prefix) in edges.items():
+                graph.add_edge(u, v, actor=self.actors[i], label=prefix + action.describe())
+        return graph
 
     def initial(self) -> State:
         n = len(self.actors)
@@ -82,11 +97,12 @@ class Explorer:
 
     def run(self) -> list[Finding]:
         start = self.initial()
-        self.graph.add_node(start)
-        queue, seen, findings = deque([start]), {start}, []
+        queue, seen = deque([start]), {start}
+        found: list[tuple[str, State, int, Action | None]] = []  # paths once the graph is whole
         while queue and len(seen) < MAX_STATES:
             state = queue.popleft()
             moved, blocked = False, []
+            out = self.successors.setdefault(state, {})
             for i, program in enumerate(self.programs):
                 pc = state.pcs[i]
                 if pc >= len(program):
@@ -94,23 +110,23 @@ class Explorer:
                 action = program[pc]
                 nxt, problem = self.step(state, i, action)
                 if problem:
-                    findings.append(self.finding(problem, state, i, action))
+                    found.append((problem, state, i, action))
                 if nxt is None:
                     blocked.append(i)
                     continue
                 moved = True
-                label = action.describe()
+                prefix = ""
                 if action.kind is Kind.BAR_SYNC:
-                    label = ("joins " if nxt.pcs[i] == pc else "passes ") + label
-                self.graph.add_edge(state, nxt, actor=self.actors[i], label=label)
+                    prefix = "joins " if nxt.pcs[i] == pc else "passes "
+                out.setdefault(nxt, (i, action, prefix))
                 if nxt not in seen:
                     seen.add(nxt)
                     queue.append(nxt)
             if not moved and blocked:
-                findings.append(self.finding("stuck", state, blocked[0], None))
+                found.append(("stuck", state, blocked[0], None))
             elif not moved and any(p for _, p in state.bars):
-                findings.append(self.finding("pending", state, 0, None))
-        return findings
+                found.append(("pending", state, 0, None))
+        return [self.finding(*f) for f in found]
 
     def step(self, s: State, i: int, a: Action) -> tuple[State | None, str]:
         """The state after actor ``i`` runs ``a`` (None: blocked) and a problem name, if any."""

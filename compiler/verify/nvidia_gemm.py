@@ -17,8 +17,8 @@ of the Hopper GEMM as ``nvidia_model.Action`` sequences, as
   through named barriers ``ORDER_BARRIERS`` (``bar.sync`` by its 128 threads,
   ``bar.arrive`` by the other's: 256).
 
-``check_gemm`` explores the ring for several stage counts (2, the config's,
-one more), 1 tile and more tiles than stages, 1 and several k-blocks, and
+``check_gemm`` explores the ring for several stage counts (2 and the config's;
+2 only for a cluster), 1 tile and more tiles than stages, 1 and several k-blocks, and
 checks the named-barrier table (0: every thread, except with 2x1 clusters, which
 sync through ``barrier.cluster``; ping-pong order 1/2 with 256 threads;
 TMA-epilogue staging 3/4 with 128) and that ``expect_tx`` arms exactly the bytes
@@ -26,9 +26,11 @@ the stage's TMA boxes bring (``operands.stage_arrival_bytes``: fewer never
 completes the phase, more completes it while a box is still in flight).
 Violations are at the ``sched.nv_gemm`` op (``at`` None).
 
-A 2x1 cluster is modelled as one CTA whose releases count for both CTAs (each
-release is ``cluster_size`` arrivals): the two CTAs run the same units, ring
-slots and releases, and each producer waits for both CTAs' consumers.
+A 2x1 cluster is modelled as both CTAs, each with its own ring (``ring.cta0``,
+``ring.cta1``) and order barriers: a producer waits on its own ``empty``, arrives
+on its own ``full`` and, for the part of B it multicasts, on the peer's ``full``
+(the bytes completing there are modelled as that arrival, so ``full`` counts one
+per CTA); a consumer releases a slot on ``empty`` in both CTAs.
 """
 
 from __future__ import annotations
@@ -50,45 +52,72 @@ WARPGROUP = 128
 def ring_programs(
     config: HopperGemmConfig, stages: int, tiles: int, k_blocks: int
 ) -> dict[str, tuple[Action, ...]]:
-    """The producer's and both consumer warpgroups' ring actions."""
-    producer = []
-    for q in range(tiles * k_blocks):
-        s, parity = q % stages, (q // stages) % 2
-        producer.append(Action(Kind.WAIT, (RING, "empty", s), parity ^ 1))
-        producer.append(Action(Kind.ARRIVE, (RING, "full", s), 1))
-    out = {"producer": tuple(producer)}
-    pingpong = config.consumers is ConsumerMode.PINGPONG
-    for c in range(config.consumer_warpgroups):
-        acts: list[Action] = []
-        for t in range(tiles):
-            if pingpong and t % 2 != c:
-                continue
-            order = ("named", ORDER_BARRIERS[c])
-            if pingpong and not (c == 0 and t == 0):
-                acts.append(Action(Kind.BAR_SYNC, order, WARPGROUP, threads=2 * WARPGROUP))
-            for kb in range(k_blocks):
-                q = t * k_blocks + kb
-                acts.append(Action(Kind.WAIT, (RING, "full", q % stages), (q // stages) % 2))
-                if kb:
-                    acts.append(_release(config, q - 1, stages))
-            acts.append(_release(config, t * k_blocks + k_blocks - 1, stages))
-            if pingpong and t + 1 < tiles:
-                other = ("named", ORDER_BARRIERS[1 - c])
-                acts.append(Action(Kind.BAR_ARRIVE, other, WARPGROUP, threads=2 * WARPGROUP))
-        out[f"consumer {c}"] = tuple(acts)
+    """The producer's and both consumer warpgroups' ring actions, in every CTA of the cluster."""
+    ctas = config.cluster_size
+    out: dict[str, tuple[Action, ...]] = {}
+    for rank in range(ctas):
+        prefix = f"CTA {rank} " if ctas > 1 else ""
+        peers = [r for r in range(ctas) if r != rank]
+        producer = []
+        for q in range(tiles * k_blocks):
+            s, parity = q % stages, (q // stages) % 2
+            producer.append(Action(Kind.WAIT, (ring(rank, ctas), "empty", s), parity ^ 1))
+            producer.append(Action(Kind.ARRIVE, (ring(rank, ctas), "full", s), 1))
+            # its multicast part of B lands in each peer's stage, completing there
+            producer += [Action(Kind.ARRIVE, (ring(p, ctas), "full", s), 1) for p in peers]
+        out[f"{prefix}producer"] = tuple(producer)
+        for c in range(config.consumer_warpgroups):
+            out[f"{prefix}consumer {c}"] = _consumer(config, stages, tiles, k_blocks, rank, c)
     return out
 
 
-def _release(config: HopperGemmConfig, q: int, stages: int) -> Action:
-    return Action(Kind.ARRIVE, (RING, "empty", q % stages), config.cluster_size)
+def _consumer(
+    config: HopperGemmConfig, stages: int, tiles: int, k_blocks: int, rank: int, c: int
+) -> tuple[Action, ...]:
+    ctas = config.cluster_size
+    pingpong = config.consumers is ConsumerMode.PINGPONG
+    acts: list[Action] = []
+    for t in range(tiles):
+        if pingpong and t % 2 != c:
+            continue
+        if pingpong and not (c == 0 and t == 0):
+            order = _named(ORDER_BARRIERS[c], rank, ctas)
+            acts.append(Action(Kind.BAR_SYNC, order, WARPGROUP, threads=2 * WARPGROUP))
+        for kb in range(k_blocks):
+            q = t * k_blocks + kb
+            full = (ring(rank, ctas), "full", q % stages)
+            acts.append(Action(Kind.WAIT, full, (q // stages) % 2))
+            if kb:
+                acts += _release(q - 1, stages, ctas)
+        acts += _release(t * k_blocks + k_blocks - 1, stages, ctas)
+        if pingpong and t + 1 < tiles:
+            other = _named(ORDER_BARRIERS[1 - c], rank, ctas)
+            acts.append(Action(Kind.BAR_ARRIVE, other, WARPGROUP, threads=2 * WARPGROUP))
+    return tuple(acts)
+
+
+def ring(rank: int, ctas: int) -> str:
+    """The ring's name in CTA ``rank`` (``ring``, or ``ring.cta<rank>`` in a cluster)."""
+    return RING if ctas == 1 else f"{RING}.cta{rank}"
+
+
+def _named(barrier_id: int, rank: int, ctas: int) -> tuple:
+    return ("named", barrier_id if ctas == 1 else f"{barrier_id} (CTA {rank})")
+
+
+def _release(q: int, stages: int, ctas: int) -> list[Action]:
+    """One elected arrival on the slot's ``empty`` barrier in every CTA of the cluster."""
+    return [Action(Kind.ARRIVE, (ring(r, ctas), "empty", q % stages), 1) for r in range(ctas)]
 
 
 def ring_counts(config: HopperGemmConfig, stages: int) -> dict[tuple, int]:
-    """``full[s]``: 1 (the producer's ``arrive.expect_tx``); ``empty[s]``: ``empty_arrivals``."""
+    """Per CTA: ``full[s]`` counts its producer's ``arrive.expect_tx`` and each peer's
+    multicast; ``empty[s]`` counts ``empty_arrivals`` (each consumer warpgroup of each CTA)."""
     out = {}
-    for s in range(stages):
-        out[RING, "full", s] = 1
-        out[RING, "empty", s] = config.empty_arrivals
+    for rank in range(config.cluster_size):
+        for s in range(stages):
+            out[ring(rank, config.cluster_size), "full", s] = config.cluster_size
+            out[ring(rank, config.cluster_size), "empty", s] = config.empty_arrivals
     return out
 
 
@@ -125,7 +154,8 @@ def check_gemm(config: HopperGemmConfig) -> list[Violation]:
         ]
     # The configured ring and the smallest one; 1 tile and more tiles than stages, 1 k-block and
     # more k-blocks than stages (every slot wraps): 8 explorations, ~0.1 s, run on every compile.
-    for stages in sorted({2, config.stages}):
+    # A cluster's two CTAs (six actors) explore the smallest ring only: ~0.5 s.
+    for stages in sorted({2, config.stages}) if config.cluster_size == 1 else [2]:
         for tiles in (1, stages + 1):
             for k_blocks in (1, stages + 1):
                 ex = explore(
