@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# A device session's checks of the Hopper GEMM on the lent GPU machine (CUDA, torch and
+# compute-sanitizer, no MLIR toolchain), each part one `run` call under its 10-minute limit:
+#
+#   here:    WARPSCHED_CACHE_DIR=.device/cache .venv/bin/python bench/gemm_vs_cublas.py prepare
+#   device:  bash bench/hopper_device_check.sh checks        (carry .device)
+#            bash bench/hopper_device_check.sh bench [quick]
+#
+# checks: the GPU tests (every configuration, 2x1 clusters included) against float64 torch,
+#         then compute-sanitizer memcheck, racecheck and synccheck on one small launch of each
+#         consumer mode, epilogue and cluster shape (each launch also checks its result);
+# bench:  the benchmark against cuBLAS (all shapes, or the four headline ones with "quick").
+# Every step prints its summary; the status is that of the first failing step.
+set -u
+ln -sfn "$PWD/compiler" /tmp/warpsched
+export PYTHONPATH=/tmp WARPSCHED_CACHE_DIR=.device/cache
+status=0
+step() {
+  echo "== $*"
+  "$@"
+  local rc=$?
+  if [ "$rc" != 0 ]; then
+    echo "== FAILED ($rc): $*"
+    [ "$status" = 0 ] && status=$rc
+  fi
+}
+
+case "${1:-}" in
+  checks)
+    step timeout 240 python3 -m pytest -q -p no:cacheprovider tests/test_hopper_gpu.py \
+      tests/test_runtime_driver.py
+    for config in coop_128x256_s3_tma pp_128x128_s4_tma coop_128x256_s4_regs \
+                  coop_128x256_s3_tma_c2 pp_128x128_s4_tma_c2; do
+      for tool in memcheck racecheck synccheck; do
+        step timeout 120 compute-sanitizer --tool "$tool" --error-exitcode 3 \
+          python3 bench/gemm_profile_target.py --config "$config" --shape 1000,520,264 --launches 1
+      done
+    done
+    ;;
+  bench)
+    if [ "${2:-}" = quick ]; then
+      step timeout 500 python3 bench/gemm_vs_cublas.py run --quick
+    else
+      step timeout 590 python3 bench/gemm_vs_cublas.py run
+    fi
+    ;;
+  *)
+    echo "usage: bash bench/hopper_device_check.sh checks | bench [quick]" >&2
+    exit 2
+    ;;
+esac
+exit "$status"
