@@ -13,7 +13,9 @@ the module's ``sched.target``).
 
 ``lds-geometry=schedule`` (default) reads a fragment load's half tile from its
 ``(stage, subtile)``; ``lds-geometry=kernel`` uses the ping-pong kernel's LDS
-layout (docs/verify.md: the S1 verdict).
+layout (docs/verify.md: the S1 verdict).  ``war=issue`` (default) takes a
+fragment load as over once issued; ``war=lgkm`` only at its end under lgkmcnt
+(``verify.amd.WarRule``).
 
 ``collect_checks`` reads the module into ``verify_checks.Check``s; the pass runs
 them at once, ``warpsched-compile`` on a thread beside the rest of the compile.
@@ -30,7 +32,7 @@ from warpsched.dialects.amd.ops import EntryOp, ProgramOp, ScheduleOp, is_schedu
 from warpsched.dialects.common.ops import body_ops
 from warpsched.schedule import Phase
 from warpsched.tile_geometry import KernelStructure
-from warpsched.verify.amd import Geometry, check_schedule
+from warpsched.verify.amd import Geometry, WarRule, check_schedule
 
 from .base import ModulePass, OptionError, PassFailure
 from .verify_checks import Check, first_finding
@@ -48,20 +50,32 @@ class Verify(ModulePass):
         "prefetch overwrites) and NVIDIA pipelines (deadlock, arrivals, phases, termination, TMEM)"
     )
     lds_geometry: str = "schedule"
+    war: str = "issue"
     target: str = ""
 
     def __post_init__(self) -> None:
         if self.lds_geometry not in {g.value for g in Geometry}:
             raise OptionError(f"lds-geometry must be schedule or kernel, got '{self.lds_geometry}'")
+        if self.war not in {r.value for r in WarRule}:
+            raise OptionError(f"war must be issue or lgkm, got '{self.war}'")
 
     def apply(self, module: ir.Operation) -> None:
-        finding = first_finding(collect_checks(module, self.target, Geometry(self.lds_geometry)))
+        model = AmdModel(Geometry(self.lds_geometry), WarRule(self.war))
+        finding = first_finding(collect_checks(module, self.target, model))
         if finding is not None:
             raise PassFailure(finding.location, finding.message, finding.notes)
 
 
+@dataclasses.dataclass(frozen=True)
+class AmdModel:
+    """How the AMD checks read LDS: the half tiles a fragment load reads, and when it is over."""
+
+    geometry: Geometry = Geometry.SCHEDULE
+    war: WarRule = WarRule.ISSUE
+
+
 def collect_checks(
-    module: ir.Operation, target: str = "", geometry: Geometry = Geometry.SCHEDULE
+    module: ir.Operation, target: str = "", model: AmdModel = AmdModel()
 ) -> list[Check]:
     """The checks of every schedule, then of every NVIDIA kernel, in module order."""
     if any(True for _ in builds(module)):
@@ -73,11 +87,11 @@ def collect_checks(
     checks = []
     for op in schedule_ops(module):
         structure = structures.get(ScheduleOp(op).name) or default_structure(op)
-        checks.append(schedule_check(op, structure, geometry))
+        checks.append(schedule_check(op, structure, model))
     return checks + nv_checks(module, target)
 
 
-def schedule_check(op: ir.Operation, structure: KernelStructure, geometry: Geometry) -> Check:
+def schedule_check(op: ir.Operation, structure: KernelStructure, model: AmdModel) -> Check:
     """The AMD check of one ``sched.schedule``; a violation points at its entry's op."""
     phases: dict[Phase, list] = {}
     where: dict[tuple[Phase, int], ir.Location] = {}
@@ -86,7 +100,7 @@ def schedule_check(op: ir.Operation, structure: KernelStructure, geometry: Geome
         phases[program.phase] = entries
         where.update({(program.phase, i): site.location for i, site in enumerate(sites)})
     schedule = expanded_schedule(op, phases, op)
-    run = functools.partial(check_schedule, schedule, structure, geometry)
+    run = functools.partial(check_schedule, schedule, structure, model.geometry, war=model.war)
     return Check(run, op.location, where, lambda v: v.at)
 
 

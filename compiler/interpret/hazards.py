@@ -5,8 +5,8 @@ when a barrier count separates them (hardware barriers match by count; that is
 how the stagger and balancing barriers order the groups).  A DMA's data lands
 at the latest legal moment: when the ``wait_vm`` that retires it executes
 (``dma_writes``: vmcnt per wave group, in issue order).  A fragment load
-samples LDS anywhere between its issue and its end: the ``wait_lgkm`` that
-retires it, or the MMA that consumes it (LLVM waits for the register).
+samples LDS anywhere between its issue and its end (``amd_trace.read_ends``:
+the ``wait_lgkm`` that retires it, or the MMA that consumes it).
 
 A DMA is *visible* to a read when its retiring wait is ordered before the read,
 *later* when the read's end is ordered before its issue, or, in the same wave
@@ -19,15 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from warpsched.schedule import Ops, PingPongOps
-from warpsched.verify.amd_trace import DmaWrite, Event
-
-
-def ordered(first: Event, then: Event) -> bool:
-    """``first`` is guaranteed to execute before ``then``."""
-    if first.group == then.group:
-        return first.position < then.position
-    return first.barriers_before < then.barriers_before
+from warpsched.verify.amd_trace import DmaWrite, Event, ordered
 
 
 @dataclass(frozen=True)
@@ -65,27 +57,6 @@ class Hazard:
             f"written by {self.write.describe()} of waves {writers} (wave group "
             f"{self.write.group}) {why}"
         )
-
-
-def read_ends(stream: tuple[Event, ...], consumer) -> dict[int, Event]:
-    """The end of every fragment load of ``stream``, by position: the ``wait_lgkm`` that
-    retires it (lgkmcnt in issue order, ``lgkm_cost`` else 1) or the first MMA for which
-    ``consumer(mma_event, load_event)`` holds, whichever comes first; else the last event."""
-    pending: list[tuple[Event, int]] = []
-    ends: dict[int, Event] = {}
-    for e in stream:
-        if e.op.tag in (PingPongOps.MMA_LOAD_A, PingPongOps.MMA_LOAD_B):
-            pending.append((e, e.op.lgkm_cost or 1))
-        elif e.op.tag == Ops.WAIT_LGKM:
-            while pending and sum(c for _, c in pending) > e.op.wait_value:
-                ends.setdefault(pending.pop(0)[0].position, e)
-        elif e.op.tag == PingPongOps.MMA:
-            for load, _ in pending:
-                if consumer(e, load):
-                    ends.setdefault(load.position, e)
-    for load, _ in pending:
-        ends.setdefault(load.position, stream[-1])
-    return ends
 
 
 def classify(read: Event, end: Event, write: DmaWrite) -> str:

@@ -18,9 +18,9 @@ import numpy as np
 from warpsched.schedule import Ops, PingPongOps, pingpong
 from warpsched.tile_geometry import Operand, acc_quadrant, fragment_region
 from warpsched.verify.amd import DEFAULT_VM_PER_LOAD
-from warpsched.verify.amd_trace import Event, dma_writes, trace
+from warpsched.verify.amd_trace import Event, dma_writes, read_ends, trace
 
-from .hazards import Hazard, classify, read_ends
+from .hazards import Hazard, classify
 from .lds import Geometry, dma_copy, fragment_indices, global_values, lds_elements
 from .source import KernelProgram
 
@@ -97,7 +97,7 @@ def _reads(geo, streams, writes, copies, waves):
     reads: dict[tuple[int, int], tuple] = {}
     hazards: dict[tuple, Hazard] = {}
     for group, stream in streams.items():
-        ends = read_ends(stream, lambda mma, load: _consumes(geo, mma, load))
+        ends = read_ends(stream)
         for e in (e for e in stream if e.op.tag in _FRAGMENT_LOADS):
             src = fragment_region(geo.gemm, geo.tile, e.op, geo.structure).src
             region = (src.operand.name, src.stage, src.half)
@@ -131,13 +131,6 @@ def ordered_issue(write: Event, read: Event) -> bool:
     if write.group == read.group:
         return write.position < read.position
     return write.barriers_before <= read.barriers_before
-
-
-def _consumes(geo: Geometry, mma: Event, load: Event) -> bool:
-    region = fragment_region(geo.gemm, geo.tile, load.op, geo.structure)
-    quad = acc_quadrant(geo.tile, mma.op, geo.structure)
-    wanted = quad.a_quadrant if region.operand is Operand.A else quad.b_quadrant
-    return mma.position > load.position and region.quadrant == wanted
 
 
 def _run_block(geo, order, landing, copies, reads, waves, blk_a, blk_b) -> dict:

@@ -14,29 +14,37 @@ index)`` of the causing entry (None: the schedule itself):
   per LOAD without its own ``vm`` cost) and a barrier must separate that wait
   from the read;
 * ``prefetch-overwrite``: a LOAD into a half tile that a wave group reads
-  concurrently (neither ordered before the DMA nor after its completion).
+  concurrently: the read is neither after the DMA's completion nor, by its
+  end (``amd_trace.read_ends``: the ``wait_lgkm`` that retires its ``ds_read``s
+  under lgkmcnt, or the MMA that consumes them), before the DMA's issue.
 
 ``Geometry`` decides which half tiles a fragment load reads: ``SCHEDULE`` takes the
 op's ``(stage, subtile)`` (the reference scheduler's own model of its buffers),
 ``KERNEL`` the ping-pong kernel's layout (``amd_ping_pong_matmul.mojo``: A half
 ``(stage, warp_m)`` = the wave group's, B halves of both ``b_half``s).
+
+``WarRule`` decides when a fragment load is over for ``prefetch-overwrite``:
+``ISSUE`` (default) once it is issued (the LDS unit serves a CU's requests in
+arrival order, and a DMA's LDS write arrives with its global data, after every
+``ds_read`` issued before it); ``LGKM`` only at its end under lgkmcnt
+(``amd_trace.read_ends``: the ``wait_lgkm`` that retires its ``ds_read``s, or the
+MMA that consumes them), the guarantee the ISA itself gives.
 """
 
 from __future__ import annotations
 
 import enum
 
-from warpsched.schedule import ExpandedSchedule, Ops, PingPongOps
+from warpsched.schedule import ExpandedSchedule, Ops
 from warpsched.tile_geometry import KernelStructure
 
+from .amd_trace import FRAGMENT_LOADS, Event, ordered, read_ends, trace
 from .amd_trace import DmaWrite as _Write
-from .amd_trace import Event, trace
 from .amd_trace import dma_writes as _writes
 from .counterexample import Step, Violation
 
 SCHED_GROUP_MASK_ALL = 0x7FF  # LLVM AMDGPU SchedGroupMask: ALU .. TRANS
 DEFAULT_VM_PER_LOAD = 2  # the reference target (mi355x, 256x256x64 bf16): VMCNT_PER_LOAD_A/B
-_FRAGMENTS = {PingPongOps.MMA_LOAD_A: "A", PingPongOps.MMA_LOAD_B: "B"}
 
 
 class Geometry(enum.Enum):
@@ -44,6 +52,13 @@ class Geometry(enum.Enum):
 
     SCHEDULE = "schedule"
     KERNEL = "kernel"
+
+
+class WarRule(enum.Enum):
+    """When a fragment load stops reading LDS, for write-after-read ordering."""
+
+    ISSUE = "issue"
+    LGKM = "lgkm"
 
 
 def _at(event: Event) -> object:
@@ -61,11 +76,12 @@ def check_schedule(
     structure: KernelStructure,
     geometry: Geometry = Geometry.SCHEDULE,
     vm_per_load: int = DEFAULT_VM_PER_LOAD,
+    war: WarRule = WarRule.ISSUE,
 ) -> list[Violation]:
     """Every violation of ``schedule`` run by ``structure`` (two K-loop iterations)."""
     streams = trace(schedule, structure)
     out = _barrier_balance(streams) + [v for s in streams.values() for v in _prio_and_masks(s)]
-    return out + _dataflow(streams, structure, geometry, vm_per_load)
+    return out + _dataflow(streams, structure, geometry, vm_per_load, war)
 
 
 def _barrier_balance(streams: dict[int, tuple[Event, ...]]) -> list[Violation]:
@@ -143,7 +159,7 @@ def _unique(violations: list[Violation]) -> list[Violation]:
 
 
 def _reads(event: Event, structure: KernelStructure, geometry: Geometry) -> list[tuple]:
-    operand, st, sub = _FRAGMENTS[event.op.tag], event.op.stage, event.op.subtile
+    operand, st, sub = FRAGMENT_LOADS[event.op.tag], event.op.stage, event.op.subtile
     if geometry is Geometry.SCHEDULE or structure is not KernelStructure.PING_PONG:
         return [(operand, st, sub)]
     if operand == "A":
@@ -151,25 +167,28 @@ def _reads(event: Event, structure: KernelStructure, geometry: Geometry) -> list
     return [("B", st, 0), ("B", st, 1)]
 
 
-def _dataflow(streams, structure, geometry, vm_per_load) -> list[Violation]:
+def _dataflow(streams, structure, geometry, vm_per_load, war) -> list[Violation]:
     writes = [w for s in streams.values() for w in _writes(s, vm_per_load)]
     out = []
     for stream in streams.values():
-        for read in (e for e in stream if e.op.tag in _FRAGMENTS):
+        ends = read_ends(stream) if war is WarRule.LGKM else {}
+        for read in (e for e in stream if e.op.tag in FRAGMENT_LOADS):
+            end = ends.get(read.position, read)
             for region in _reads(read, structure, geometry):
-                out.extend(_check_read(read, [w for w in writes if w.region == region], streams))
+                mine = [w for w in writes if w.region == region]
+                out.extend(_check_read(read, end, mine, streams))
     return _unique(out)
 
 
-def _check_read(read: Event, writes: list[_Write], streams) -> list[Violation]:
+def _check_read(read: Event, end: Event, writes: list[_Write], streams) -> list[Violation]:
     out = []
     for group in streams:
         mine = [w for w in writes if w.event.group == group]
         visible = [w for w in mine if _visible(w, read)]
-        before = [w for w in mine if w not in visible and not _read_first(read, w)]
+        before = [w for w in mine if w not in visible and not _read_first(read, end, w)]
         for w in before:
             if visible or w.event.op.k_offset.name != "NONE" and _is_later(w, visible):
-                out.append(_race(read, w, streams))
+                out.append(_race(read, end, w))
         if mine and not visible and not before:
             continue
         if mine and not visible:
@@ -193,34 +212,34 @@ def _check_read(read: Event, writes: list[_Write], streams) -> list[Violation]:
 
 
 def _visible(w: _Write, read: Event) -> bool:
-    """Retired by a wait before the read: in its own group's stream (the waves of a group run
-    one stream; see docs/verify.md), else with a barrier between the wait and the read."""
-    if w.done is None:
-        return False
-    if w.event.group == read.group:
-        return w.done.position < read.position
-    return w.done.barriers_before < read.barriers_before
+    """Retired by a wait ordered before the read (in its own group's stream: the waves of a
+    group run one stream, see docs/verify.md; across groups: a barrier between)."""
+    return w.done is not None and ordered(w.done, read)
 
 
-def _read_first(read: Event, w: _Write) -> bool:
-    if w.event.group == read.group:
-        return w.event.position > read.position
-    return w.event.barriers_before > read.barriers_before
+def _read_first(read: Event, end: Event, w: _Write) -> bool:
+    """The read is over before the DMA writes: its end (its issue under ``WarRule.ISSUE``) is
+    ordered before the DMA's issue, or the same wave group issues the DMA after it (one wave's
+    LDS accesses keep their order)."""
+    return ordered(end, w.event) or w.event.group == read.group and ordered(read, w.event)
 
 
 def _is_later(w: _Write, visible: list[_Write]) -> bool:
     return all(v.event.position < w.event.position for v in visible)
 
 
-def _race(read: Event, w: _Write, streams) -> Violation:
+def _race(read: Event, end: Event, w: _Write) -> Violation:
     steps = [_step(w.event), _step(read)]
+    if end is not read:
+        steps.append(_step(end))
     if w.done is not None:
         steps.append(_step(w.done))
+    until = "" if end is read else f", and its ds_reads are outstanding until {end.describe()}"
     return Violation(
         _at(w.event),
         "prefetch-overwrite",
         f"LOAD overwrites half tile {_region(w.region)} while wave group {read.group} may still read "
-        f"it ({read.describe()}): neither is ordered before the other by a wait_vm and a barrier",
+        f"it ({read.describe()}{until}): neither is ordered before the other by a wait and a barrier",
         tuple(steps),
     )
 

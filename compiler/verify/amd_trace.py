@@ -7,7 +7,14 @@ group with ``iterations`` K-loop iterations (K = 2*BK*(iterations + 1)).  Every
 sequence's name), the K block base it is issued with (in BK units) and the
 number of ``s_barrier``s its wave group has executed before it: hardware barriers
 match by count, so two events of different groups are ordered exactly when a
-barrier count separates them.
+barrier count separates them (``ordered``).
+
+The counters are modelled per wave group, in issue order, as the hardware
+decrements them: ``dma_writes`` retires each DMA at the ``wait_vm`` that leaves
+fewer vmcnt ops outstanding than it needs; ``read_ends`` ends each fragment load
+(its ``ds_read``s) at the ``wait_lgkm`` that retires it under lgkmcnt, or at the
+first MMA that consumes its registers (LLVM waits for them there), whichever
+comes first.  sched-verify and the CPU interpreter both use them.
 """
 
 from __future__ import annotations
@@ -93,6 +100,43 @@ def trace(
 
 
 LOADS = {PingPongOps.LOAD_A: "A", PingPongOps.LOAD_B: "B"}
+FRAGMENT_LOADS = {PingPongOps.MMA_LOAD_A: "A", PingPongOps.MMA_LOAD_B: "B"}
+
+
+def ordered(first: Event, then: Event) -> bool:
+    """``first`` is guaranteed to execute before ``then``: the same wave group runs them in
+    that order, or a barrier count separates them."""
+    if first.group == then.group:
+        return first.position < then.position
+    return first.barriers_before < then.barriers_before
+
+
+def consumes(mma: Event, load: Event) -> bool:
+    """``MMA[m, n]`` (after ``load``) reads the registers of A quadrant ``m`` and B quadrant
+    ``n``: those of a fragment load of that ``subtile``."""
+    quadrant = mma.op.stage if load.op.tag == PingPongOps.MMA_LOAD_A else mma.op.subtile
+    return mma.position > load.position and load.op.subtile == quadrant
+
+
+def read_ends(stream: tuple[Event, ...]) -> dict[int, Event]:
+    """The end of every fragment load of ``stream``, by position: the ``wait_lgkm`` that
+    retires it (lgkmcnt in issue order, ``lgkm_cost`` else 1 per load) or the first MMA that
+    ``consumes`` it, whichever comes first; else the stream's last event."""
+    pending: list[tuple[Event, int]] = []
+    ends: dict[int, Event] = {}
+    for e in stream:
+        if e.op.tag in FRAGMENT_LOADS:
+            pending.append((e, e.op.lgkm_cost or 1))
+        elif e.op.tag == Ops.WAIT_LGKM:
+            while pending and sum(c for _, c in pending) > e.op.wait_value:
+                ends.setdefault(pending.pop(0)[0].position, e)
+        elif e.op.tag == PingPongOps.MMA:
+            for load, _ in pending:
+                if consumes(e, load):
+                    ends.setdefault(load.position, e)
+    for load, _ in pending:
+        ends.setdefault(load.position, stream[-1])
+    return ends
 
 
 class DmaWrite:
