@@ -1,7 +1,7 @@
 """``sched-to-nvvm``: a ``sched.nv_kernel`` or ``sched.nv_gemm`` → one ``llvm.func`` in llvm + nvvm.
 
 For a ``sched.nv_kernel`` the pass converts the kernel's ops 1:1 into the
-program model (``warpsched.nvidia.program.Kernel``: ``to_kernel``) and lowers
+program model (``warpsched.nvidia.program.Kernel``: ``nv_kernel_model.to_kernel``) and lowers
 it with the library (``warpsched.nvidia.lower.lower_kernel``).  A
 ``sched.nv_gemm`` (sm_90a only) becomes the Hopper GEMM its attributes
 describe (``warpsched.nvidia.hopper.kernel.gemm_module``).  Either way the
@@ -18,15 +18,8 @@ import dataclasses
 from warpsched.core.ir import ir
 from warpsched.dialects.common.ops import body_ops
 from warpsched.dialects.nvidia.gemm import is_nv_gemm, op_config
-from warpsched.dialects.nvidia.ops import NvOp, is_nv_kernel
-from warpsched.nvidia import program as P
+from warpsched.dialects.nvidia.ops import is_nv_kernel
 from warpsched.nvidia.hopper.kernel import gemm_module
-from warpsched.nvidia.lower import LoweringError, lower_kernel
-from warpsched.nvidia.pipeline_config import (
-    BarrierCounts,
-    InputPipelineConfig,
-    OutputPipelineConfig,
-)
 from warpsched.nvidia.report import DATA_PATH_KEY, WGMMA_PATH
 from warpsched.nvidia.targets import NVTarget
 
@@ -69,6 +62,10 @@ class SchedToNvvm(ModulePass):
             replace_with(kernel, ir.Module.parse(gemm_module(op_config(kernel)).mlir))
             data_path = WGMMA_PATH
         else:
+            from warpsched.nvidia.lower import LoweringError, lower_kernel
+
+            from .nv_kernel_model import to_kernel
+
             try:
                 lowered = lower_kernel(to_kernel(kernel, target))
             except (LoweringError, ValueError) as exc:
@@ -113,67 +110,3 @@ def replace_with(kernel: ir.Operation, lowered: ir.Module) -> None:
         op.detach_from_parent()
         ip.insert(op)
     kernel.erase()
-
-
-def to_kernel(op: ir.Operation, target: NVTarget) -> P.Kernel:
-    """The program-model ``Kernel`` of a verified ``sched.nv_kernel``; ``ValueError`` if the model rejects it."""
-    view = NvOp(op)
-    params = view.params()
-    inputs, outputs, bodies = [], [], []
-    for child in map(NvOp, view.children()):
-        p = child.params()
-        if child.name == "sched.nv_input_pipeline":
-            config = InputPipelineConfig(
-                p["num_stages"], BarrierCounts(p["producer_count"], p["consumer_count"])
-            )
-            inputs.append(child.spec.model(p["sym_name"], config, p["payload"]))
-        elif child.name == "sched.nv_output_pipeline":
-            config = OutputPipelineConfig(p["num_stages"], p["stage_stride_cols"], p["cta_group"])
-            counts = (
-                BarrierCounts(p["producer_count"], p["consumer_count"])
-                if "producer_count" in p
-                else None
-            )
-            outputs.append(child.spec.model(p["sym_name"], config, counts))
-        else:
-            bodies.append(child.spec.model(p["role"], _StepConverter().steps(child)))
-    gemm = P.GemmParams(params["block_m"], params["block_n"], params["block_k"])
-    return P.Kernel(
-        params["sym_name"],
-        target,
-        params["layout"],
-        params["threads"],
-        gemm,
-        tuple(inputs),
-        outputs[0],
-        tuple(bodies),
-    )
-
-
-class _StepConverter:
-    """Converts one role's ops to steps; names linear stages ``stage0``, ``stage1``... by acquire."""
-
-    def __init__(self) -> None:
-        self.stages: list[tuple[ir.Operation, str]] = []
-
-    def stage_name(self, acquire: ir.Operation) -> str:
-        for known, name in self.stages:
-            if known == acquire:
-                return name
-        self.stages.append((acquire, f"stage{len(self.stages)}"))
-        return self.stages[-1][1]
-
-    def steps(self, region: NvOp) -> tuple[P.Step, ...]:
-        out = []
-        for view in map(NvOp, region.children()):
-            if view.spec.model is None:
-                continue  # sched.nv_sync_wait: the epilogue context's entry issues its bar.sync 1
-            kwargs: dict[str, object] = dict(view.params())
-            if view.spec.region:
-                kwargs["body"] = self.steps(view)
-            if view.result is not None:
-                kwargs["stage"] = self.stage_name(view.operation)
-            if view.operand is not None:
-                kwargs["stage"] = self.stage_name(view.operand.owner.operation)
-            out.append(view.spec.model(**kwargs))
-        return tuple(out)

@@ -1,6 +1,6 @@
 """The NVIDIA half of ``sched-verify``: a check for each ``sched.nv_kernel`` / ``sched.nv_gemm``.
 
-A ``sched.nv_kernel`` becomes its program model with ``sched_to_nvvm.to_kernel``
+A ``sched.nv_kernel`` becomes its program model with ``nv_kernel_model.to_kernel``
 (the lowering's own conversion) and goes through
 ``warpsched.verify.nvidia.check_kernel``; ``sites`` maps each model object back
 to the op it came from, so a violation is reported at its op.  A
@@ -12,17 +12,19 @@ which reports them.
 from __future__ import annotations
 
 import functools
+from typing import TYPE_CHECKING
 
 from warpsched.core.ir import ir
 from warpsched.dialects.nvidia.gemm import is_nv_gemm, op_config
 from warpsched.dialects.nvidia.ops import NvOp
-from warpsched.nvidia import program as P
 from warpsched.nvidia.targets import NVTarget
-from warpsched.verify.nvidia import check_kernel
 from warpsched.verify.nvidia_gemm import check_gemm
 
-from .sched_to_nvvm import TARGET_ATTR, nv_kernels, to_kernel
+from .sched_to_nvvm import TARGET_ATTR, nv_kernels
 from .verify_checks import Check
+
+if TYPE_CHECKING:  # the program model loads only for a sched.nv_kernel
+    from warpsched.nvidia import program as P
 
 
 def nv_checks(module: ir.Operation, target: str) -> list[Check]:
@@ -36,6 +38,10 @@ def nv_checks(module: ir.Operation, target: str) -> list[Check]:
                 continue  # the lowering reports a bad configuration
             checks.append(Check(functools.partial(check_gemm, config), op.location))
             continue
+        from warpsched.verify.nvidia import check_kernel
+
+        from .nv_kernel_model import to_kernel
+
         try:
             kernel = to_kernel(op, verify_target(module, target))
         except ValueError:

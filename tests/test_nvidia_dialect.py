@@ -21,8 +21,9 @@ from warpsched.nvidia.lower import lower_kernel
 from warpsched.nvidia.proof_gemm import Mode, ProofConfig, build_proof_kernel
 from warpsched.nvidia.roles import Role, custom_layout, warp_role_1d1d, warp_role_8warp
 from warpsched.nvidia.targets import NVTarget
+from warpsched.passes.nv_kernel_model import to_kernel
 from warpsched.passes.pipeline import parse_pipeline, run_pipeline
-from warpsched.passes.sched_to_nvvm import nv_kernels, to_kernel
+from warpsched.passes.sched_to_nvvm import nv_kernels
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "ws_gemm_sm90a.mlir"

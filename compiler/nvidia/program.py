@@ -38,7 +38,6 @@ deliberately broken kernel can still be built and run.
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
 
 from .data_steps import (
@@ -52,6 +51,7 @@ from .data_steps import (
     ZeroAccumulator,
     ZeroEpilogueAccumulator,
 )
+from .model_enums import Payload
 from .pipeline_config import BarrierCounts, InputPipelineConfig, OutputPipelineConfig
 from .roles import Role, WarpRoleLayout
 from .steps import (
@@ -125,13 +125,6 @@ __all__ = [
     "ZeroEpilogueAccumulator",
     "walk",
 ]
-
-
-class Payload(enum.Enum):
-    """What an input pipeline's stages hold."""
-
-    AB_TILES = "ab_tiles"  # one BM x BK tile of A and one BN x BK tile of B (bf16)
-    TILE_ID = "tile_id"  # one i32 output-tile index (negative past the last tile)
 
 
 @dataclass(frozen=True)

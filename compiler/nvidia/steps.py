@@ -8,7 +8,6 @@ names of the pipeline declarations.  ``walk`` visits nested steps.
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -23,14 +22,7 @@ from .data_steps import (
     ZeroAccumulator,
     ZeroEpilogueAccumulator,
 )
-
-
-class Side(enum.Enum):
-    """Which end of a pipeline a ``TileLoop`` runs on."""
-
-    PRODUCER = "producer"
-    CONSUMER = "consumer"
-
+from .model_enums import Side
 
 # ---- loops -------------------------------------------------------------------------------------
 

@@ -33,7 +33,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .nvidia_model import Action, Kind
+from .nvidia_actions import Action, Kind
 
 MAX_STATES = 400_000
 

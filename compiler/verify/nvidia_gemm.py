@@ -42,8 +42,8 @@ from warpsched.nvidia.hopper.operands import stage_arrival_bytes
 
 from .counterexample import Step, Violation
 from .named_barriers import NamedUse, check_named
+from .nvidia_actions import Action, Kind, barrier_name
 from .nvidia_explore import explore
-from .nvidia_model import Action, Kind, barrier_name
 
 RING = "ring"
 WARPGROUP = 128

@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from warpsched.core.ir import ir
 from warpsched.dialects.amd.ops import ProgramOp, ScheduleOp
 from warpsched.dialects.common.ops import body_ops
+from warpsched.passes.nv_kernel_model import to_kernel
 from warpsched.passes.sched_build_program import BuildProgram
-from warpsched.passes.sched_to_nvvm import nv_kernels, to_kernel
+from warpsched.passes.sched_to_nvvm import nv_kernels
 from warpsched.passes.sched_verify import (
     default_structure,
     kernel_structures,

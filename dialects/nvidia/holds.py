@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from warpsched.core.diagnostics import Diagnostic, error_at, location_of
 from warpsched.core.ir import ir
-from warpsched.nvidia import program as P
+from warpsched.nvidia.model_enums import Side
 from warpsched.nvidia.roles import Role
 
 from .ops import NvOp, marker, nv_name
@@ -28,7 +28,7 @@ class Hold:
 @dataclass
 class RoleState:
     role: Role
-    held: dict[tuple[str, P.Side], Hold] = field(default_factory=dict)
+    held: dict[tuple[str, Side], Hold] = field(default_factory=dict)
     tile_producers: list[str] = field(default_factory=list)
     per_k_inputs: list[str] = field(default_factory=list)
     rejected: list[ir.Operation] = field(default_factory=list)  # acquires already reported
@@ -59,7 +59,7 @@ class StageHolds:
     def acquire(
         self,
         op: ir.Operation,
-        key: tuple[str, P.Side],
+        key: tuple[str, Side],
         state: RoleState,
         region: ir.Operation | None,
     ) -> bool:
@@ -78,7 +78,7 @@ class StageHolds:
     def release(
         self,
         op: ir.Operation,
-        key: tuple[str, P.Side],
+        key: tuple[str, Side],
         state: RoleState,
         region: ir.Operation,
         acquirer: str,
@@ -122,7 +122,7 @@ class StageHolds:
     def end_hold(
         self,
         op: ir.Operation,
-        key: tuple[str, P.Side],
+        key: tuple[str, Side],
         hold: Hold,
         state: RoleState,
         region: ir.Operation,
@@ -138,7 +138,7 @@ class StageHolds:
             self.error(op, self.no_arrive(key[0]))
 
     def data_step(
-        self, op: ir.Operation, name: str, key: tuple[str, P.Side], state: RoleState
+        self, op: ir.Operation, name: str, key: tuple[str, Side], state: RoleState
     ) -> None:
         hold = state.held.get(key)
         if hold is None:

@@ -4,11 +4,11 @@ release, scope or need a held stage."""
 
 from __future__ import annotations
 
-from warpsched.nvidia import program as P
+from warpsched.nvidia.model_enums import Payload, Side
 from warpsched.nvidia.roles import Role
 
-OUTPUT, AB_TILES, TILE_ID = "output", P.Payload.AB_TILES.value, P.Payload.TILE_ID.value
-PRODUCER, CONSUMER = P.Side.PRODUCER, P.Side.CONSUMER
+OUTPUT, AB_TILES, TILE_ID = "output", Payload.AB_TILES.value, Payload.TILE_ID.value
+PRODUCER, CONSUMER = Side.PRODUCER, Side.CONSUMER
 PIPELINE_OPS = ("sched.nv_input_pipeline", "sched.nv_output_pipeline")
 
 REFERENCES: dict[str, dict[str, str]] = {

@@ -11,8 +11,8 @@ from __future__ import annotations
 import enum
 from dataclasses import Field, dataclass, fields
 
-from warpsched.nvidia import program as P
 from warpsched.nvidia.hopper.config import HopperGemmConfig, enum_field_type
+from warpsched.nvidia.model_enums import Payload, Side
 from warpsched.nvidia.roles import Role, WarpRoleLayout
 
 PREFIX = "sched.nv_"
@@ -48,7 +48,8 @@ class Param:
 class OpSpec:
     """The shape of one op: parameters, region, stage result/operand and its program-model class.
 
-    ``model`` is None for ``sched.nv_kernel`` (``program.Kernel`` is assembled from
+    ``model`` names the ``program`` class (``model_class``); it is None for
+    ``sched.nv_kernel`` (``program.Kernel`` is assembled from
     its parts) and for ``sched.nv_sync_wait``, which has no step of its own: the
     verifier keeps it right before the epilogue context, whose entry the library
     lowers to that ``bar.sync 1``.
@@ -60,7 +61,16 @@ class OpSpec:
     region: bool = False
     result: str | None = None
     operand: bool = False
-    model: type | None = None
+    model: str | None = None
+
+    @property
+    def model_class(self) -> type:
+        """The ``warpsched.nvidia.program`` class named ``model`` (the program model is imported
+        here, on first use: parsing a module does not need it)."""
+        from warpsched.nvidia import program
+
+        assert self.model is not None, f"{self.name} has no program-model class"
+        return getattr(program, self.model)
 
     @property
     def params(self) -> tuple[Param, ...]:
@@ -112,9 +122,9 @@ _SPEC_LIST = (
             _int("num_stages"),
             _int("producer_count"),
             _int("consumer_count"),
-            _enum("payload", P.Payload),
+            _enum("payload", Payload),
         ),
-        model=P.InputPipeline,
+        model="InputPipeline",
     ),
     OpSpec(
         "sched.nv_output_pipeline",
@@ -126,44 +136,44 @@ _SPEC_LIST = (
             _int("producer_count", True),
             _int("consumer_count", True),
         ),
-        model=P.OutputPipeline,
+        model="OutputPipeline",
     ),
-    OpSpec("sched.nv_role", (_enum("role", Role),), region=True, model=P.RoleBody),
-    OpSpec("sched.nv_tile_loop", (*_PIPE, _enum("side", P.Side)), region=True, model=P.TileLoop),
-    OpSpec("sched.nv_k_loop", region=True, model=P.KLoop),
-    OpSpec("sched.nv_input_produce", _PIPE, region=True, model=P.InputProduce),
-    OpSpec("sched.nv_input_consume", _PIPE, region=True, model=P.InputConsume),
-    OpSpec("sched.nv_output_produce", _PIPE, region=True, model=P.OutputProduce),
-    OpSpec("sched.nv_output_consume", _PIPE, region=True, model=P.OutputConsume),
-    OpSpec("sched.nv_per_k_produce", _PIPE, region=True, model=P.PerKProduce),
-    OpSpec("sched.nv_per_k_consume", _PIPE, region=True, model=P.PerKConsume),
-    OpSpec("sched.nv_per_k_epilogue", _PIPE, _INPUT, region=True, model=P.PerKEpilogue),
-    OpSpec("sched.nv_mma_context", _PIPE, region=True, model=P.MmaContext),
-    OpSpec("sched.nv_epilogue_context", _PIPE, region=True, model=P.EpilogueContext),
-    OpSpec("sched.nv_acquire_for_mma", _PIPE, model=P.AcquireForMma),
-    OpSpec("sched.nv_release_from_mma", _PIPE, model=P.ReleaseFromMma),
-    OpSpec("sched.nv_acquire_for_epilogue", _PIPE, model=P.AcquireForEpilogue),
-    OpSpec("sched.nv_release_from_epilogue", _PIPE, model=P.ReleaseFromEpilogue),
-    OpSpec("sched.nv_epilogue_arrive", _PIPE, model=P.EpilogueArrive),
-    OpSpec("sched.nv_arrive_input", _INPUT, model=P.ArriveInput),
-    OpSpec("sched.nv_acquire_mma_linear", _PIPE, result=MMA_STAGE_TYPE, model=P.AcquireMmaLinear),
+    OpSpec("sched.nv_role", (_enum("role", Role),), region=True, model="RoleBody"),
+    OpSpec("sched.nv_tile_loop", (*_PIPE, _enum("side", Side)), region=True, model="TileLoop"),
+    OpSpec("sched.nv_k_loop", region=True, model="KLoop"),
+    OpSpec("sched.nv_input_produce", _PIPE, region=True, model="InputProduce"),
+    OpSpec("sched.nv_input_consume", _PIPE, region=True, model="InputConsume"),
+    OpSpec("sched.nv_output_produce", _PIPE, region=True, model="OutputProduce"),
+    OpSpec("sched.nv_output_consume", _PIPE, region=True, model="OutputConsume"),
+    OpSpec("sched.nv_per_k_produce", _PIPE, region=True, model="PerKProduce"),
+    OpSpec("sched.nv_per_k_consume", _PIPE, region=True, model="PerKConsume"),
+    OpSpec("sched.nv_per_k_epilogue", _PIPE, _INPUT, region=True, model="PerKEpilogue"),
+    OpSpec("sched.nv_mma_context", _PIPE, region=True, model="MmaContext"),
+    OpSpec("sched.nv_epilogue_context", _PIPE, region=True, model="EpilogueContext"),
+    OpSpec("sched.nv_acquire_for_mma", _PIPE, model="AcquireForMma"),
+    OpSpec("sched.nv_release_from_mma", _PIPE, model="ReleaseFromMma"),
+    OpSpec("sched.nv_acquire_for_epilogue", _PIPE, model="AcquireForEpilogue"),
+    OpSpec("sched.nv_release_from_epilogue", _PIPE, model="ReleaseFromEpilogue"),
+    OpSpec("sched.nv_epilogue_arrive", _PIPE, model="EpilogueArrive"),
+    OpSpec("sched.nv_arrive_input", _INPUT, model="ArriveInput"),
+    OpSpec("sched.nv_acquire_mma_linear", _PIPE, result=MMA_STAGE_TYPE, model="AcquireMmaLinear"),
     OpSpec(
         "sched.nv_acquire_epilogue_linear",
         _PIPE,
         result=EPILOGUE_STAGE_TYPE,
-        model=P.AcquireEpilogueLinear,
+        model="AcquireEpilogueLinear",
     ),
-    OpSpec("sched.nv_release_stage", operand=True, model=P.ReleaseStage),
+    OpSpec("sched.nv_release_stage", operand=True, model="ReleaseStage"),
     OpSpec("sched.nv_sync_wait"),
-    OpSpec("sched.nv_load_input_stage", _PIPE, model=P.LoadInputStage),
-    OpSpec("sched.nv_zero_accumulator", model=P.ZeroAccumulator),
-    OpSpec("sched.nv_mma_tile_product", _INPUT, model=P.MmaTileProduct),
-    OpSpec("sched.nv_store_accumulator", _PIPE, model=P.StoreAccumulator),
-    OpSpec("sched.nv_drain_stage_to_c", _PIPE, model=P.DrainStageToC),
-    OpSpec("sched.nv_accumulate_stage", _PIPE, model=P.AccumulateStage),
-    OpSpec("sched.nv_zero_epilogue_accumulator", model=P.ZeroEpilogueAccumulator),
-    OpSpec("sched.nv_store_c", model=P.StoreC),
-    OpSpec("sched.nv_fetch_next_tile", _PIPE, model=P.FetchNextTile),
+    OpSpec("sched.nv_load_input_stage", _PIPE, model="LoadInputStage"),
+    OpSpec("sched.nv_zero_accumulator", model="ZeroAccumulator"),
+    OpSpec("sched.nv_mma_tile_product", _INPUT, model="MmaTileProduct"),
+    OpSpec("sched.nv_store_accumulator", _PIPE, model="StoreAccumulator"),
+    OpSpec("sched.nv_drain_stage_to_c", _PIPE, model="DrainStageToC"),
+    OpSpec("sched.nv_accumulate_stage", _PIPE, model="AccumulateStage"),
+    OpSpec("sched.nv_zero_epilogue_accumulator", model="ZeroEpilogueAccumulator"),
+    OpSpec("sched.nv_store_c", model="StoreC"),
+    OpSpec("sched.nv_fetch_next_tile", _PIPE, model="FetchNextTile"),
 )
 SPECS: dict[str, OpSpec] = {spec.name: spec for spec in _SPEC_LIST}
 """Every NVIDIA op by name."""

@@ -29,9 +29,9 @@ from __future__ import annotations
 
 from warpsched.core.diagnostics import Diagnostic
 from warpsched.core.ir import ir
-from warpsched.nvidia import program as P
 from warpsched.nvidia.blackwell.rules import tcgen05_problems
 from warpsched.nvidia.hopper.config import GemmConfigError
+from warpsched.nvidia.model_enums import Payload
 from warpsched.nvidia.pipeline_config import (
     BarrierCounts,
     InputPipelineConfig,
@@ -72,7 +72,9 @@ class _Verifier(RoleBodyChecker):
             )
         try:
             layout.check_launch(params["threads"])
-            P.GemmParams(params["block_m"], params["block_n"], params["block_k"])
+            from warpsched.nvidia.program import GemmParams  # only for a sched.nv_kernel
+
+            GemmParams(params["block_m"], params["block_n"], params["block_k"])
         except ValueError as exc:
             self.error(op, str(exc))
         children = view.children()
@@ -100,7 +102,7 @@ class _Verifier(RoleBodyChecker):
         views = [self.view(c) for c in children if nv_name(c) in PIPELINE_OPS]
         pipes = [p for _, p in filter(None, views)]
         outputs = [p for p in pipes if "stage_stride_cols" in p]
-        if not outputs or not any(p.get("payload") is P.Payload.AB_TILES for p in pipes):
+        if not outputs or not any(p.get("payload") is Payload.AB_TILES for p in pipes):
             return
         layout, out = params["layout"], outputs[0]
         epilogue = layout.range_of(Role.EPILOGUE).threads if layout.has(Role.EPILOGUE) else None

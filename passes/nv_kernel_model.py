@@ -1,0 +1,85 @@
+"""A verified ``sched.nv_kernel`` as the NVIDIA program model (``warpsched.nvidia.program.Kernel``).
+
+``to_kernel`` converts the kernel's ops 1:1: the pipelines, then each role's
+steps (an op's ``OpSpec.model_class``), naming linear stages ``stage0``,
+``stage1``... in acquire order.  ``sched-to-nvvm`` lowers the result with
+``warpsched.nvidia.lower``; ``sched-verify`` and ``warpsched-viz`` model-check
+and draw it.  Imported when a module holds a ``sched.nv_kernel``: a module with
+only a ``sched.nv_gemm`` never builds the program model.
+"""
+
+from __future__ import annotations
+
+from warpsched.core.ir import ir
+from warpsched.dialects.nvidia.ops import NvOp
+from warpsched.nvidia import program as P
+from warpsched.nvidia.pipeline_config import (
+    BarrierCounts,
+    InputPipelineConfig,
+    OutputPipelineConfig,
+)
+from warpsched.nvidia.targets import NVTarget
+
+
+def to_kernel(op: ir.Operation, target: NVTarget) -> P.Kernel:
+    """The program-model ``Kernel`` of a verified ``sched.nv_kernel``; ``ValueError`` if the model rejects it."""
+    view = NvOp(op)
+    params = view.params()
+    inputs, outputs, bodies = [], [], []
+    for child in map(NvOp, view.children()):
+        p = child.params()
+        if child.name == "sched.nv_input_pipeline":
+            config = InputPipelineConfig(
+                p["num_stages"], BarrierCounts(p["producer_count"], p["consumer_count"])
+            )
+            inputs.append(child.spec.model_class(p["sym_name"], config, p["payload"]))
+        elif child.name == "sched.nv_output_pipeline":
+            config = OutputPipelineConfig(p["num_stages"], p["stage_stride_cols"], p["cta_group"])
+            counts = (
+                BarrierCounts(p["producer_count"], p["consumer_count"])
+                if "producer_count" in p
+                else None
+            )
+            outputs.append(child.spec.model_class(p["sym_name"], config, counts))
+        else:
+            bodies.append(child.spec.model_class(p["role"], _StepConverter().steps(child)))
+    gemm = P.GemmParams(params["block_m"], params["block_n"], params["block_k"])
+    return P.Kernel(
+        params["sym_name"],
+        target,
+        params["layout"],
+        params["threads"],
+        gemm,
+        tuple(inputs),
+        outputs[0],
+        tuple(bodies),
+    )
+
+
+class _StepConverter:
+    """Converts one role's ops to steps; names linear stages ``stage0``, ``stage1``... by acquire."""
+
+    def __init__(self) -> None:
+        self.stages: list[tuple[ir.Operation, str]] = []
+
+    def stage_name(self, acquire: ir.Operation) -> str:
+        for known, name in self.stages:
+            if known == acquire:
+                return name
+        self.stages.append((acquire, f"stage{len(self.stages)}"))
+        return self.stages[-1][1]
+
+    def steps(self, region: NvOp) -> tuple[P.Step, ...]:
+        out = []
+        for view in map(NvOp, region.children()):
+            if view.spec.model is None:
+                continue  # sched.nv_sync_wait: the epilogue context's entry issues its bar.sync 1
+            kwargs: dict[str, object] = dict(view.params())
+            if view.spec.region:
+                kwargs["body"] = self.steps(view)
+            if view.result is not None:
+                kwargs["stage"] = self.stage_name(view.operation)
+            if view.operand is not None:
+                kwargs["stage"] = self.stage_name(view.operand.owner.operation)
+            out.append(view.spec.model_class(**kwargs))
+        return tuple(out)
