@@ -11,9 +11,11 @@ Then every ``sched.nv_kernel`` and ``sched.nv_gemm`` goes through the NVIDIA
 model checker (``verify_nvidia``; ``target=`` as ``sched-to-nvvm``'s, default
 the module's ``sched.target``).
 
-``lds-geometry=schedule`` (default) reads a fragment load's half tile from its
-``(stage, subtile)``; ``lds-geometry=kernel`` uses the ping-pong kernel's LDS
-layout (docs/verify.md: the S1 verdict).  ``war=issue`` (default) takes a
+``lds-geometry=kernel`` (default) reads half tiles with the LDS layout of the
+kernel that runs the schedule (the ping-pong kernel's: a wave group's own A half,
+both B halves); ``lds-geometry=schedule`` takes a fragment load's half tile from
+its ``(stage, subtile)``, the reference scheduler's own buffer model, under
+which golden S1 passes (docs/verify.md: the S1 verdict).  ``war=issue`` (default) takes a
 fragment load as over once issued; ``war=lgkm`` only at its end under lgkmcnt
 (``verify.amd.WarRule``).
 
@@ -49,7 +51,7 @@ class Verify(ModulePass):
         "Model-check schedules (barrier balance, prio pairing, fence masks, DMA visibility, "
         "prefetch overwrites) and NVIDIA pipelines (deadlock, arrivals, phases, termination, TMEM)"
     )
-    lds_geometry: str = "schedule"
+    lds_geometry: str = "kernel"
     war: str = "issue"
     target: str = ""
 
@@ -70,7 +72,7 @@ class Verify(ModulePass):
 class AmdModel:
     """How the AMD checks read LDS: the half tiles a fragment load reads, and when it is over."""
 
-    geometry: Geometry = Geometry.SCHEDULE
+    geometry: Geometry = Geometry.KERNEL
     war: WarRule = WarRule.ISSUE
 
 

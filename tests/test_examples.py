@@ -81,7 +81,9 @@ def test_build_example_gives_example(example: str, built: str) -> None:
     assert result.stdout == _without_comments((ROOT / "examples" / built).read_text())
 
 
-@pytest.mark.parametrize("example", ["pingpong.mlir", "four_wave.mlir", *BUILT])
+@pytest.mark.parametrize(
+    "example", ["pingpong.mlir", "pingpong_fixed.mlir", "four_wave.mlir", *BUILT]
+)
 def test_example_round_trips(example: str) -> None:
     text = (ROOT / "examples" / example).read_text()
     first = opt(str(ROOT / "examples" / example))

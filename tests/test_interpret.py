@@ -18,13 +18,14 @@ from warpsched.tools.run import main
 ROOT = Path(__file__).resolve().parents[1]
 FOUR_WAVE = (ROOT / "examples/four_wave.mlir").read_text()
 PINGPONG = (ROOT / "examples/pingpong.mlir").read_text()
+PINGPONG_FIXED = (ROOT / "examples/pingpong_fixed.mlir").read_text()
 
 
-def _outcome(text: str, kernel: str = "", **shape):
+def _outcome(text: str, kernel: str = "", arch: str = "", **shape):
     context = new_context()
     with context:
         module = load_module(text, "mutant.mlir", context)
-        program = load_kernel(module, "mutant.mlir", kernel)
+        program = load_kernel(module, "mutant.mlir", kernel, arch)
     return interpret(program, **shape)
 
 
@@ -54,6 +55,22 @@ def test_ping_pong_s1_prefetch_race_is_reported() -> None:
     out = _outcome(PINGPONG, "pingpong_gfx950")
     keys = {(h.read.index, h.write.index) for h in out.hazards}
     assert (19, 12) in keys and not out.correct
+
+
+@pytest.mark.parametrize(
+    "kernel, shape",
+    [
+        ("pingpong_gfx950", {}),
+        ("pingpong_gfx950", {"m": 512, "n": 256, "k": 640}),
+        ("pingpong_gfx942", {}),
+        ("pingpong_gfx942", {"arch": "gfx942"}),  # gfx942's 4-byte DMA lanes
+    ],
+)
+def test_fixed_s1_computes_a_times_b_without_hazards(kernel, shape) -> None:
+    """examples/pingpong_fixed.mlir: the A prefetches after the reads of their half tile and
+    the fragment loads retired before the barriers that precede other groups' refills."""
+    out = _outcome(PINGPONG_FIXED, kernel, **shape)
+    assert out.correct and not out.hazards
 
 
 def test_ping_pong_prologue_and_epilogue_alone_are_correct() -> None:

@@ -74,7 +74,7 @@ def _step(event: Event) -> Step:
 def check_schedule(
     schedule: ExpandedSchedule,
     structure: KernelStructure,
-    geometry: Geometry = Geometry.SCHEDULE,
+    geometry: Geometry = Geometry.KERNEL,
     vm_per_load: int = DEFAULT_VM_PER_LOAD,
     war: WarRule = WarRule.ISSUE,
 ) -> list[Violation]:

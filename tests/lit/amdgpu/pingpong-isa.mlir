@@ -1,9 +1,11 @@
 // Level 3: the final ISA keeps the declared order (FileCheck on llvm-objdump-22 -d), and the
 // .hsaco is a real code object (ELF EM_AMDGPU for the gfx, <kernel>.kd, amdhsa kernarg metadata).
-// RUN: %warpsched-compile %examples/pingpong_body.mlir --target gfx950 --kernel pingpong_gfx950 -o %t.gfx950.hsaco
+// Golden S1 races on the kernel it drives (docs/verify.md, the S1 verdict), so these compiles of
+// its code pass --no-verify; examples/pingpong_fixed.mlir is the schedule to run.
+// RUN: %warpsched-compile %examples/pingpong_body.mlir --target gfx950 --kernel pingpong_gfx950 --no-verify -o %t.gfx950.hsaco
 // RUN: %llvm-objdump -d %t.gfx950.hsaco | FileCheck %s --check-prefixes=ISA,ISA950
 // RUN: %llvm-readelf -h -s --notes %t.gfx950.hsaco | FileCheck %s --check-prefix=ELF -DARCH=gfx950 -DLDS=131072
-// RUN: %warpsched-compile %examples/pingpong_body.mlir --target gfx942 --kernel pingpong_gfx942 -o %t.gfx942.hsaco
+// RUN: %warpsched-compile %examples/pingpong_body.mlir --target gfx942 --kernel pingpong_gfx942 --no-verify -o %t.gfx942.hsaco
 // RUN: %llvm-objdump -d %t.gfx942.hsaco | FileCheck %s --check-prefixes=ISA,ISA942
 // RUN: %llvm-readelf -h -s --notes %t.gfx942.hsaco | FileCheck %s --check-prefix=ELF -DARCH=gfx942 -DLDS=65536
 

@@ -1,6 +1,8 @@
 // Level 2: the schedule's sync entries and data ops survive translation as intrinsic calls, in order.
+// Golden S1 races on the kernel it drives (docs/verify.md, the S1 verdict), so these compiles of
+// its code pass --no-verify; examples/pingpong_fixed.mlir is the schedule to run.
 // RUN: %warpsched-opt --sched-build-program --sched-expand-blocks "--sched-to-rocdl=kernel=pingpong_gfx942 target=gfx942" %examples/pingpong.mlir | %warpsched-translate --mlir-to-llvmir | FileCheck %s --check-prefixes=CHECK,GFX942
-// RUN: %warpsched-compile %examples/pingpong.mlir --target gfx950 --kernel pingpong_gfx950 --emit=llvm | FileCheck %s --check-prefixes=CHECK,GFX950
+// RUN: %warpsched-compile %examples/pingpong.mlir --target gfx950 --kernel pingpong_gfx950 --emit=llvm --no-verify | FileCheck %s --check-prefixes=CHECK,GFX950
 
 // CHECK-LABEL: define amdgpu_kernel void @pingpong_gfx9{{42|50}}(
 // CHECK-COUNT-8: call void @llvm.amdgcn.raw.ptr.buffer.load.lds(

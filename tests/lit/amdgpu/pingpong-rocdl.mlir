@@ -1,6 +1,8 @@
 // Level 1: sched-to-rocdl emits the schedule's ops in declared order (the built S1 schedule).
+// Golden S1 races on the kernel it drives (docs/verify.md, the S1 verdict), so these compiles of
+// its code pass --no-verify; examples/pingpong_fixed.mlir is the schedule to run.
 // RUN: %warpsched-opt --sched-build-program --sched-expand-blocks "--sched-to-rocdl=kernel=pingpong_gfx950 target=gfx950" %examples/pingpong_body.mlir | FileCheck %s
-// RUN: %warpsched-compile %examples/pingpong_body.mlir --target gfx950 --kernel pingpong_gfx950 --emit=mlir | FileCheck %s
+// RUN: %warpsched-compile %examples/pingpong_body.mlir --target gfx950 --kernel pingpong_gfx950 --emit=mlir --no-verify | FileCheck %s
 
 // The sched ops and attributes are gone; one kernel with 8 waves and 128 KiB of LDS remains.
 // CHECK-NOT: sched.

@@ -1,11 +1,13 @@
-// S1 under war=lgkm: a fragment load is over only when lgkmcnt retires its ds_reads.  Wave group
+// S1 under war=lgkm (with lds-geometry=schedule, so that the kernel layout's entry-19 race does
+// not come first): a fragment load is over only when lgkmcnt retires its ds_reads.  Wave group
 // 1 reads A[stage 0, half 0] at kernel entry 1, passes barrier 4 with the read still outstanding
 // (wait_lgkm(8) at entry 3 leaves it in flight) and retires it only at entry 5; wave group 0
 // refills that half tile at entry 12 right after the same barrier.  The default war=issue takes
-// the read as over once issued (the LDS unit serves it before the DMA's data returns), and the
-// 4-wave schedule passes either way (docs/verify.md, "lgkmcnt").
-// RUN: not %warpsched-opt --sched-verify=war=lgkm %S/../../../examples/pingpong.mlir 2>&1 | FileCheck %s
-// RUN: %warpsched-opt --sched-verify %S/../../../examples/pingpong.mlir -o /dev/null
+// the read as over once issued (the LDS unit serves it before the DMA's data returns); the fixed
+// S1 and the 4-wave schedule pass either way (docs/verify.md, "lgkmcnt").
+// RUN: not %warpsched-opt "--sched-verify=lds-geometry=schedule war=lgkm" %S/../../../examples/pingpong.mlir 2>&1 | FileCheck %s
+// RUN: %warpsched-opt --sched-verify=lds-geometry=schedule %S/../../../examples/pingpong.mlir -o /dev/null
+// RUN: %warpsched-opt --sched-verify=war=lgkm %S/../../../examples/pingpong_fixed.mlir -o /dev/null
 // RUN: %warpsched-opt --sched-verify=war=lgkm %S/../../../examples/four_wave.mlir -o /dev/null
 // RUN: not %warpsched-opt --sched-verify=war=ds %S/../../../examples/four_wave.mlir 2>&1 | FileCheck %s --check-prefix=OPTION
 
