@@ -8,13 +8,14 @@ index)`` of the causing entry (None: the schedule itself):
   (or the end of the kernel);
 * ``fence-mask``: a ``sched_group_barrier`` whose mask has bits outside LLVM's
   ``SchedGroupMask`` (0x7FF), an empty mask or a zero count;
-* ``dma-visibility``: a fragment load of an LDS half tile that some wave group's
-  DMA has not completed and published: the DMA must be retired by that group's
+* ``dma-visibility``: a fragment load of an LDS half tile that no DMA of some
+  wave group has completed and published yet: its DMA must be retired by that group's
   ``wait_vm`` (vmcnt per group, decremented in issue order, ``vm_per_load``
   per LOAD without its own ``vm`` cost) and a barrier must separate that wait
   from the read;
-* ``prefetch-overwrite``: a LOAD into a half tile that a wave group reads
-  concurrently: the read is neither after the DMA's completion nor, by its
+* ``prefetch-overwrite``: a LOAD into a half tile whose data a wave group's read
+  already has in place (an earlier DMA is visible to it): the read is neither
+  after the new DMA's completion nor, by its
   end (``amd_trace.read_ends``: the ``wait_lgkm`` that retires its ``ds_read``s
   under lgkmcnt, or the MMA that consumes them), before the DMA's issue.
 
@@ -187,18 +188,22 @@ def _check_read(read: Event, end: Event, writes: list[_Write], streams) -> list[
         visible = [w for w in mine if _visible(w, read)]
         before = [w for w in mine if w not in visible and not _read_first(read, end, w)]
         for w in before:
-            if visible or w.event.op.k_offset.name != "NONE" and _is_later(w, visible):
+            if visible:  # the read's data is in place: a later DMA may overwrite it
                 out.append(_race(read, end, w))
         if mine and not visible and not before:
             continue
         if mine and not visible:
             w = before[0]
             steps = (_step(w.event), _step(read)) + ((_step(w.done),) if w.done else ())
-            why = (
-                f"retired only by {w.done.describe()} in wave group {group}, with no barrier before the read"
-                if w.done
-                else "never retired by a wait_vm"
-            )
+            if w.done is None:
+                why = "never retired by a wait_vm"
+            elif w.done.group == read.group:
+                why = f"retired only by {w.done.describe()} in wave group {group}, after the read"
+            else:
+                why = (
+                    f"retired only by {w.done.describe()} in wave group {group}, with no barrier "
+                    "between that wait and the read"
+                )
             out.append(
                 Violation(
                     _at(read),
@@ -222,10 +227,6 @@ def _read_first(read: Event, end: Event, w: _Write) -> bool:
     ordered before the DMA's issue, or the same wave group issues the DMA after it (one wave's
     LDS accesses keep their order)."""
     return ordered(end, w.event) or w.event.group == read.group and ordered(read, w.event)
-
-
-def _is_later(w: _Write, visible: list[_Write]) -> bool:
-    return all(v.event.position < w.event.position for v in visible)
 
 
 def _race(read: Event, end: Event, w: _Write) -> Violation:
