@@ -38,3 +38,16 @@ def test_cli_exit_status_and_table() -> None:
 def test_missing_component_line() -> None:
     line = Component("ld.lld-22", None, "ld.lld-22 not on PATH").line()
     assert "MISSING" in line and "not on PATH" in line
+
+
+def test_run_tool_returns_stdout_and_raises_with_the_log() -> None:
+    """``toolchain.run.run_tool`` (sass.py's and elfinfo.py's one way to run a located tool)."""
+    import pytest
+
+    from warpsched.toolchain.run import ToolError, run_tool
+
+    assert "LLVM" in run_tool("llvm-objdump", "--version")
+    with pytest.raises(ToolError) as caught:
+        run_tool("llvm-objdump", "--no-such-flag")
+    assert caught.value.exit_code != 0 and caught.value.cmd[-1] == "--no-such-flag"
+    assert "no-such-flag" in caught.value.log

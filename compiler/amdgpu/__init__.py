@@ -33,7 +33,7 @@ _EXPORTS = {
     "LoweringError": ".lowering",
     "MachineCode": ".codegen",
     "MfmaFamily": ".targets",
-    "ToolError": ".elfinfo",
+    "ToolError": "..toolchain.run",
     "Waitcnt": ".waitcnt",
     "WaitcntRangeError": ".waitcnt",
     "check_fidelity": ".fidelity",

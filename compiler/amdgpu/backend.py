@@ -18,6 +18,7 @@ from pathlib import Path
 
 from warpsched.backend.interface import CompileOptions, CompileResult, Emit, Metadata
 from warpsched.core.diagnostics import DiagnosticError, error_at
+from warpsched.toolchain.run import ToolError
 
 from .targets import ARCHS, AMDOptions
 
@@ -44,7 +45,6 @@ class AMDBackend:
         self, llvm_ir: str, metadata: Metadata, options: CompileOptions, filename: str
     ) -> CompileResult:
         from .codegen import CodegenError
-        from .elfinfo import ToolError
         from .lowering import KernelFacts
 
         facts = metadata[KernelFacts.KEY]

@@ -10,30 +10,13 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from warpsched.toolchain.locate import find_tool
+from warpsched.toolchain.run import run_tool
 
 EM_AMDGPU = 224
-
-
-class ToolError(RuntimeError):
-    """An LLVM tool failed on a code object; carries the command and its log."""
-
-    def __init__(self, cmd: list[str], code: int, log: str) -> None:
-        self.cmd, self.exit_code, self.log = cmd, code, log
-        super().__init__(f"{' '.join(cmd)} exited with {code}:\n{log.strip()}")
-
-
-def _run(tool: str, *args: str) -> str:
-    cmd = [str(find_tool(tool)), *args]
-    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
-    if proc.returncode != 0:
-        raise ToolError(cmd, proc.returncode, proc.stderr)
-    return proc.stdout
 
 
 @dataclass(frozen=True)
@@ -57,7 +40,7 @@ class CodeObject:
 
 def read_code_object(path: Path) -> CodeObject:
     """Read ``path`` with ``llvm-readobj``."""
-    out = _run(
+    out = run_tool(
         "llvm-readobj",
         "--elf-output-style=JSON",
         "--file-headers",
@@ -85,7 +68,7 @@ def read_code_object(path: Path) -> CodeObject:
 
 def disassemble(path: Path) -> str:
     """``llvm-objdump -d`` of the code object (the target comes from the ELF flags)."""
-    return _run("llvm-objdump", "-d", str(path))
+    return run_tool("llvm-objdump", "-d", str(path))
 
 
 def _scalar(text: str) -> Any:

@@ -7,12 +7,12 @@
 from __future__ import annotations
 
 import re
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 from warpsched.llvm.codegen import CodegenError
-from warpsched.toolchain.locate import ToolNotFoundError, find_tool
+from warpsched.toolchain.locate import ToolNotFoundError
+from warpsched.toolchain.run import ToolError, run_tool
 
 
 @dataclass(frozen=True)
@@ -45,14 +45,13 @@ class SassSummary:
 
 
 def _run(tool: str, *args: str) -> str:
+    """``run_tool`` with its failures as ``CodegenError`` (what the NVIDIA path reports)."""
     try:
-        path = find_tool(tool)
+        return run_tool(tool, *args)
     except ToolNotFoundError as exc:
         raise CodegenError(tool, f"{exc} (the pinned nvidia-cuda-{tool} wheel)") from None
-    proc = subprocess.run([str(path), *args], capture_output=True, text=True, check=False)
-    if proc.returncode != 0:
-        raise CodegenError(tool, proc.stderr, " ".join([str(path), *args]))
-    return proc.stdout
+    except ToolError as exc:
+        raise CodegenError(tool, exc.log, " ".join(exc.cmd)) from None
 
 
 def disassemble(cubin: str | Path) -> str:
