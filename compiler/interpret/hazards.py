@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from warpsched.verify.amd_trace import DmaWrite, Event, ordered
+from warpsched.verify.amd_trace import DmaWrite, Event, read_first, visible
 
 
 @dataclass(frozen=True)
@@ -61,8 +61,8 @@ class Hazard:
 
 def classify(read: Event, end: Event, write: DmaWrite) -> str:
     """``visible``, ``later`` or ``hazard`` for ``write`` seen by fragment load ``read``."""
-    if write.done is not None and ordered(write.done, read):
+    if visible(write, read):
         return "visible"
-    if ordered(end, write.event) or read.group == write.event.group and ordered(read, write.event):
+    if read_first(read, end, write):
         return "later"
     return "hazard"

@@ -18,13 +18,11 @@ import numpy as np
 from warpsched.schedule import Ops, PingPongOps, pingpong
 from warpsched.tile_geometry import Operand, acc_quadrant, fragment_region
 from warpsched.verify.amd import DEFAULT_VM_PER_LOAD
-from warpsched.verify.amd_trace import Event, dma_writes, read_ends, trace
+from warpsched.verify.amd_trace import FRAGMENT_LOADS, Event, dma_writes, read_ends, trace
 
 from .hazards import Hazard, classify
 from .lds import Geometry, dma_copy, fragment_indices, global_values, lds_elements
 from .source import KernelProgram
-
-_FRAGMENT_LOADS = (PingPongOps.MMA_LOAD_A, PingPongOps.MMA_LOAD_B)
 
 
 @dataclass(frozen=True)
@@ -98,7 +96,7 @@ def _reads(geo, streams, writes, copies, waves):
     hazards: dict[tuple, Hazard] = {}
     for group, stream in streams.items():
         ends = read_ends(stream)
-        for e in (e for e in stream if e.op.tag in _FRAGMENT_LOADS):
+        for e in (e for e in stream if e.op.tag in FRAGMENT_LOADS):
             src = fragment_region(geo.gemm, geo.tile, e.op, geo.structure).src
             region = (src.operand.name, src.stage, src.half)
             racing = [
@@ -144,7 +142,7 @@ def _run_block(geo, order, landing, copies, reads, waves, blk_a, blk_b) -> dict:
             for w in landing.get(id(e), ()):
                 idx, rows, ks = copies[id(w)]
                 lds[idx] = global_values(Operand[w.region[0]], blk_a, blk_b, rows, ks)
-        elif tag in _FRAGMENT_LOADS:
+        elif tag in FRAGMENT_LOADS:
             for wave in waves[e.group]:
                 (operand, quadrant), idx, poison = reads[(id(e), wave)]
                 frag = lds[idx]

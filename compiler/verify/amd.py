@@ -39,7 +39,7 @@ import enum
 from warpsched.schedule import ExpandedSchedule, Ops
 from warpsched.tile_geometry import KernelStructure
 
-from .amd_trace import FRAGMENT_LOADS, Event, ordered, read_ends, trace
+from .amd_trace import FRAGMENT_LOADS, Event, read_ends, read_first, trace, visible
 from .amd_trace import DmaWrite as _Write
 from .amd_trace import dma_writes as _writes
 from .counterexample import Step, Violation
@@ -185,14 +185,14 @@ def _check_read(read: Event, end: Event, writes: list[_Write], streams) -> list[
     out = []
     for group in streams:
         mine = [w for w in writes if w.event.group == group]
-        visible = [w for w in mine if _visible(w, read)]
-        before = [w for w in mine if w not in visible and not _read_first(read, end, w)]
+        landed = [w for w in mine if visible(w, read)]
+        before = [w for w in mine if w not in landed and not read_first(read, end, w)]
         for w in before:
-            if visible:  # the read's data is in place: a later DMA may overwrite it
+            if landed:  # the read's data is in place: a later DMA may overwrite it
                 out.append(_race(read, end, w))
-        if mine and not visible and not before:
+        if mine and not landed and not before:
             continue
-        if mine and not visible:
+        if mine and not landed:
             w = before[0]
             steps = (_step(w.event), _step(read)) + ((_step(w.done),) if w.done else ())
             if w.done is None:
@@ -214,19 +214,6 @@ def _check_read(read: Event, end: Event, writes: list[_Write], streams) -> list[
                 )
             )
     return out
-
-
-def _visible(w: _Write, read: Event) -> bool:
-    """Retired by a wait ordered before the read (in its own group's stream: the waves of a
-    group run one stream, see docs/verify.md; across groups: a barrier between)."""
-    return w.done is not None and ordered(w.done, read)
-
-
-def _read_first(read: Event, end: Event, w: _Write) -> bool:
-    """The read is over before the DMA writes: its end (its issue under ``WarRule.ISSUE``) is
-    ordered before the DMA's issue, or the same wave group issues the DMA after it (one wave's
-    LDS accesses keep their order)."""
-    return ordered(end, w.event) or w.event.group == read.group and ordered(read, w.event)
 
 
 def _race(read: Event, end: Event, w: _Write) -> Violation:

@@ -111,6 +111,21 @@ def ordered(first: Event, then: Event) -> bool:
     return first.barriers_before < then.barriers_before
 
 
+def visible(write: DmaWrite, read: Event) -> bool:
+    """``write``'s data is in place for ``read``: its retiring wait is ordered before the read
+    (in the read's own stream, or with a barrier between)."""
+    return write.done is not None and ordered(write.done, read)
+
+
+def read_first(read: Event, end: Event, write: DmaWrite) -> bool:
+    """``read`` is over before ``write`` lands: its ``end`` is ordered before the DMA's issue, or
+    the same wave group issues the DMA after the read (one wave's LDS accesses keep their
+    order)."""
+    return (
+        ordered(end, write.event) or write.event.group == read.group and ordered(read, write.event)
+    )
+
+
 def consumes(mma: Event, load: Event) -> bool:
     """``MMA[m, n]`` (after ``load``) reads the registers of A quadrant ``m`` and B quadrant
     ``n``: those of a fragment load of that ``subtile``."""
