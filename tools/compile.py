@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import NoReturn
 
 from warpsched.backend.interface import CompileOptions, Emit
 from warpsched.backend.registry import backends, targets
@@ -29,7 +28,7 @@ from warpsched.dialects.registry import new_context
 from warpsched.driver.compile import compile_module
 from warpsched.frontend.load import load_module
 from warpsched.frontend.source import read_source
-from warpsched.tools.entry import exit_now, guarded_main, write_output
+from warpsched.tools.entry import console_script, guarded_main, write_output
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -143,10 +142,8 @@ def main(argv: list[str] | None = None) -> int:
     return guarded_main("warpsched-compile", run, argv)
 
 
-def cli() -> NoReturn:
-    """The console script: ``main()``, then ``entry.exit_now``."""
-    exit_now(main())
-
+cli = console_script(main)
+"""The console script (``entry.console_script``)."""
 
 if __name__ == "__main__":
     cli()

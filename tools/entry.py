@@ -64,3 +64,13 @@ def exit_now(status: int) -> NoReturn:
         except (OSError, ValueError):  # a closed pipe: the normal exit would lose it too
             pass
     os._exit(status)
+
+
+def console_script(main: Callable[[], int]) -> Callable[[], NoReturn]:
+    """``main`` as a console script (what ``pyproject.toml`` and ``python -m`` call): run it,
+    then ``exit_now`` with its status."""
+
+    def cli() -> NoReturn:
+        exit_now(main())
+
+    return cli

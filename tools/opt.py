@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import NoReturn
 
 from warpsched.core.diagnostics import Diagnostic, DiagnosticError, Severity
 from warpsched.core.ir import ir
@@ -25,7 +24,7 @@ from warpsched.frontend.source import SPLIT_MARKER, read_source, split_input
 from warpsched.passes import PASSES, load_pass
 from warpsched.passes.base import ModulePass, OptionError
 from warpsched.passes.pipeline import parse_element, parse_pipeline, run_pipeline
-from warpsched.tools.entry import exit_now, guarded_main, write_output
+from warpsched.tools.entry import console_script, guarded_main, write_output
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -174,10 +173,8 @@ def main(argv: list[str] | None = None) -> int:
     return guarded_main("warpsched-opt", run, argv)
 
 
-def cli() -> NoReturn:
-    """The console script: ``main()``, then ``entry.exit_now``."""
-    exit_now(main())
-
+cli = console_script(main)
+"""The console script (``entry.console_script``)."""
 
 if __name__ == "__main__":
     cli()

@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import NoReturn
 
 from warpsched.core.diagnostics import Diagnostic, DiagnosticError, Severity
 from warpsched.dialects.registry import new_context
 from warpsched.frontend.load import load_module
 from warpsched.frontend.source import read_source
 from warpsched.interpret import interpret, load_kernel
-from warpsched.tools.entry import exit_now, guarded_main
+from warpsched.tools.entry import console_script, guarded_main
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -83,10 +82,8 @@ def main(argv: list[str] | None = None) -> int:
     return guarded_main("warpsched-run", run, argv)
 
 
-def cli() -> NoReturn:
-    """The console script: ``main()``, then ``entry.exit_now``."""
-    exit_now(main())
-
+cli = console_script(main)
+"""The console script (``entry.console_script``)."""
 
 if __name__ == "__main__":
     cli()

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import NoReturn
 
 from warpsched.core.diagnostics import DiagnosticError, error_at, mlir_diagnostics
 from warpsched.core.ir import ir
@@ -21,7 +20,7 @@ from warpsched.dialects.registry import new_context
 from warpsched.dialects.syntax import parse_pretty
 from warpsched.driver.compile import translate
 from warpsched.frontend.source import read_source, split_input
-from warpsched.tools.entry import exit_now, guarded_main, write_output
+from warpsched.tools.entry import console_script, guarded_main, write_output
 
 LOWERING_HINT = "lower it first with warpsched-opt --sched-to-rocdl or --sched-to-nvvm"
 
@@ -128,10 +127,8 @@ def main(argv: list[str] | None = None) -> int:
     return guarded_main("warpsched-translate", run, argv)
 
 
-def cli() -> NoReturn:
-    """The console script: ``main()``, then ``entry.exit_now``."""
-    exit_now(main())
-
+cli = console_script(main)
+"""The console script (``entry.console_script``)."""
 
 if __name__ == "__main__":
     cli()

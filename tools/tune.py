@@ -19,7 +19,6 @@ import argparse
 import dataclasses
 import sys
 from pathlib import Path
-from typing import NoReturn
 
 from warpsched.core.atomic import write_atomic
 from warpsched.core.diagnostics import DiagnosticError
@@ -33,7 +32,7 @@ from warpsched.runtime.tune import (
     progress_bar,
     time_candidates,
 )
-from warpsched.tools.entry import exit_now, guarded_main
+from warpsched.tools.entry import console_script, guarded_main
 
 SPACES = {
     "full": SearchSpace(),
@@ -141,10 +140,8 @@ def main(argv: list[str] | None = None) -> int:
     return guarded_main("warpsched-tune", run, argv)
 
 
-def cli() -> NoReturn:
-    """The console script: ``main()``, then ``entry.exit_now``."""
-    exit_now(main())
-
+cli = console_script(main)
+"""The console script (``entry.console_script``)."""
 
 if __name__ == "__main__":
     cli()

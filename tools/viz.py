@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import replace
-from typing import NoReturn
 
 from warpsched.core.diagnostics import DiagnosticError
 from warpsched.dialects.registry import new_context
@@ -29,7 +28,7 @@ from warpsched.frontend.load import load_module
 from warpsched.frontend.source import read_source
 from warpsched.passes.pipeline import run_pipeline
 from warpsched.passes.sched_verify import Verify
-from warpsched.tools.entry import exit_now, guarded_main, write_output
+from warpsched.tools.entry import console_script, guarded_main, write_output
 from warpsched.viz import diff, perfetto, svg
 from warpsched.viz.model import Timeline, timelines
 
@@ -130,10 +129,8 @@ def main(argv: list[str] | None = None) -> int:
     return guarded_main(PROG, run, argv)
 
 
-def cli() -> NoReturn:
-    """The console script: ``main()``, then ``entry.exit_now``."""
-    exit_now(main())
-
+cli = console_script(main)
+"""The console script (``entry.console_script``)."""
 
 if __name__ == "__main__":
     cli()
