@@ -1,12 +1,11 @@
 """``sched-verify``'s checks, detached from the IR so they can run beside the lowering.
 
-``collect`` (in ``sched_verify``) reads the module once and returns ``Check``s:
+``sched_verify.collect_checks`` reads the module once and returns ``Check``s:
 each holds a pure-Python model check (``run``) and the locations its
 violations point at, taken while the ops were alive.  ``first_finding`` runs
 them in order and returns the first violation as a ``Finding``; it touches no
-MLIR object, so ``warpsched-compile`` runs it on a thread while the module is
-compiled (``BackgroundVerify``), and the ``sched-verify`` pass runs
-it inline.
+MLIR object, so ``warpsched-compile`` runs it on a thread beside code generation
+(``BackgroundVerify``), and the ``sched-verify`` pass runs it inline.
 """
 
 from __future__ import annotations

@@ -47,14 +47,15 @@ def emit_producer(em: GemmEmitter) -> None:
         f": ({PTR_SHARED}, i32) -> ()"
     )
     k0 = w.muli("%pkb", cfg.block_k)
-    for copy in (c for c in copies(cfg) if c.issuer is None):
+    stage_copies = copies(cfg)
+    for copy in (c for c in stage_copies if c.issuer is None):
         _issue(em, copy, slot.stage, full, row0 if copy.operand == "a" else col0, k0)
-    for rank in sorted({c.issuer for c in copies(cfg)} - {None}):
+    for rank in sorted({c.issuer for c in stage_copies} - {None}):
+        mine = [c for c in stage_copies if c.issuer == rank]
 
-        def multicast(rank: int = rank) -> None:
-            for copy in copies(cfg):
-                if copy.issuer == rank:
-                    _issue(em, copy, slot.stage, full, col0, k0, multicast=True)
+        def multicast(mine: list[OperandCopy] = mine) -> None:
+            for copy in mine:
+                _issue(em, copy, slot.stage, full, col0, k0, multicast=True)
 
         em.if_then(w.icmp("eq", em.rank, w.const(rank)), multicast, f"mcast{rank}")
     w.stmt(f"llvm.br ^{kloop}({w.addi('%pkb', 1)}, {w.addi('%pkq', 1)} : i32, i32)")
