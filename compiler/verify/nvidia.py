@@ -37,6 +37,7 @@ from warpsched.nvidia.pipeline_config import SYNC_BARRIER_ID
 from warpsched.nvidia.smem_layout import SmemLayout
 
 from .counterexample import Step, Violation
+from .expect_tx import check_expect_tx
 from .named_barriers import NamedUse, check_named
 from .nvidia_explore import Explorer, Finding, explore
 from .nvidia_model import DEALLOC, Kind, barrier_name, unroll
@@ -118,13 +119,9 @@ def _expect_tx(kernel: P.Kernel) -> list[Violation]:
     except ValueError:
         return []  # the lowering reports a layout that does not fit
     g, group = kernel.gemm, kernel.output_pipeline.config.cta_group
-    armed = layout.stage_tx_bytes(group)
-    arriving = input_box_bytes(g.block_m, g.block_n, g.block_k, group)
-    if armed == arriving:
-        return []
     ab = next(p for p in kernel.input_pipelines if p.payload is P.Payload.AB_TILES)
-    msg = f"full barriers expect {armed} bytes per stage (expect_tx) but the TMA boxes bring {arriving}"
-    return [Violation(ab, "expect_tx", msg)]
+    arriving = input_box_bytes(g.block_m, g.block_n, g.block_k, group)
+    return check_expect_tx(ab, layout.stage_tx_bytes(group), arriving)
 
 
 def _termination(kernel: P.Kernel, u, tiles: int, trace: tuple) -> list[Violation]:

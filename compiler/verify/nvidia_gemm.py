@@ -41,6 +41,7 @@ from warpsched.nvidia.hopper.epilogue_tma import STAGING_BARRIER
 from warpsched.nvidia.hopper.operands import stage_arrival_bytes
 
 from .counterexample import Step, Violation
+from .expect_tx import check_expect_tx
 from .named_barriers import NamedUse, check_named
 from .nvidia_actions import Action, Kind, barrier_name
 from .nvidia_explore import explore
@@ -142,16 +143,9 @@ def check_gemm(config: HopperGemmConfig) -> list[Violation]:
     named = check_named(gemm_named_barriers(config))
     if named:
         return named
-    arriving = stage_arrival_bytes(config)
-    if arriving != config.stage_bytes:
-        return [
-            Violation(
-                None,
-                "expect_tx",
-                f"full barriers expect {config.stage_bytes} bytes per stage (expect_tx) but "
-                f"the stage's TMA boxes bring {arriving}",
-            )
-        ]
+    bytes_wrong = check_expect_tx(None, config.stage_bytes, stage_arrival_bytes(config))
+    if bytes_wrong:
+        return bytes_wrong
     # The configured ring and the smallest one; 1 tile and more tiles than stages, 1 k-block and
     # more k-blocks than stages (every slot wraps): 8 explorations, ~0.1 s, run on every compile.
     # A cluster's two CTAs (six actors) explore the smallest ring only: ~0.5 s.
