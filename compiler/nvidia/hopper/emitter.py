@@ -76,14 +76,15 @@ class GemmEmitter(NvvmEmitter):
         cta, grid = self.sreg("ctaid.x"), self.sreg("nctaid.x")
         self.tiles_m = self.ceil_div(ARGS.m, config.block_m)
         self.tiles_n = self.ceil_div(ARGS.n, config.block_n)
+        self.rank: str | None = None
+        """``%cluster_ctarank`` with 2x1 clusters (None without: every CTA is rank 0)."""
         if config.multicast_b:
             self.rank = self.sreg("cluster.ctarank")
             self.first_unit = self.udiv(cta, w.const(config.cluster_m))
             self.unit_step = self.udiv(grid, w.const(config.cluster_m))
             self.units_m = self.ceil_div(self.tiles_m, config.cluster_m)
         else:
-            self.rank, self.first_unit, self.unit_step = w.const(0), cta, grid
-            self.units_m = self.tiles_m
+            self.first_unit, self.unit_step, self.units_m = cta, grid, self.tiles_m
         self.total_units = w.mul(self.units_m, self.tiles_n)
         """Units of work (see the module docstring); a CTA takes ``first_unit``, then every
         ``unit_step``-th."""
@@ -166,9 +167,9 @@ class GemmEmitter(NvvmEmitter):
         along = w.add(first, self.urem(r, width))
         across = self.udiv(r, width)
         unit_m, tn = (along, across) if cfg.raster is Raster.ALONG_M else (across, along)
-        if cfg.multicast_b:
-            return w.add(w.muli(unit_m, cfg.cluster_m), self.rank), tn
-        return unit_m, tn
+        if self.rank is None:
+            return unit_m, tn
+        return w.add(w.muli(unit_m, cfg.cluster_m), self.rank), tn
 
     def cluster_sync(self, aligned: bool) -> None:
         """``barrier.cluster.arrive`` + ``wait`` (release / acquire) by every thread of both
