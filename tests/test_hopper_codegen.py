@@ -25,6 +25,7 @@ CONFIGS = {
     "pingpong": {"consumers": "pingpong", "block_m": 64, "stages": 5, "epilogue": "registers"},
     "tma_epilogue": {},
     "cluster_2x1": {"cluster_m": 2},
+    "cluster_s4_two_pass_epilogue": {"cluster_m": 2, "stages": 4},
     "cluster_pp_kmajor_b": {
         "cluster_m": 2,
         "consumers": "pingpong",
@@ -137,6 +138,10 @@ def test_tma_epilogue_stages_through_shared_memory(compiled, tmp_path):
     assert ("fence.proxy.async.shared::cta" in ptx) == tma  # generic writes, async-proxy reads
     assert ("cp.async.bulk.wait_group.read 0" in ptx) == tma
     assert ("UTMASTG" in _sass(result.cubin, tmp_path)) == tma
+    if tma:  # one TMA store per box, one commit group (and buffer wait) per staging pass
+        assert ptx.count("cp.async.bulk.tensor.2d.global.shared::cta") == config.staging_boxes
+        assert ptx.count("cp.async.bulk.commit_group") == config.staging_passes
+        assert ptx.count("cp.async.bulk.wait_group.read 0") == config.staging_passes
 
 
 def test_sass_summary_counts(compiled, tmp_path):

@@ -25,6 +25,27 @@ def test_defaults_are_the_cooperative_128x256_kernel():
     assert cfg.empty_arrivals == 2
 
 
+@pytest.mark.parametrize(
+    "kwargs, passes",
+    [
+        ({}, 1),  # 3 stages: both 32 KiB sub-tiles fit beside the ring
+        ({"stages": 4}, 2),  # 4 × 48 KiB of ring leave room for half of each sub-tile
+        ({"out_dtype": "f32"}, 2),  # 64 KiB f32 sub-tiles
+        ({"out_dtype": "f32", "stages": 4}, 4),
+        ({"epilogue": "registers", "stages": 4}, 1),
+    ],
+)
+def test_tma_epilogue_takes_the_fewest_passes_that_fit(kwargs, passes):
+    cfg = HopperGemmConfig(**kwargs)
+    assert cfg.staging_passes == passes
+    if cfg.epilogue is EpilogueKind.TMA:
+        assert cfg.staging_bytes * passes == cfg.rows_per_consumer * cfg.block_n * cfg.out_dtype.nbytes
+        assert cfg.smem_bytes <= 227 * 1024
+        if passes > 1:  # one pass fewer would not fit
+            fewer = HopperGemmConfig(**{**kwargs, "stages": cfg.stages - 1})
+            assert fewer.staging_passes < passes
+
+
 def test_pingpong_takes_whole_tiles():
     cfg = HopperGemmConfig(consumers="pingpong", block_m=128, block_n=128)
     assert cfg.consumers is ConsumerMode.PINGPONG
@@ -49,8 +70,8 @@ def test_strings_become_enums():
         ({"block_m": 256, "block_n": 256}, "256 f32 accumulators per consumer thread"),
         ({"epilogue": "smem"}, "epilogue = 'smem': expected one of registers, tma"),
         ({"stages": 1}, "at least 2 stages"),
-        ({"stages": 4}, "bytes of shared memory"),
-        ({"out_dtype": "f32"}, "bytes of shared memory"),  # f32 staging: 128 KiB
+        ({"stages": 5}, "stages = 5: 263248 bytes of shared memory"),
+        ({"out_dtype": "f32", "stages": 5}, "bytes of shared memory"),  # one box per pass
         ({"cluster_n": 2}, "cluster = 1x2: only 1x1 and 2x1 clusters are implemented"),
         ({"cluster_m": 4}, "cluster = 4x1: only 1x1 and 2x1 clusters"),
         ({"consumers": "bogus"}, "consumers = 'bogus': expected one of cooperative, pingpong"),

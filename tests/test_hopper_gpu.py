@@ -27,6 +27,8 @@ GPU_CONFIGS = {
     "coop_c2": {"cluster_m": 2, "block_n": 128, "stages": 4},
     "coop_c2_regs": {"cluster_m": 2, "epilogue": "registers", "stages": 4},
     "pp_c2": {"consumers": "pingpong", "block_n": 128, "stages": 3, "cluster_m": 2},
+    "coop_s4_tma": {"stages": 4},  # staged in 2 passes (bf16 C) or 4 (f32 C)
+    "coop_s4_tma_c2": {"stages": 4, "cluster_m": 2},
 }
 """Configurations the GPU tests use (row/col variants are derived); ``prepare`` caches them."""
 

@@ -25,14 +25,15 @@ def test_candidates_are_legal_unique_and_deepest():
     assert all(not c.problems() for c in found)
     # (64, 256) is a ping-pong tile only; cooperative needs 128 or 256 rows.
     assert {c.consumers.value for c in found if c.block_m == 64} == {"pingpong"}
-    # The deepest ring that fits: 128x256 cooperative with the TMA epilogue holds 3 stages.
+    # The deepest ring per epilogue pass count: 128x256 cooperative with the TMA epilogue
+    # holds 3 stages with whole sub-tiles staged, and 4 when they are staged in two passes.
     coop = [
         c
         for c in found
         if (c.block_m, c.block_n, c.consumers.value, c.epilogue.value)
         == (128, 256, "cooperative", "tma")
     ]
-    assert coop and {c.stages for c in coop} == {3}
+    assert coop and {(c.stages, c.staging_passes) for c in coop} == {(3, 1), (4, 2)}
 
 
 def test_space_restricts_the_search():
@@ -119,9 +120,11 @@ def test_cli_compile_only_fills_the_cache(tmp_path):
         env={"WARPSCHED_CACHE_DIR": str(tmp_path)},
     )
     assert done.returncode == 0, done.stderr
-    assert "10 candidates of @hopper_gemm" in done.stderr  # 5 tile/mode pairs, 1x1 and 2x1
-    assert "compile [" + "#" * 30 + "] 10/10" in done.stderr
-    assert len(list(tmp_path.rglob("*.bin"))) == 10
+    # 5 tile/mode pairs, and 3 of them again with a deeper ring and a two-pass epilogue;
+    # 1x1 and 2x1 clusters each.
+    assert "16 candidates of @hopper_gemm" in done.stderr
+    assert "compile [" + "#" * 30 + "] 16/16" in done.stderr
+    assert len(list(tmp_path.rglob("*.bin"))) == 16
 
 
 def test_cli_errors_are_diagnostics(tmp_path):

@@ -250,7 +250,7 @@ def gemm(a, b, out=None, *, config: HopperGemmConfig | None = None, table=None, 
             variant["epilogue"] = EpilogueKind.REGISTERS
     try:
         chosen = dataclasses.replace(base, **variant)
-    except GemmConfigError:  # e.g. an f32 C whose TMA staging buffers no longer fit
+    except GemmConfigError:  # a ring too deep for even one box of C per staging pass
         chosen = dataclasses.replace(base, **{**variant, "epilogue": EpilogueKind.REGISTERS})
     kernel = _KERNELS.get(chosen)
     if kernel is None:

@@ -46,7 +46,9 @@ def candidates(
     base: HopperGemmConfig, space: SearchSpace = SearchSpace()
 ) -> list[HopperGemmConfig]:
     """Every legal variation of ``base`` over ``space`` (illegal combinations are skipped),
-    each named ``<base>_<index>``; for each tile/mode, only the deepest ring that fits."""
+    each named ``<base>_<index>``; for each tile/mode, only the deepest ring that fits with
+    each number of TMA-epilogue staging passes (a deeper ring can cost a second pass, so
+    both are timed)."""
     out: dict[tuple, HopperGemmConfig] = {}
     for (bm, bn), stages, mode, epi, raster, group, cluster_m in itertools.product(
         space.tiles,
@@ -57,11 +59,8 @@ def candidates(
         space.group,
         space.cluster_m,
     ):
-        key = (bm, bn, mode, epi, raster, group, cluster_m)
-        if key in out:
-            continue
         try:
-            out[key] = dataclasses.replace(
+            config = dataclasses.replace(
                 base,
                 block_m=bm,
                 block_n=bn,
@@ -74,6 +73,8 @@ def candidates(
             )
         except GemmConfigError:
             continue
+        key = (bm, bn, mode, epi, raster, group, cluster_m, config.staging_passes)
+        out.setdefault(key, config)
     return [dataclasses.replace(c, name=f"{base.name}_{i}") for i, c in enumerate(out.values())]
 
 

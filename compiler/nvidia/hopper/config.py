@@ -234,11 +234,39 @@ class HopperGemmConfig:
         return self.a_stage_bytes + self.b_stage_bytes
 
     @property
+    def staging_boxes(self) -> int:
+        """TMA epilogue: the boxes (``rows_per_consumer`` rows × 128 bytes of C) that one
+        consumer warpgroup's sub-tile spans."""
+        return self.block_n * self.out_dtype.nbytes // SWIZZLE_BYTES
+
+    @property
+    def staging_passes(self) -> int:
+        """TMA epilogue: in how many passes a warpgroup stages and stores its sub-tile.
+
+        The fewest passes (a divisor of ``staging_boxes``) whose staging buffers fit beside
+        the ring, so a deep ring costs a second, buffer-reusing pass rather than an illegal
+        layout.  1 for the register epilogue; when even one box per pass does not fit, the
+        one-box layout, which the shared-memory rule then reports.
+        """
+        boxes = self.staging_boxes
+        if self.epilogue is EpilogueKind.REGISTERS or boxes < 2:
+            return 1
+        divisors = [p for p in range(1, boxes + 1) if boxes % p == 0]
+        for passes in divisors:
+            if self._smem_with_staging(self._staging_bytes_for(passes)) <= MAX_DYNAMIC_SMEM:
+                return passes
+        return divisors[-1]
+
+    def _staging_bytes_for(self, passes: int) -> int:
+        return self.staging_boxes // passes * self.rows_per_consumer * SWIZZLE_BYTES
+
+    @property
     def staging_bytes(self) -> int:
-        """TMA epilogue: one consumer warpgroup's C staging buffer (0 for the register epilogue)."""
+        """TMA epilogue: one consumer warpgroup's C staging buffer, ``staging_boxes /
+        staging_passes`` boxes (0 for the register epilogue)."""
         if self.epilogue is EpilogueKind.REGISTERS:
             return 0
-        return self.rows_per_consumer * self.block_n * self.out_dtype.nbytes
+        return self._staging_bytes_for(self.staging_passes)
 
     @property
     def staging_offset(self) -> int:
@@ -252,8 +280,18 @@ class HopperGemmConfig:
 
     @property
     def smem_bytes(self) -> int:
-        """Dynamic shared memory to launch with: stages, 2 mbarriers per stage, alignment slack."""
-        return self.barrier_offset + 2 * self.stages * 8 + SMEM_ALIGN_SLACK
+        """Dynamic shared memory to launch with: stages, staging buffers, 2 mbarriers per
+        stage, alignment slack."""
+        return self._smem_with_staging(self.staging_bytes)
+
+    def _smem_with_staging(self, staging_bytes: int) -> int:
+        barriers = 2 * self.stages * 8
+        return (
+            self.staging_offset
+            + self.consumer_warpgroups * staging_bytes
+            + barriers
+            + SMEM_ALIGN_SLACK
+        )
 
     @property
     def empty_arrivals(self) -> int:

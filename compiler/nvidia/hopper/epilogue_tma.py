@@ -3,11 +3,13 @@
 The warpgroup's ``rows × block_n`` sub-tile of C is staged as boxes of
 ``rows × (128 / element bytes)`` columns with the 128-byte swizzle (16-byte
 chunk ``k`` of row ``r`` lives at chunk ``k ^ (r % 8)``), which makes the
-fragment stores bank-conflict-free.  Per tile:
+fragment stores bank-conflict-free.  The buffer holds ``staging_boxes /
+staging_passes`` boxes (``HopperGemmConfig.staging_passes``: one pass unless a
+deep ring leaves too little shared memory).  Per tile, for each pass:
 
-    leader: cp.async.bulk.wait_group.read 0     the previous tile's stores have read the buffer
+    leader: cp.async.bulk.wait_group.read 0     earlier stores have read the buffer
     bar.sync 3 + c, 128
-    every thread: st.shared its column pairs;  fence.proxy.async.shared::cta
+    every thread: st.shared the pass's column pairs;  fence.proxy.async.shared::cta
     bar.sync 3 + c, 128
     leader: one cp.async.bulk.tensor.2d.global.shared::cta per box; cp.async.bulk.commit_group
 
@@ -52,10 +54,9 @@ def emit_tma_epilogue(
     esize = cfg.out_dtype.nbytes
     box_cols = SWIZZLE_ROW // esize
     box_bytes = cfg.rows_per_consumer * SWIZZLE_ROW
+    boxes_per_pass = cfg.staging_boxes // cfg.staging_passes
     staging = w.add(w.const(cfg.staging_offset), w.muli(index, cfg.staging_bytes))
 
-    em.if_then(leader, lambda: wait_stores(em, read_only=True), "staging_free")
-    _staging_sync(em, index)
     warp, lane = em.udiv(thread, w.const(32)), em.urem(thread, w.const(32))
     quad = em.udiv(lane, w.const(4))  # row % 8 of every fragment row
     pair_bytes = w.muli(em.urem(lane, w.const(4)), 2 * esize)
@@ -66,27 +67,38 @@ def emit_tma_epilogue(
         chunk = em.binop("lshr", cbytes, w.const(4))
         swz = em.binop("shl", em.binop("xor", chunk, quad), w.const(4))
         chunk_offsets[j] = em.binop("or", swz, em.binop("and", cbytes, w.const(15)))
-    for atom, acc in enumerate(accs):
-        for half in range(2):
-            for j in range(cfg.block_n // 8):
-                box, group = divmod(j, box_cols // 8)
-                fixed = box * box_bytes + (atom * 64 + half * 8) * SWIZZLE_ROW
-                off = w.add(w.add(staging, w.const(fixed)), w.add(row_bytes, chunk_offsets[group]))
-                v, vec = column_pair(em, acc, 4 * j + 2 * half)
-                ptr = em.elem(em.base, off, "i8", PTR_SHARED)
-                w.stmt(
-                    f"llvm.store {v}, {ptr} {{alignment = {2 * esize} : i64}} : {vec}, {PTR_SHARED}"
-                )
-    w.stmt(
-        "nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}"
-    )
-    _staging_sync(em, index)
+    for first_box in range(0, cfg.staging_boxes, boxes_per_pass):
+        boxes = range(first_box, first_box + boxes_per_pass)
+        em.if_then(leader, lambda: wait_stores(em, read_only=True), "staging_free")
+        _staging_sync(em, index)
+        for atom, acc in enumerate(accs):
+            for half in range(2):
+                for j in range(cfg.block_n // 8):
+                    box, group = divmod(j, box_cols // 8)
+                    if box not in boxes:
+                        continue
+                    fixed = (box - first_box) * box_bytes + (atom * 64 + half * 8) * SWIZZLE_ROW
+                    off = w.add(
+                        w.add(staging, w.const(fixed)), w.add(row_bytes, chunk_offsets[group])
+                    )
+                    v, vec = column_pair(em, acc, 4 * j + 2 * half)
+                    ptr = em.elem(em.base, off, "i8", PTR_SHARED)
+                    w.stmt(
+                        f"llvm.store {v}, {ptr} {{alignment = {2 * esize} : i64}} "
+                        f": {vec}, {PTR_SHARED}"
+                    )
+        w.stmt(
+            "nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, "
+            "space = #nvvm.shared_space<cta>}"
+        )
+        _staging_sync(em, index)
 
-    def store_boxes() -> None:
-        for box in range(cfg.block_n // box_cols):
-            src = em.elem(em.base, w.addi(staging, box * box_bytes), "i8", PTR_SHARED)
-            col = w.addi(col0, box * box_cols)
-            tma.store_2d(w, ARGS.tmap_c, src, (col, row0))
-        tma.commit_stores(w)
+        def store_boxes(boxes=boxes, first_box=first_box) -> None:
+            for box in boxes:
+                offset = (box - first_box) * box_bytes
+                src = em.elem(em.base, w.addi(staging, offset), "i8", PTR_SHARED)
+                col = w.addi(col0, box * box_cols)
+                tma.store_2d(w, ARGS.tmap_c, src, (col, row0))
+            tma.commit_stores(w)
 
-    em.if_then(leader, store_boxes, "tma_store")
+        em.if_then(leader, store_boxes, "tma_store")
