@@ -26,6 +26,7 @@ from warpsched.nvidia.hopper.config import HopperGemmConfig
 CANDIDATES = {
     "coop_128x256_s4_regs": {"stages": 4, "epilogue": "registers"},
     "coop_128x256_s3_tma": {},
+    "coop_128x256_s3_tma_sk": {"decomposition": "stream_k"},
     "coop_256x128_s3_tma": {"block_m": 256, "block_n": 128},
     "coop_128x128_s5_tma": {"block_n": 128, "stages": 5},
     "pp_64x256_s4_tma": {"consumers": "pingpong", "block_m": 64, "stages": 4},

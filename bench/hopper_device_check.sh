@@ -29,14 +29,14 @@ case "${1:-}" in
   checks)
     step timeout 240 python3 -m pytest -q -p no:cacheprovider tests/test_hopper_gpu.py \
       tests/test_runtime_driver.py
-    for config in coop_128x256_s3_tma pp_128x128_s4_tma coop_128x256_s4_regs \
+    for config in coop_128x256_s3_tma coop_128x256_s3_tma_sk pp_128x128_s4_tma coop_128x256_s4_regs \
                   coop_128x256_s3_tma_c2 coop_128x256_s4_tma_c2 \
                   pp_128x128_s4_tma_c2; do
       for tool in memcheck racecheck synccheck; do
         # cuda-python probes driver entry points with cuGetProcAddress; the misses are
         # host API errors, not kernel faults, so the tools report device errors only.
         step timeout 120 compute-sanitizer --tool "$tool" --error-exitcode 3 --report-api-errors no \
-          python3 bench/gemm_profile_target.py --config "$config" --shape 1000,520,264 --launches 1
+          python3 bench/gemm_profile_target.py --config "$config" --shape 1920,2176,192 --launches 2
       done
     done
     ;;

@@ -26,6 +26,13 @@ CONFIGS = {
     "tma_epilogue": {},
     "cluster_2x1": {"cluster_m": 2},
     "cluster_s4_two_pass_epilogue": {"cluster_m": 2, "stages": 4},
+    "stream_k": {"decomposition": "stream_k"},
+    "cluster_stream_k_registers": {
+        "cluster_m": 2,
+        "decomposition": "stream_k",
+        "epilogue": "registers",
+        "stages": 4,
+    },
     "cluster_pp_kmajor_b": {
         "cluster_m": 2,
         "consumers": "pingpong",
@@ -142,6 +149,18 @@ def test_tma_epilogue_stages_through_shared_memory(compiled, tmp_path):
         assert ptx.count("cp.async.bulk.tensor.2d.global.shared::cta") == config.staging_boxes
         assert ptx.count("cp.async.bulk.commit_group") == config.staging_passes
         assert ptx.count("cp.async.bulk.wait_group.read 0") == config.staging_passes
+
+
+def test_stream_k_hands_partial_tiles_over_through_flags(compiled):
+    """Only stream-K kernels touch the workspace: 16-byte partial stores and loads, the head's
+    release (``fence.acq_rel.gpu`` + relaxed flag store) and the tail's acquire spin."""
+    name, result = compiled
+    ptx = re.sub(r"[ \t]+", " ", result.ptx)
+    stream_k = _config(name).stream_k
+    assert ("ld.acquire.gpu.global.u32" in ptx) == stream_k
+    assert ("fence.acq_rel.gpu; st.relaxed.gpu.global.u32" in ptx) == stream_k
+    assert ptx.count("st.global.v4.b32") == (32 if stream_k else 0)  # 128 floats a thread
+    assert ptx.count("ld.global.v4.b32") == (32 if stream_k else 0)
 
 
 def test_sass_summary_counts(compiled, tmp_path):

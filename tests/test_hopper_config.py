@@ -39,7 +39,9 @@ def test_tma_epilogue_takes_the_fewest_passes_that_fit(kwargs, passes):
     cfg = HopperGemmConfig(**kwargs)
     assert cfg.staging_passes == passes
     if cfg.epilogue is EpilogueKind.TMA:
-        assert cfg.staging_bytes * passes == cfg.rows_per_consumer * cfg.block_n * cfg.out_dtype.nbytes
+        assert (
+            cfg.staging_bytes * passes == cfg.rows_per_consumer * cfg.block_n * cfg.out_dtype.nbytes
+        )
         assert cfg.smem_bytes <= 227 * 1024
         if passes > 1:  # one pass fewer would not fit
             fewer = HopperGemmConfig(**{**kwargs, "stages": cfg.stages - 1})
@@ -72,6 +74,11 @@ def test_strings_become_enums():
         ({"stages": 1}, "at least 2 stages"),
         ({"stages": 5}, "stages = 5: 263248 bytes of shared memory"),
         ({"out_dtype": "f32", "stages": 5}, "bytes of shared memory"),  # one box per pass
+        (
+            {"consumers": "pingpong", "block_n": 128, "decomposition": "stream_k"},
+            "decomposition = stream_k: needs cooperative consumers",
+        ),
+        ({"decomposition": "split"}, "expected one of data_parallel, stream_k"),
         ({"cluster_n": 2}, "cluster = 1x2: only 1x1 and 2x1 clusters are implemented"),
         ({"cluster_m": 4}, "cluster = 4x1: only 1x1 and 2x1 clusters"),
         ({"consumers": "bogus"}, "consumers = 'bogus': expected one of cooperative, pingpong"),

@@ -29,6 +29,13 @@ GPU_CONFIGS = {
     "pp_c2": {"consumers": "pingpong", "block_n": 128, "stages": 3, "cluster_m": 2},
     "coop_s4_tma": {"stages": 4},  # staged in 2 passes (bf16 C) or 4 (f32 C)
     "coop_s4_tma_c2": {"stages": 4, "cluster_m": 2},
+    "coop_sk": {"decomposition": "stream_k"},
+    "coop_sk_c2_regs": {
+        "decomposition": "stream_k",
+        "cluster_m": 2,
+        "epilogue": "registers",
+        "stages": 4,
+    },
 }
 """Configurations the GPU tests use (row/col variants are derived); ``prepare`` caches them."""
 
@@ -39,6 +46,8 @@ SHAPES = [
     (2048, 4096, 1024),
     (296, 1000, 8200),
     (8, 8, 8),
+    (1920, 2176, 1000),  # 135 tiles of 128x256 (72 pairs): stream-K splits most of them
+    (4096, 4096, 520),  # whole waves, then a stream-K run of 9-k-block tiles
 ]
 
 

@@ -34,6 +34,9 @@ def test_candidates_are_legal_unique_and_deepest():
         == (128, 256, "cooperative", "tma")
     ]
     assert coop and {(c.stages, c.staging_passes) for c in coop} == {(3, 1), (4, 2)}
+    # Stream-K is a cooperative decomposition only.
+    assert {c.consumers.value for c in found if c.stream_k} == {"cooperative"}
+    assert {c.decomposition.value for c in coop} == {"data_parallel", "stream_k"}
 
 
 def test_space_restricts_the_search():
@@ -45,6 +48,7 @@ def test_space_restricts_the_search():
         raster=("along_m", "along_n"),
         group=(8,),
         cluster_m=(1,),
+        decomposition=("data_parallel",),
     )
     found = candidates(HopperGemmConfig(), space)
     assert [(c.raster.value, c.stages) for c in found] == [("along_m", 4), ("along_n", 4)]
@@ -121,10 +125,10 @@ def test_cli_compile_only_fills_the_cache(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     # 5 tile/mode pairs, and 3 of them again with a deeper ring and a two-pass epilogue;
-    # 1x1 and 2x1 clusters each.
-    assert "16 candidates of @hopper_gemm" in done.stderr
-    assert "compile [" + "#" * 30 + "] 16/16" in done.stderr
-    assert len(list(tmp_path.rglob("*.bin"))) == 16
+    # the 5 cooperative ones again with stream-K; 1x1 and 2x1 clusters each.
+    assert "26 candidates of @hopper_gemm" in done.stderr
+    assert "compile [" + "#" * 30 + "] 26/26" in done.stderr
+    assert len(list(tmp_path.rglob("*.bin"))) == 26
 
 
 def test_cli_errors_are_diagnostics(tmp_path):

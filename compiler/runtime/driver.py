@@ -20,6 +20,7 @@ from .params import KernelParam, pack_params
 
 __all__ = [
     "CudaError",
+    "DeviceBuffer",
     "CudaUnavailableError",
     "Kernel",
     "check",
@@ -29,6 +30,7 @@ __all__ = [
     "device_sm_count",
     "ensure_initialized",
     "launch_config",
+    "stream_handle",
 ]
 
 DEFAULT_SMEM_LIMIT = 48 * 1024  # dynamic shared memory a kernel gets without opting in
@@ -162,7 +164,7 @@ def _dim3(value, what: str) -> Dim3:
     return (*dims, 1, 1)[:3]
 
 
-def _stream_handle(stream) -> int:
+def stream_handle(stream) -> int:
     """A raw stream handle from an int, a ``CUstream`` or a torch stream (``.cuda_stream``)."""
     if stream is None:
         return 0
@@ -194,7 +196,7 @@ def launch_config(grid, block, cluster, smem_bytes: int, stream=None):
     config.gridDimX, config.gridDimY, config.gridDimZ = grid
     config.blockDimX, config.blockDimY, config.blockDimZ = block
     config.sharedMemBytes = smem_bytes
-    config.hStream = cu.CUstream(_stream_handle(stream))
+    config.hStream = cu.CUstream(stream_handle(stream))
     if cluster != (1, 1, 1):
         attr = cu.CUlaunchAttribute()
         attr.id = cu.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
@@ -284,7 +286,7 @@ class Kernel:
             _dim3(block, "block"),
             _dim3(cluster, "cluster"),
             smem_bytes,
-            _stream_handle(stream),
+            stream_handle(stream),
         )
         func = self.function(smem_bytes)
         packed = pack_params(params)
@@ -295,3 +297,41 @@ class Kernel:
 
     def __repr__(self) -> str:
         return f"Kernel({self.name!r}, {len(self.cubin)} bytes of cubin)"
+
+
+class DeviceBuffer:
+    """``nbytes`` of global memory in the current context, zero-filled in the order of
+    ``stream`` (``cuMemsetD8Async`` there: under stream capture the fill becomes a node of the
+    graph); freed when the object is collected.  ``ptr`` is its address.
+
+    The allocation itself is made with the thread's capture mode relaxed, so a first launch
+    inside a CUDA-graph capture can still allocate (``cuMemAlloc`` is otherwise refused there).
+    """
+
+    def __init__(self, nbytes: int, stream=None) -> None:
+        if not isinstance(nbytes, int) or nbytes < 1:
+            raise ValueError(f"nbytes must be a positive int, got {nbytes!r}")
+        current_context()
+        cu = cuda_driver()
+        self.nbytes = nbytes
+        relaxed = cu.CUstreamCaptureMode.CU_STREAM_CAPTURE_MODE_RELAXED
+        mode = check(
+            cu.cuThreadExchangeStreamCaptureMode(relaxed), "cuThreadExchangeStreamCaptureMode"
+        )
+        try:
+            self.ptr = int(check(cu.cuMemAlloc(nbytes), f"cuMemAlloc({nbytes})"))
+        finally:
+            check(cu.cuThreadExchangeStreamCaptureMode(mode), "cuThreadExchangeStreamCaptureMode")
+        handle = cu.CUstream(stream_handle(stream))
+        check(cu.cuMemsetD8Async(self.ptr, 0, nbytes, handle), "cuMemsetD8Async")
+
+    def __del__(self) -> None:
+        ptr, self.ptr = getattr(self, "ptr", 0), 0
+        if ptr:
+            try:
+                cuda_driver().cuMemFree(ptr)
+            except Exception:  # noqa: BLE001 - at interpreter exit the driver may be gone
+                pass
+
+    def __repr__(self) -> str:
+        return f"DeviceBuffer({self.nbytes} bytes at {self.ptr:#x})"

@@ -37,7 +37,7 @@ from ..nvidia.hopper.config import (
 from ..nvidia.hopper.kernel import gemm_module
 from ..nvidia.hopper.operands import c_tensor_map_shape, tensor_map_shape
 from .cache import KernelCache, cache_key
-from .driver import Kernel, device_sm_count
+from .driver import DeviceBuffer, Kernel, current_context, device_sm_count, stream_handle
 from .params import I32Param, PointerParam, TensorMapParam
 from .tensormap import Swizzle, TensorMapSpec, encode
 from .tensors import Layout, MatrixArg, as_matrix
@@ -93,6 +93,7 @@ class GemmKernel:
         self._kernel: Kernel | None = None
         self._lock = threading.Lock()
         self._maps: OrderedDict[tuple, TensorMapParam] = OrderedDict()
+        self._workspaces: dict[tuple[int, int], DeviceBuffer] = {}
 
     @classmethod
     def from_mlir(cls, path, kernel: str = "", cache: KernelCache | None = None) -> GemmKernel:
@@ -196,6 +197,21 @@ class GemmKernel:
             self._maps.popitem(last=False)
         return param
 
+    def _workspace(self, device: int, stream) -> int:
+        """Stream-K: the address of this (context, stream)'s workspace, allocated and zeroed
+        (in stream order) on first use, sized for the largest grid; 0 without stream-K.  The
+        kernel leaves it zeroed and launches on one stream are ordered, so it is reused as is;
+        one stream's workspace is never shared with another's launches."""
+        if not self.config.stream_k:
+            return 0
+        key = (int(current_context()), stream_handle(stream))
+        with self._lock:
+            buffer = self._workspaces.get(key)
+            if buffer is None:
+                size = self.config.workspace_bytes(_sm_count(device))
+                buffer = self._workspaces[key] = DeviceBuffer(size, stream)
+        return buffer.ptr
+
     def launch(self, a: MatrixArg, b: MatrixArg, c: MatrixArg, stream=None) -> None:
         """Validate, then enqueue ``C = A·B`` on ``stream`` (asynchronous)."""
         m, n, k = self.check(a, b, c)
@@ -211,6 +227,7 @@ class GemmKernel:
             I32Param(n),
             I32Param(k),
             I32Param(c.row_stride),
+            PointerParam(self._workspace(a.device or 0, stream)),
         )
         cluster = (cfg.cluster_m, cfg.cluster_n, 1)
         self._loaded().launch(grid, cfg.threads, cluster, cfg.smem_bytes, stream, params)

@@ -1,7 +1,8 @@
 """Per-shape search over the Hopper GEMM's tuning attributes: compile in parallel, time on the GPU.
 
 ``candidates(base, space)`` lists every legal variation of ``base`` over a
-``SearchSpace`` (tile, stages, consumer mode, epilogue, raster and group);
+``SearchSpace`` (tile, stages, consumer mode, epilogue, raster, group, cluster shape and
+decomposition);
 ``compile_all`` fills the kernel cache from a process pool (no GPU needed);
 ``time_candidates`` checks each candidate's result against a float64 reference
 and times it with CUDA-graph replays (rotated inputs), then ``TuningTable``
@@ -40,6 +41,7 @@ class SearchSpace:
     raster: tuple[str, ...] = ("along_m", "along_n")
     group: tuple[int, ...] = (8, 16)
     cluster_m: tuple[int, ...] = (1, 2)
+    decomposition: tuple[str, ...] = ("data_parallel", "stream_k")
 
 
 def candidates(
@@ -50,7 +52,7 @@ def candidates(
     each number of TMA-epilogue staging passes (a deeper ring can cost a second pass, so
     both are timed)."""
     out: dict[tuple, HopperGemmConfig] = {}
-    for (bm, bn), stages, mode, epi, raster, group, cluster_m in itertools.product(
+    for (bm, bn), stages, mode, epi, raster, group, cluster_m, split in itertools.product(
         space.tiles,
         sorted(space.stages, reverse=True),
         space.consumers,
@@ -58,6 +60,7 @@ def candidates(
         space.raster,
         space.group,
         space.cluster_m,
+        space.decomposition,
     ):
         try:
             config = dataclasses.replace(
@@ -70,10 +73,11 @@ def candidates(
                 raster=raster,
                 group=group,
                 cluster_m=cluster_m,
+                decomposition=split,
             )
         except GemmConfigError:
             continue
-        key = (bm, bn, mode, epi, raster, group, cluster_m, config.staging_passes)
+        key = (bm, bn, mode, epi, raster, group, cluster_m, split, config.staging_passes)
         out.setdefault(key, config)
     return [dataclasses.replace(c, name=f"{base.name}_{i}") for i, c in enumerate(out.values())]
 

@@ -29,6 +29,12 @@ MAX_ACCUMULATOR_REGISTERS = 128
 """f32 accumulator registers one consumer thread may hold (more spills at 232 registers)."""
 
 
+def workspace_flags_bytes(grid: int) -> int:
+    """Stream-K: the ready flags' part of the workspace (one i32 per CTA and consumer
+    warpgroup), rounded up to 256 bytes so the partial tiles after it stay aligned."""
+    return -(-grid * 2 * 4 // 256) * 256
+
+
 class GemmConfigError(ValueError):
     """An illegal ``HopperGemmConfig``; ``problems`` lists every broken rule (the message joins
     them)."""
@@ -48,6 +54,20 @@ class ConsumerMode(str, enum.Enum):
 
     COOPERATIVE = "cooperative"
     PINGPONG = "pingpong"
+
+
+class Decomposition(str, enum.Enum):
+    """How the persistent CTAs divide the output tiles.
+
+    ``DATA_PARALLEL``: each CTA takes whole tiles (``ctaid.x``, then every ``nctaid.x``-th), so
+    when the tile count is not a multiple of the grid the last wave leaves SMs idle.
+    ``STREAM_K``: the whole waves but one stay data-parallel; the last full wave and the partial
+    one are cut into equal runs of k-blocks, one per CTA, so every CTA finishes together.  A
+    tile split between two CTAs is summed through a global workspace (see ``stream_k.py``).
+    """
+
+    DATA_PARALLEL = "data_parallel"
+    STREAM_K = "stream_k"
 
 
 class Raster(str, enum.Enum):
@@ -116,6 +136,7 @@ class HopperGemmConfig:
     cluster_n: int = 1
     raster: Raster = Raster.ALONG_M
     group: int = 8
+    decomposition: Decomposition = Decomposition.DATA_PARALLEL
     a_layout: MatrixLayout = MatrixLayout.ROW
     b_layout: MatrixLayout = MatrixLayout.ROW
     out_dtype: OutDtype = OutDtype.BF16
@@ -176,6 +197,11 @@ class HopperGemmConfig:
                 f"stages = {self.stages}: {self.smem_bytes} bytes of shared memory "
                 f"(at most {MAX_DYNAMIC_SMEM})"
             )
+        if self.stream_k and self.consumers is not ConsumerMode.COOPERATIVE:
+            out.append(
+                "decomposition = stream_k: needs cooperative consumers (both warpgroups on "
+                "every k-block run)"
+            )
         if self.cluster_n != 1 or self.cluster_m not in (1, 2):
             out.append(
                 f"cluster = {self.cluster_m}x{self.cluster_n}: only 1x1 and 2x1 clusters are "
@@ -209,6 +235,22 @@ class HopperGemmConfig:
     def accumulator_registers(self) -> int:
         """f32 accumulator registers per consumer thread."""
         return self.m_atoms * self.block_n // 2
+
+    @property
+    def stream_k(self) -> bool:
+        return self.decomposition is Decomposition.STREAM_K
+
+    def workspace_bytes(self, grid: int) -> int:
+        """Stream-K: the global workspace a launch of ``grid`` CTAs needs (0 otherwise): one
+        ready flag per CTA and consumer warpgroup, then one f32 partial tile per CTA."""
+        if not self.stream_k:
+            return 0
+        return workspace_flags_bytes(grid) + grid * self.partial_tile_bytes
+
+    @property
+    def partial_tile_bytes(self) -> int:
+        """Stream-K: one CTA's f32 partial sums of a tile."""
+        return self.block_m * self.block_n * 4
 
     @property
     def cluster_size(self) -> int:

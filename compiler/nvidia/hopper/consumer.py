@@ -27,6 +27,8 @@ from .emitter import GemmEmitter
 from .epilogue import emit_epilogue
 from .epilogue_tma import emit_tma_epilogue, wait_stores
 from .operands import operand_tile, wgmma_layout
+from .stream_k import add_partial, write_partial
+from .work import WorkItem, WorkWalk
 
 ORDER_BARRIERS = (1, 2)
 """Ping-pong: named barrier ``ORDER_BARRIERS[c]`` lets consumer warpgroup ``c`` start a mainloop."""
@@ -145,53 +147,76 @@ class Consumer:
             w.add(em.first_unit, w.mul(self.index, em.unit_step)) if pingpong else em.first_unit
         )
         tile_step = w.muli(em.unit_step, 2) if pingpong else em.unit_step
+        walk = WorkWalk(em, "c", first_tile, tile_step)
         first_q = w.mul(self.index, em.k_blocks) if pingpong else w.const(0)
         names = [f"%acc{a}" for a in range(cfg.m_atoms)]
         tile, body, exit_ = em.label("ctile"), em.label("cbody"), em.label("cexit")
         kloop, kbody, kdone = em.label("ck"), em.label("ckbody"), em.label("ckdone")
+        walk_types = ", ".join(["i32"] * (len(walk.names) + 1))
 
-        w.stmt(f"llvm.br ^{tile}({first_tile}, {first_q} : i32, i32)")
-        w.block(tile, [("%ct", "i32"), ("%cq", "i32")])
-        em.cond_br(w.icmp("ult", "%ct", em.total_units), body, exit_)
+        w.stmt(f"llvm.br ^{tile}({', '.join([*walk.initial, first_q])} : {walk_types})")
+        w.block(tile, [*walk.params, ("%cq", "i32")])
+        item = walk.item()
+        em.cond_br(item.valid, body, exit_)
         em.open(body)
         if pingpong:
             self._wait_turn()
         zero = [w.zero(self.acc)] * cfg.m_atoms
         accs = self._mma_block("%cq", zero, first=True)
-        carried = ", ".join(["%ct", "%cq", *accs])
+        carried = ", ".join(["%cq", *accs])
         types = ", ".join(["i32", "i32", *[self.acc] * cfg.m_atoms])
-        w.stmt(f"llvm.br ^{kloop}({w.const(1)}, {carried} : i32, {types})")
+        w.stmt(f"llvm.br ^{kloop}({w.addi(item.k_begin, 1)}, {carried} : {types})")
 
-        params = [
-            ("%ckb", "i32"),
-            ("%ckt", "i32"),
-            ("%ckq", "i32"),
-            *[(n, self.acc) for n in names],
-        ]
-        w.block(kloop, params)
-        em.cond_br(w.icmp("ult", "%ckb", em.k_blocks), kbody, kdone)
+        w.block(kloop, [("%ckb", "i32"), ("%ckq", "i32"), *[(n, self.acc) for n in names]])
+        em.cond_br(w.icmp("ult", "%ckb", item.k_end), kbody, kdone)
         em.open(kbody)
         q = w.addi("%ckq", 1)
         accs = self._mma_block(q, names, first=False)
         w.stmt("nvvm.wgmma.wait.group.sync.aligned 1")
         self._release("%ckq")
-        carried = ", ".join(["%ckt", q, *accs])
-        w.stmt(f"llvm.br ^{kloop}({w.addi('%ckb', 1)}, {carried} : i32, {types})")
+        w.stmt(f"llvm.br ^{kloop}({w.addi('%ckb', 1)}, {', '.join([q, *accs])} : {types})")
 
         em.open(kdone)
         w.stmt("nvvm.wgmma.wait.group.sync.aligned 0")
         self._release("%ckq")
         if pingpong:
             self._pass_turn()
-        tm, tn = em.tile_coords("%ckt")
+        next_q = w.add(w.addi("%ckq", 1), em.k_blocks) if pingpong else w.addi("%ckq", 1)
+        next_item = em.label("cnext")
+        if cfg.stream_k:
+            names = self._stream_k_handoff(item, names, next_item)
+        tm, tn = em.tile_coords(item.unit)
         row0 = w.add(w.muli(tm, cfg.block_m), self.row_in_tile)
         col0 = w.muli(tn, cfg.block_n)
         if cfg.epilogue is EpilogueKind.TMA:
             emit_tma_epilogue(em, names, self.thread, self.leader, self.index, row0, col0)
         else:
             emit_epilogue(em, names, self.thread, row0, col0)
-        next_q = w.add(w.addi("%ckq", 1), em.k_blocks) if pingpong else w.addi("%ckq", 1)
-        w.stmt(f"llvm.br ^{tile}({w.add('%ckt', tile_step)}, {next_q} : i32, i32)")
+        em.br(next_item)
+        em.open(next_item)
+        w.stmt(f"llvm.br ^{tile}({', '.join([*item.next_state, next_q])} : {walk_types})")
         em.open(exit_)
         if cfg.epilogue is EpilogueKind.TMA:
             em.if_then(self.leader, lambda: wait_stores(em, read_only=False), "stores_done")
+
+    def _stream_k_handoff(self, item: WorkItem, accs: list[str], next_item: str) -> list[str]:
+        """After a stream-K item's mainloop: a head segment writes its partial sums and goes on
+        to ``next_item``; a tail adds the head's; the accumulators to store (block arguments)."""
+        w, em, cfg = self.w, self.em, self.cfg
+        head, finish = em.label("sk_head"), em.label("sk_finish")
+        tail, store = em.label("sk_tail"), em.label("sk_store")
+        em.cond_br(w.icmp("ult", item.k_end, em.k_blocks), head, finish)
+        em.open(head)
+        write_partial(em, accs, self.thread, self.leader, self.index)
+        em.br(next_item)
+        em.open(finish)
+        types = ", ".join([self.acc] * cfg.m_atoms)
+        em.cond_br(
+            w.icmp("ne", item.k_begin, w.const(0)), tail, f"{store}({', '.join(accs)} : {types})"
+        )
+        em.open(tail)
+        summed = add_partial(em, accs, self.thread, self.leader, self.index)
+        w.stmt(f"llvm.br ^{store}({', '.join(summed)} : {types})")
+        stored = [f"%sk_acc{a}" for a in range(cfg.m_atoms)]
+        w.block(store, [(n, self.acc) for n in stored])
+        return stored

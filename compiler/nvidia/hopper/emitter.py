@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from ..nvvm_ops import PTR_SHARED, NvvmEmitter
 from ..tma import TMAP_ATTRS
 from .config import HopperGemmConfig, Raster
+from .work import StreamKRun, stream_k_run
 
 SMEM_SYMBOL = "warpsched_gemm_smem"
 WAIT_TICKS = 10_000_000
@@ -39,16 +40,19 @@ class KernelArgs:
     n: str = "%n"
     k: str = "%k"
     ldc: str = "%ldc"
+    workspace: str = "%workspace"
 
 
 ARGS = KernelArgs()
 SIGNATURE = (
     f"{ARGS.tmap_a}: !llvm.ptr {TMAP_ATTRS}, {ARGS.tmap_b}: !llvm.ptr {TMAP_ATTRS}, "
     f"{ARGS.tmap_c}: !llvm.ptr {TMAP_ATTRS}, "
-    f"{ARGS.c}: !llvm.ptr<1>, {ARGS.m}: i32, {ARGS.n}: i32, {ARGS.k}: i32, {ARGS.ldc}: i32"
+    f"{ARGS.c}: !llvm.ptr<1>, {ARGS.m}: i32, {ARGS.n}: i32, {ARGS.k}: i32, {ARGS.ldc}: i32, "
+    f"{ARGS.workspace}: !llvm.ptr<1>"
 )
-"""``(tmap_a, tmap_b, tmap_c, c, M, N, K, ldc)``: three ``__grid_constant__`` CUtensorMaps (C's is
-read by the TMA epilogue only), C's base address and the sizes."""
+"""``(tmap_a, tmap_b, tmap_c, c, M, N, K, ldc, workspace)``: three ``__grid_constant__``
+CUtensorMaps (C's is read by the TMA epilogue only), C's base address, the sizes and the
+stream-K workspace (``HopperGemmConfig.workspace_bytes``; unused, and may be null, otherwise)."""
 
 
 @dataclass(frozen=True)
@@ -89,6 +93,9 @@ class GemmEmitter(NvvmEmitter):
         """Units of work (see the module docstring); a CTA takes ``first_unit``, then every
         ``unit_step``-th."""
         self.k_blocks = self.ceil_div(ARGS.k, config.block_k)
+        self.grid = grid
+        self.stream_k_run: StreamKRun | None = stream_k_run(self) if config.stream_k else None
+        """The launch's stream-K split (``work.py``), computed once in the entry block."""
 
     @property
     def acc_type(self) -> str:

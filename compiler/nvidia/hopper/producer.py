@@ -1,10 +1,10 @@
 """The producer warpgroup: one elected thread streams A and B k-blocks into the TMA ring.
 
-For each of the CTA's tiles (``ctaid.x``, then every ``nctaid.x``-th) and each
-k-block it takes the next ring slot: waits until the consumers released the
-stage (``empty``, parity flipped), arms ``full`` with ``arrive.expect_tx`` of
-the stage's bytes, and issues the ``cp.async.bulk.tensor`` copies that
-complete on ``full``.  Out-of-range rows, columns and K are zero-filled by TMA.
+For each of the CTA's work items (``work.py``: whole tiles, then with stream-K
+runs of k-blocks) and each of the item's k-blocks it takes the next ring slot:
+waits until the consumers released the stage (``empty``, parity flipped), arms
+``full`` with ``arrive.expect_tx`` of the stage's bytes, and issues the
+``cp.async.bulk.tensor`` copies that complete on ``full``.  Out-of-range rows, columns and K are zero-filled by TMA.
 With 2x1 clusters the producer of rank ``r`` issues A and its part of B (the
 copies whose ``issuer`` is ``r``), multicast to both CTAs; ``full`` still expects
 the whole stage, whose bytes arrive from both producers, and ``empty`` counts
@@ -17,27 +17,32 @@ from __future__ import annotations
 from ..tma import PTR_CLUSTER, load_2d
 from .emitter import ARGS, GemmEmitter
 from .operands import OperandCopy, copies
+from .work import WorkWalk
 
 PTR_SHARED = "!llvm.ptr<3>"
 
 
 def emit_producer(em: GemmEmitter) -> None:
-    """The producer's tile loop; runs on thread 0 of warpgroup 0 (the caller branches there)."""
+    """The producer's loop over its work items; runs on thread 0 of warpgroup 0 (the caller
+    branches there)."""
     w, cfg = em.w, em.config
+    walk = WorkWalk(em, "p", em.first_unit, em.unit_step)
     tile, body, exit_ = em.label("ptile"), em.label("pbody"), em.label("pexit")
     kloop, kbody, knext = em.label("pk"), em.label("pkbody"), em.label("pknext")
-    em.w.stmt(f"llvm.br ^{tile}({em.first_unit}, {w.const(0)} : i32, i32)")
+    types = ", ".join(["i32"] * (len(walk.names) + 1))
+    em.w.stmt(f"llvm.br ^{tile}({', '.join([*walk.initial, w.const(0)])} : {types})")
 
-    w.block(tile, [("%pt", "i32"), ("%pq", "i32")])
-    em.cond_br(w.icmp("ult", "%pt", em.total_units), body, exit_)
+    w.block(tile, [*walk.params, ("%pq", "i32")])
+    item = walk.item()
+    em.cond_br(item.valid, body, exit_)
     em.open(body)
-    tm, tn = em.tile_coords("%pt")
+    tm, tn = em.tile_coords(item.unit)
     row0 = w.muli(tm, cfg.block_m)
     col0 = w.muli(tn, cfg.block_n)
-    w.stmt(f"llvm.br ^{kloop}({w.const(0)}, %pq : i32, i32)")
+    w.stmt(f"llvm.br ^{kloop}({item.k_begin}, %pq : i32, i32)")
 
     w.block(kloop, [("%pkb", "i32"), ("%pkq", "i32")])
-    em.cond_br(w.icmp("ult", "%pkb", em.k_blocks), kbody, knext)
+    em.cond_br(w.icmp("ult", "%pkb", item.k_end), kbody, knext)
     em.open(kbody)
     slot = em.slot("%pkq")
     em.wait_parity(em.empty_barrier(slot.stage), em.binop("xor", slot.parity, w.const(1)))
@@ -61,7 +66,7 @@ def emit_producer(em: GemmEmitter) -> None:
     w.stmt(f"llvm.br ^{kloop}({w.addi('%pkb', 1)}, {w.addi('%pkq', 1)} : i32, i32)")
 
     em.open(knext)
-    w.stmt(f"llvm.br ^{tile}({w.add('%pt', em.unit_step)}, %pkq : i32, i32)")
+    w.stmt(f"llvm.br ^{tile}({', '.join([*item.next_state, '%pkq'])} : {types})")
     em.open(exit_)
 
 
