@@ -1,4 +1,6 @@
-"""The Hopper GEMM's persistent launch shape (no GPU needed)."""
+"""The Hopper GEMM's persistent launch shape and stream-K workspace (no GPU needed)."""
+
+import pytest
 
 from warpsched.nvidia.hopper.config import HopperGemmConfig
 from warpsched.runtime.gemm import launch_grid
@@ -18,3 +20,27 @@ def test_clusters_launch_whole_pairs_one_per_tile_pair():
     assert launch_grid(config, 128, 256, 132) == 2  # one tile: its pair's second CTA idles
     assert launch_grid(config, 8192, 8192, 132) == 132
     assert launch_grid(config, 8192, 8192, 131) == 130  # an odd SM count: whole clusters only
+
+
+def test_stream_k_workspace_holds_flags_then_one_partial_tile_per_cta():
+    config = HopperGemmConfig(decomposition="stream_k")
+    assert HopperGemmConfig().workspace_bytes(132) == 0
+    # 132 CTAs × 2 warpgroups of i32 flags, rounded up to 256 bytes, then 128x256 f32 tiles
+    assert config.workspace_bytes(132) == 1280 + 132 * 128 * 256 * 4
+    assert config.workspace_bytes(1) == 256 + 128 * 256 * 4
+
+
+def test_stream_k_rejects_more_iterations_than_32_bits_count():
+    from warpsched.runtime.gemm import GemmArgumentError, GemmKernel
+    from warpsched.runtime.tensors import MatrixArg
+
+    kernel = GemmKernel(HopperGemmConfig(decomposition="stream_k"))
+    m = n = 1 << 20
+    k = 1 << 16  # 32768 tile rows x 4096 tile columns x 1024 k-blocks
+    a = MatrixArg(1 << 12, m, k, k, 1, "bf16", 0, "A")
+    b = MatrixArg(1 << 12, k, n, n, 1, "bf16", 0, "B")
+    c = MatrixArg(1 << 12, m, n, n, 1, "bf16", 0, "C")
+    with pytest.raises(GemmArgumentError, match="stream-K counts k-block iterations in 32 bits"):
+        kernel.check(a, b, c)
+    data_parallel = GemmKernel(HopperGemmConfig())
+    assert data_parallel.check(a, b, c) == (m, n, k)

@@ -153,15 +153,33 @@ def test_named_barrier_collision():
         {},
         {"consumers": "pingpong", "block_m": 128, "block_n": 128},
         {"stages": 4, "block_n": 128},
+        {"decomposition": "stream_k"},
+        {"decomposition": "stream_k", "cluster_m": 2},
     ],
 )
 def test_hopper_ring_verifies(kw):
     assert check_gemm(HopperGemmConfig(**kw)) == []
 
 
+def test_stream_k_ring_is_explored_over_uneven_segments():
+    from warpsched.verify.nvidia_gemm import _explorations
+
+    plain = {items for _s, items, _w in _explorations(HopperGemmConfig())}
+    split = {items for _s, items, _w in _explorations(HopperGemmConfig(decomposition="stream_k"))}
+    extra = split - plain
+    assert extra and all(len(set(items)) > 1 for items in extra)  # segments of several lengths
+    # Consumers that take whole tiles while the producer fills only the segments are stuck.
+    config = HopperGemmConfig(decomposition="stream_k")
+    items = next(iter(extra))
+    programs = ring_programs(config, stages=2, items=(max(items),) * len(items))
+    programs["producer"] = ring_programs(config, stages=2, items=items)["producer"]
+    finding = explore(programs, ring_counts(config, 2)).findings[0]
+    assert finding.what == "stuck" and finding.actor.startswith("consumer")
+
+
 def test_hopper_ring_with_too_few_empty_arrivals_deadlocks():
     config = HopperGemmConfig()
-    programs = ring_programs(config, stages=2, tiles=3, k_blocks=3)
+    programs = ring_programs(config, stages=2, items=(3, 3, 3))
     counts = ring_counts(config, 2)
     counts = {k: (v + 1 if k[1] == "empty" else v) for k, v in counts.items()}
     assert explore(programs, counts).findings[0].what == "stuck"
@@ -228,7 +246,7 @@ def test_cluster_ring_is_two_ctas_and_catches_a_missing_remote_release():
     from warpsched.verify.nvidia_gemm import ring
 
     config = HopperGemmConfig(cluster_m=2)
-    programs = ring_programs(config, stages=2, tiles=1, k_blocks=3)
+    programs = ring_programs(config, stages=2, items=(3,))
     assert sorted(programs) == [
         "CTA 0 consumer 0",
         "CTA 0 consumer 1",
@@ -253,7 +271,7 @@ def test_cluster_ring_is_two_ctas_and_catches_a_missing_remote_release():
 def test_cluster_ring_catches_a_producer_that_does_not_multicast():
     """A producer whose part of B never reaches the peer leaves the peer's consumers waiting."""
     config = HopperGemmConfig(cluster_m=2)
-    programs = ring_programs(config, stages=2, tiles=1, k_blocks=1)
+    programs = ring_programs(config, stages=2, items=(1,))
 
     def no_multicast(name, action):
         if not name.endswith("producer") or action.kind is not Kind.ARRIVE:

@@ -148,6 +148,13 @@ class GemmKernel:
             raise GemmArgumentError("K = 0: nothing to multiply (C would be all zeros)")
         if max(m, n, k, c.row_stride) > INT32_MAX:
             raise GemmArgumentError("sizes and strides must be below 2**31")
+        if cfg.stream_k:
+            units = -(-m // cfg.block_m) * -(-n // cfg.block_n)
+            if units * -(-k // cfg.block_k) > INT32_MAX:
+                raise GemmArgumentError(
+                    "stream-K counts k-block iterations in 32 bits: tiles × k-blocks must be "
+                    "below 2**31 (use a kernel with decomposition = data_parallel)"
+                )
         for arg, want in ((a, "bf16"), (b, "bf16"), (c, cfg.out_dtype.value)):
             if arg.dtype != want:
                 raise GemmArgumentError(f"{arg.name} is {arg.dtype}; this kernel needs {want}")

@@ -21,10 +21,16 @@ of the Hopper GEMM as ``nvidia_model.Action`` sequences, as
 2 only for a cluster), 1 tile and more tiles than stages, 1 and several k-blocks, and
 checks the named-barrier table (0: every thread, except with 2x1 clusters, which
 sync through ``barrier.cluster``; ping-pong order 1/2 with 256 threads;
-TMA-epilogue staging 3/4 with 128) and that ``expect_tx`` arms exactly the bytes
-the stage's TMA boxes bring (``operands.stage_arrival_bytes``: fewer never
+TMA-epilogue staging 3/4 and stream-K handoff 5/6 with 128) and that ``expect_tx``
+arms exactly the bytes the stage's TMA boxes bring (``operands.stage_arrival_bytes``: fewer never
 completes the phase, more completes it while a box is still in flight).
 Violations are at the ``sched.nv_gemm`` op (``at`` None).
+
+With ``decomposition = stream_k`` the ring is also explored over the segment walks of a
+split (``work.walk_items``).  The partial-tile handoff between CTAs (``stream_k.py``) is not
+explored: its waits only ever point at a lower-numbered CTA's first stream-K item, which
+``tests/test_hopper_work.py`` checks on the walks, and the GPU tests and compute-sanitizer
+check the kernel.
 
 A 2x1 cluster is modelled as both CTAs, each with its own ring (``ring.cta0``,
 ``ring.cta1``) and order barriers: a producer waits on its own ``empty``, arrives
@@ -35,10 +41,14 @@ per CTA); a consumer releases a slot on ``empty`` in both CTAs.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from warpsched.nvidia.hopper.config import ConsumerMode, EpilogueKind, HopperGemmConfig
 from warpsched.nvidia.hopper.consumer import ORDER_BARRIERS
 from warpsched.nvidia.hopper.epilogue_tma import STAGING_BARRIER
 from warpsched.nvidia.hopper.operands import stage_arrival_bytes
+from warpsched.nvidia.hopper.stream_k import HANDOFF_BARRIER
+from warpsched.nvidia.hopper.work import walk_items
 
 from .counterexample import Step, Violation
 from .expect_tx import check_expect_tx
@@ -51,16 +61,17 @@ WARPGROUP = 128
 
 
 def ring_programs(
-    config: HopperGemmConfig, stages: int, tiles: int, k_blocks: int
+    config: HopperGemmConfig, stages: int, items: Sequence[int]
 ) -> dict[str, tuple[Action, ...]]:
-    """The producer's and both consumer warpgroups' ring actions, in every CTA of the cluster."""
+    """The producer's and both consumer warpgroups' ring actions, in every CTA of the cluster,
+    for work items of ``items[i]`` k-blocks each (whole tiles, or stream-K segments)."""
     ctas = config.cluster_size
     out: dict[str, tuple[Action, ...]] = {}
     for rank in range(ctas):
         prefix = f"CTA {rank} " if ctas > 1 else ""
         peers = [r for r in range(ctas) if r != rank]
         producer = []
-        for q in range(tiles * k_blocks):
+        for q in range(sum(items)):
             s, parity = q % stages, (q // stages) % 2
             producer.append(Action(Kind.WAIT, (ring(rank, ctas), "empty", s), parity ^ 1))
             producer.append(Action(Kind.ARRIVE, (ring(rank, ctas), "full", s), 1))
@@ -68,30 +79,32 @@ def ring_programs(
             producer += [Action(Kind.ARRIVE, (ring(p, ctas), "full", s), 1) for p in peers]
         out[f"{prefix}producer"] = tuple(producer)
         for c in range(config.consumer_warpgroups):
-            out[f"{prefix}consumer {c}"] = _consumer(config, stages, tiles, k_blocks, rank, c)
+            out[f"{prefix}consumer {c}"] = _consumer(config, stages, items, rank, c)
     return out
 
 
 def _consumer(
-    config: HopperGemmConfig, stages: int, tiles: int, k_blocks: int, rank: int, c: int
+    config: HopperGemmConfig, stages: int, items: Sequence[int], rank: int, c: int
 ) -> tuple[Action, ...]:
     ctas = config.cluster_size
     pingpong = config.consumers is ConsumerMode.PINGPONG
     acts: list[Action] = []
-    for t in range(tiles):
+    first_q = 0
+    for t, k_blocks in enumerate(items):
+        q0, first_q = first_q, first_q + k_blocks
         if pingpong and t % 2 != c:
             continue
         if pingpong and not (c == 0 and t == 0):
             order = _named(ORDER_BARRIERS[c], rank, ctas)
             acts.append(Action(Kind.BAR_SYNC, order, WARPGROUP, threads=2 * WARPGROUP))
         for kb in range(k_blocks):
-            q = t * k_blocks + kb
+            q = q0 + kb
             full = (ring(rank, ctas), "full", q % stages)
             acts.append(Action(Kind.WAIT, full, (q // stages) % 2))
             if kb:
                 acts += _release(q - 1, stages, ctas)
-        acts += _release(t * k_blocks + k_blocks - 1, stages, ctas)
-        if pingpong and t + 1 < tiles:
+        acts += _release(q0 + k_blocks - 1, stages, ctas)
+        if pingpong and t + 1 < len(items):
             other = _named(ORDER_BARRIERS[1 - c], rank, ctas)
             acts.append(Action(Kind.BAR_ARRIVE, other, WARPGROUP, threads=2 * WARPGROUP))
     return tuple(acts)
@@ -124,7 +137,7 @@ def ring_counts(config: HopperGemmConfig, stages: int) -> dict[tuple, int]:
 
 def gemm_named_barriers(config: HopperGemmConfig) -> list[NamedUse]:
     """Barrier 0 for the init (every thread; 2x1 clusters use ``barrier.cluster``), ping-pong
-    order barriers, TMA staging barriers."""
+    order barriers, TMA staging barriers, stream-K handoff barriers."""
     uses = []
     if config.cluster_size == 1:
         uses.append(NamedUse(0, "barrier init (bar.sync 0)", config.threads))
@@ -133,6 +146,11 @@ def gemm_named_barriers(config: HopperGemmConfig) -> list[NamedUse]:
     if config.epilogue is EpilogueKind.TMA:
         uses += [
             NamedUse(STAGING_BARRIER + c, f"C staging of warpgroup {c}", WARPGROUP)
+            for c in range(config.consumer_warpgroups)
+        ]
+    if config.stream_k:
+        uses += [
+            NamedUse(HANDOFF_BARRIER + c, f"stream-K handoff of warpgroup {c}", WARPGROUP)
             for c in range(config.consumer_warpgroups)
         ]
     return uses
@@ -146,22 +164,34 @@ def check_gemm(config: HopperGemmConfig) -> list[Violation]:
     bytes_wrong = check_expect_tx(None, config.stage_bytes, stage_arrival_bytes(config))
     if bytes_wrong:
         return bytes_wrong
-    # The configured ring and the smallest one; 1 tile and more tiles than stages, 1 k-block and
-    # more k-blocks than stages (every slot wraps): 8 explorations, ~0.1 s, run on every compile.
-    # A cluster's two CTAs (six actors) explore the smallest ring only: ~0.5 s.
+    for stages, items, where in _explorations(config):
+        ex = explore(ring_programs(config, stages, items), ring_counts(config, stages))
+        if ex.findings:
+            f = ex.findings[0]
+            what = f.action.describe() if f.action else "the end"
+            msg = f"ring {f.what} with {stages} stages, {where}: {f.actor} at {what}"
+            if f.action is not None and f.action.barrier[:1] == (RING,):
+                msg += f" ({barrier_name(f.action.barrier)})"
+            steps = tuple(Step(actor, text) for actor, text in f.path)
+            return [Violation(None, "ring", msg, steps)]
+    return []
+
+
+def _explorations(config: HopperGemmConfig):
+    """(stages, work items, description) of each exploration.
+
+    The configured ring and the smallest one; 1 tile and more tiles than stages, 1 k-block and
+    more k-blocks than stages (every slot wraps): 8 explorations, ~0.1 s, run on every compile.
+    A cluster's two CTAs (six actors) explore the smallest ring only: ~0.5 s.  Stream-K adds
+    the walks of both CTAs of a split (``work.walk_items`` of 3 units of ``stages + 1``
+    k-blocks over 2 CTAs): segments shorter and longer than the ring, back to back."""
     for stages in sorted({2, config.stages}) if config.cluster_size == 1 else [2]:
         for tiles in (1, stages + 1):
             for k_blocks in (1, stages + 1):
-                ex = explore(
-                    ring_programs(config, stages, tiles, k_blocks), ring_counts(config, stages)
-                )
-                if ex.findings:
-                    f = ex.findings[0]
-                    where = f"{stages} stages, {tiles} tile(s), {k_blocks} k-block(s)"
-                    what = f.action.describe() if f.action else "the end"
-                    msg = f"ring {f.what} with {where}: {f.actor} at {what}"
-                    if f.action is not None and f.action.barrier[:1] == (RING,):
-                        msg += f" ({barrier_name(f.action.barrier)})"
-                    steps = tuple(Step(actor, text) for actor, text in f.path)
-                    return [Violation(None, "ring", msg, steps)]
-    return []
+                where = f"{tiles} tile(s), {k_blocks} k-block(s)"
+                yield stages, (k_blocks,) * tiles, where
+        if config.stream_k:
+            for cta in range(2):
+                walk = walk_items(3, 2, stages + 1, cta, stream_k=True)
+                items = tuple(item.k_end - item.k_begin for item in walk)
+                yield stages, items, f"stream-K segments of {list(items)} k-block(s)"

@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from ..nvvm_ops import PTR_SHARED, NvvmEmitter
 from ..tma import TMAP_ATTRS
 from .config import HopperGemmConfig, Raster
-from .work import StreamKRun, stream_k_run
 
 SMEM_SYMBOL = "warpsched_gemm_smem"
 WAIT_TICKS = 10_000_000
@@ -61,6 +60,43 @@ class Slot:
 
     stage: str
     parity: str
+
+
+@dataclass(frozen=True)
+class StreamKRun:
+    """The stream-K split of a launch, as SSA values computed once per CTA."""
+
+    whole_units: str
+    """``U - sk``: the units taken whole."""
+    begin: str
+    """The CTA's first stream-K iteration."""
+    end: str
+    """One past its last."""
+
+
+def stream_k_run(em: GemmEmitter) -> StreamKRun:
+    """``U - sk`` and this CTA's run ``[c·S / P, (c+1)·S / P)`` (64-bit products)."""
+    w = em.w
+    units, per_wave = em.total_units, em.unit_step
+    partial_wave = em.urem(units, per_wave)
+    split = em.and_(w.icmp("ne", partial_wave, w.const(0)), w.icmp("ugt", units, per_wave))
+    sk_units = em.select(split, w.add(partial_wave, per_wave), w.const(0))
+
+    def wide(value: str) -> str:
+        return w.emit(f"llvm.zext {value} : i32 to i64")
+
+    iterations = em.binop("mul", wide(sk_units), wide(em.k_blocks), "i64")
+    waves = wide(per_wave)
+
+    def bound(index: str) -> str:
+        start = em.binop("udiv", em.binop("mul", wide(index), iterations, "i64"), waves, "i64")
+        return w.emit(f"llvm.trunc {start} : i64 to i32")
+
+    return StreamKRun(
+        whole_units=em.binop("sub", units, sk_units),
+        begin=bound(em.first_unit),
+        end=bound(w.addi(em.first_unit, 1)),
+    )
 
 
 class GemmEmitter(NvvmEmitter):

@@ -22,10 +22,8 @@ units and ``kb`` k-blocks per tile, a CTA whose cluster index is ``c``:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from .emitter import GemmEmitter
+from .emitter import GemmEmitter
 
 
 @dataclass(frozen=True)
@@ -48,9 +46,7 @@ class Segment:
     k_end: int
 
 
-def walk_items(
-    units: int, per_wave: int, k_blocks: int, cta: int, stream_k: bool
-) -> list[Segment]:
+def walk_items(units: int, per_wave: int, k_blocks: int, cta: int, stream_k: bool) -> list[Segment]:
     """The work items of cluster index ``cta`` in the order its roles walk them: what
     ``WorkWalk`` emits, in Python (for the ring model of ``sched-verify`` and the tests)."""
     split = stream_k and units > per_wave and units % per_wave != 0
@@ -65,40 +61,6 @@ def walk_items(
         items.append(Segment(whole + local, start - local * k_blocks, end - local * k_blocks))
         end = start
     return items
-
-
-@dataclass(frozen=True)
-class StreamKRun:
-    """The stream-K split of a launch, as SSA values computed once per CTA."""
-
-    whole_units: str
-    """``U - sk``: the units taken whole."""
-    begin: str
-    """The CTA's first stream-K iteration."""
-    end: str
-    """One past its last."""
-
-
-def stream_k_run(em: GemmEmitter) -> StreamKRun:
-    """``U - sk`` and this CTA's run ``[c·S / P, (c+1)·S / P)`` (64-bit products)."""
-    w = em.w
-    units, per_wave = em.total_units, em.unit_step
-    partial_wave = em.urem(units, per_wave)
-    split = em.and_(w.icmp("ne", partial_wave, w.const(0)), w.icmp("ugt", units, per_wave))
-    sk_units = em.select(split, w.add(partial_wave, per_wave), w.const(0))
-    iterations = w.emit(f"llvm.zext {w.mul(sk_units, em.k_blocks)} : i32 to i64")
-    waves = w.emit(f"llvm.zext {per_wave} : i32 to i64")
-
-    def bound(index: str) -> str:
-        wide = w.emit(f"llvm.zext {index} : i32 to i64")
-        start = em.binop("udiv", em.binop("mul", wide, iterations, "i64"), waves, "i64")
-        return w.emit(f"llvm.trunc {start} : i64 to i32")
-
-    return StreamKRun(
-        whole_units=em.binop("sub", units, sk_units),
-        begin=bound(em.first_unit),
-        end=bound(w.addi(em.first_unit, 1)),
-    )
 
 
 class WorkWalk:

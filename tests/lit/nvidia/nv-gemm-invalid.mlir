@@ -28,9 +28,14 @@ sched.nv_gemm @too_many_accumulators block_m 256 block_n 256 epilogue registers 
 sched.nv_gemm @too_deep stages 8 block_n 100
 
 // -----
-// ==== an f32 C whose TMA staging buffers do not fit with the default ring ====
-// expected-error@+1 {{'sched.nv_gemm' op stages = 3: 279600 bytes of shared memory (at most 232448)}}
-sched.nv_gemm @f32_staging out_dtype f32
+// ==== a ring that leaves no room for even one box of f32 C per staging pass ====
+// expected-error@+1 {{'sched.nv_gemm' op stages = 5: 263248 bytes of shared memory (at most 232448)}}
+sched.nv_gemm @f32_staging out_dtype f32 stages 5
+
+// -----
+// ==== stream-K splits k-block runs across both consumer warpgroups: not ping-pong ====
+// expected-error@+1 {{'sched.nv_gemm' op decomposition = stream_k: needs cooperative consumers (both warpgroups on every k-block run)}}
+sched.nv_gemm @stream_k_pingpong consumers pingpong block_n 128 decomposition stream_k
 
 // -----
 // ==== only 2x1 clusters (B multicast across two M tiles) are built ====

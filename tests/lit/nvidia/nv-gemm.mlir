@@ -10,7 +10,7 @@
 
 // NVVM-LABEL: module attributes {sched.target = "sm_90a"} {
 // NVVM: llvm.mlir.global external @warpsched_gemm_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
-// NVVM: llvm.func @hopper_gemm(%{{.+}}: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}, %{{.+}}: !llvm.ptr {{.+}}, %{{.+}}: !llvm.ptr {{.+}}, %{{.+}}: !llvm.ptr<1>, %{{.+}}: i32, %{{.+}}: i32, %{{.+}}: i32, %{{.+}}: i32)
+// NVVM: llvm.func @hopper_gemm(%{{.+}}: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}, %{{.+}}: !llvm.ptr {{.+}}, %{{.+}}: !llvm.ptr {{.+}}, %{{.+}}: !llvm.ptr<1>, %{{.+}}: i32, %{{.+}}: i32, %{{.+}}: i32, %{{.+}}: i32, %{{.+}}: !llvm.ptr<1>)
 // NVVM-SAME: nvvm.kernel, nvvm.maxntid = array<i32: 384, 1, 1>, nvvm.minctasm = 1 : i32
 // NVVM: nvvm.setmaxregister decrease 40
 // NVVM: nvvm.mbarrier.arrive.expect_tx
