@@ -5,11 +5,13 @@
 #   here:    WARPSCHED_CACHE_DIR=.device/cache .venv/bin/python bench/gemm_vs_cublas.py prepare
 #   device:  bash bench/hopper_device_check.sh checks        (carry .device)
 #            bash bench/hopper_device_check.sh bench [quick]
+#            bash bench/hopper_device_check.sh ncu
 #
 # checks: the GPU tests (every configuration, 2x1 clusters included) against float64 torch,
 #         then compute-sanitizer memcheck, racecheck and synccheck on one small launch of each
 #         consumer mode, epilogue and cluster shape (each launch also checks its result);
-# bench:  the benchmark against cuBLAS (all shapes, or the four headline ones with "quick").
+# bench:  the benchmark against cuBLAS (all shapes, or the four headline ones with "quick");
+# ncu:    Nsight Compute on the data-parallel and stream-K kernels at 8192³ and 6144³.
 # Every step prints its summary; the status is that of the first failing step.
 set -u
 ln -sfn "$PWD/compiler" /tmp/warpsched
@@ -40,6 +42,17 @@ case "${1:-}" in
       done
     done
     ;;
+  ncu)
+    # The data-parallel and stream-K kernels where stream-K gains (8192³) and loses (6144³).
+    for spec in "coop_128x256_s3_tma 8192,8192,8192" "coop_128x256_s3_tma_sk 8192,8192,8192" \
+                "coop_128x256_s3_tma 6144,6144,6144" "coop_128x256_s3_tma_sk 6144,6144,6144"; do
+      set -- $spec
+      step timeout 150 ncu --section SpeedOfLight --section MemoryWorkloadAnalysis \
+        --section WarpStateStats --section LaunchStats --kernel-name "$1" --launch-skip 1 \
+        --launch-count 1 python3 bench/gemm_profile_target.py --config "$1" --shape "$2" \
+        --launches 2
+    done
+    ;;
   bench)
     if [ "${2:-}" = quick ]; then
       step timeout 500 python3 bench/gemm_vs_cublas.py run --quick
@@ -48,7 +61,7 @@ case "${1:-}" in
     fi
     ;;
   *)
-    echo "usage: bash bench/hopper_device_check.sh checks | bench [quick]" >&2
+    echo "usage: bash bench/hopper_device_check.sh checks | bench [quick] | ncu" >&2
     exit 2
     ;;
 esac

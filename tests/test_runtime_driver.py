@@ -296,3 +296,31 @@ def test_launch_configs_are_built_once_per_shape():
     other = _cached_launch_config((66, 1, 1), (384, 1, 1), (2, 1, 1), 200_000, 0)
     assert first is again and other is not first
     assert (other.gridDimX, other.numAttrs) == (66, 1)
+
+
+def test_device_buffer_rejects_a_size_that_is_not_positive():
+    from warpsched.runtime import DeviceBuffer
+
+    for nbytes in (0, -1, 2.5):
+        with pytest.raises(ValueError, match="nbytes must be a positive int"):
+            DeviceBuffer(nbytes)
+
+
+@pytest.mark.gpu
+def test_device_buffer_is_zero_filled_in_stream_order(hopper):
+    """The stream-K workspace's allocation: poisoned memory freed and reallocated comes back
+    zeroed once the stream has run the fill."""
+    from warpsched.runtime import DeviceBuffer
+
+    cu = hopper
+    size = 1 << 20
+    first = DeviceBuffer(size, stream=0)
+    check(cu.cuMemsetD8(first.ptr, 0xAB, size), "cuMemsetD8")
+    check(cu.cuCtxSynchronize(), "cuCtxSynchronize")
+    del first
+    buffer = DeviceBuffer(size, stream=0)
+    check(cu.cuStreamSynchronize(cu.CUstream(0)), "cuStreamSynchronize")
+    host = (ctypes.c_uint8 * size)()
+    check(cu.cuMemcpyDtoH(ctypes.addressof(host), buffer.ptr, size), "cuMemcpyDtoH")
+    assert bytes(host) == bytes(size)
+    assert repr(buffer).startswith(f"DeviceBuffer({size} bytes at 0x")

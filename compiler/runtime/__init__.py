@@ -2,7 +2,8 @@
 
 * ``tensormap``: ``TensorMapSpec`` (validated TMA view) and ``encode`` (128-byte ``CUtensorMap``);
 * ``params``: ``KernelParam`` values and their ``void* kernelParams[]`` packing;
-* ``driver``: checked CUDA driver calls, ``Kernel`` (cubin + entry) and its launch;
+* ``driver``: checked CUDA driver calls, ``Kernel`` (cubin + entry) and its launch,
+  ``DeviceBuffer`` (zero-filled device memory);
 * ``cache``: the content-addressed disk cache of compiled artefacts;
 * ``tensors``: ``as_matrix`` (torch / DLPack / ``__cuda_array_interface__`` to ``MatrixArg``);
 * ``gemm``: ``GemmKernel`` and ``gemm()``, the Hopper GEMM on torch tensors;
@@ -16,6 +17,7 @@ from .cache import CACHE_DIR_ENV, CACHE_SCHEMA, KernelCache, cache_key, default_
 from .driver import (
     CudaError,
     CudaUnavailableError,
+    DeviceBuffer,
     Kernel,
     check,
     device_capability,
@@ -46,6 +48,7 @@ __all__ = [
     "CACHE_SCHEMA",
     "CudaError",
     "CudaUnavailableError",
+    "DeviceBuffer",
     "I32Param",
     "I64Param",
     "Kernel",
