@@ -26,7 +26,7 @@ from warpsched.amdgpu import (
     lower_schedule,
     read_code_object,
 )
-from warpsched.amdgpu.execution import Guard, KBase, Run, StructuralOps
+from warpsched.tile_geometry.execution import Guard, KBase, Run, StructuralOps
 from warpsched.core.ir import ir
 from warpsched.schedule import ExpandedSchedule, OpDesc, Phase, pingpong
 from warpsched.tile_geometry import (

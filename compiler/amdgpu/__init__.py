@@ -42,7 +42,7 @@ _EXPORTS = {
     "decode_waitcnt": ".waitcnt",
     "disassemble": ".elfinfo",
     "encode_waitcnt": ".waitcnt",
-    "execution_plan": ".execution",
+    "execution_plan": "..tile_geometry.execution",
     "generate": ".codegen",
     "kernel_report": ".report",
     "link_hsaco": ".codegen",

@@ -38,7 +38,7 @@ from warpsched.schedule.expanded import ExpandedSchedule, block_index
 
 from ..schedule import Ops, PingPongOps, op_name
 from ..tile_geometry import KernelStructure
-from .execution import Run, StructuralOps, execution_plan
+from ..tile_geometry.execution import Run, StructuralOps, execution_plan
 from .fidelity_result import Checked, Deviation, Elided, FidelityResult
 from .isa import Counter, Instruction, parse_disassembly, straight_line_regions
 from .waitcnt import Waitcnt, parse_waitcnt_asm

@@ -24,7 +24,7 @@ from warpsched.schedule.expanded import ExpandedSchedule
 
 from ..schedule import Phase, ScheduleEntry, op_name
 from ..tile_geometry import GemmSpec, KernelStructure, Operand, TileShape, WaveIndex, lds_bytes
-from .execution import Guard, KBase, Run, StructuralOps, execution_plan
+from ..tile_geometry.execution import Guard, KBase, Run, StructuralOps, execution_plan
 from .kernel_values import LDS_SYMBOL, PTR_GLOBAL, KernelValues
 from .select import Selector
 from .store import store_c

@@ -1,12 +1,12 @@
 """The per-wave-group instruction streams an AMD kernel executes for an expanded schedule.
 
-``trace`` unrolls ``warpsched.amdgpu.execution_plan`` (the structure's own
-stagger, end-of-prologue, balancing and drain barriers included) for each wave
-group with ``iterations`` K-loop iterations (K = 2*BK*(iterations + 1)).  Every
-``Event`` records where it came from (phase and entry index, or the structural
-sequence's name), the K block base it is issued with (in BK units) and the
-number of ``s_barrier``s its wave group has executed before it: hardware barriers
-match by count, so two events of different groups are ordered exactly when a
+``trace`` (``warpsched.tile_geometry.execution``, re-exported here) unrolls the
+structure's execution plan (stagger, end-of-prologue, balancing and drain barriers
+included) for each wave group with ``iterations`` K-loop iterations (K =
+2*BK*(iterations + 1)).  Every ``Event`` records where it came from (phase and entry
+index, or the structural sequence's name), the K block base it is issued with (in BK
+units) and the number of ``s_barrier``s its wave group has executed before it: hardware
+barriers match by count, so two events of different groups are ordered exactly when a
 barrier count separates them (``ordered``).
 
 The counters are modelled per wave group, in issue order, as the hardware
@@ -20,84 +20,24 @@ comes first.  sched-verify and the CPU interpreter both use them.
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
 
-from warpsched.amdgpu.execution import Guard, KBase, Run, StructuralOps, execution_plan
-from warpsched.schedule import ExpandedSchedule, OpDesc, Ops, Phase, PingPongOps, ScheduleEntry
-from warpsched.schedule.format import entry_line
-from warpsched.tile_geometry import KernelStructure
+from warpsched.schedule import Ops, PingPongOps
+from warpsched.tile_geometry.execution import Event, groups_of, trace
 
-_GROUP_GUARD = {0: Guard.WAVE_GROUP_0, 1: Guard.WAVE_GROUP_1}
-
-
-@dataclass(frozen=True)
-class Event:
-    """One op a wave group executes.  ``index`` is None for structural ops."""
-
-    group: int
-    position: int
-    op: OpDesc
-    phase: Phase
-    index: int | None
-    where: str
-    k_base: int
-    barriers_before: int
-
-    def describe(self) -> str:
-        """``kernel[12] (iteration 1) LOAD_A[st=0,sub=0]``-style text."""
-        return f"{self.where} {_op_text(self.op)}"
-
-
-def _op_text(op: OpDesc) -> str:
-    """The golden notation of ``op`` (``LOAD_A[st=0,sub=0,k=K0]``, ``wait_vm(6)``)."""
-    line = entry_line(0, ScheduleEntry(op, 0, Phase.KERNEL, False))
-    return line.split(": ", 1)[1]
-
-
-def groups_of(structure: KernelStructure) -> tuple[int, ...]:
-    """Wave groups with distinct streams: two for ping-pong, one for the 4-wave kernel."""
-    return (0, 1) if structure is KernelStructure.PING_PONG else (0,)
-
-
-def trace(
-    schedule: ExpandedSchedule, structure: KernelStructure, iterations: int = 2
-) -> dict[int, tuple[Event, ...]]:
-    """The stream of every wave group, K = 2*BK*(iterations + 1)."""
-    plan = execution_plan(schedule, structure)
-    streams = {}
-    for group in groups_of(structure):
-        events: list[Event] = []
-        barriers = 0
-
-        def emit(op, phase, index, where, k_base, events=events, group=group) -> None:
-            nonlocal barriers
-            events.append(Event(group, len(events), op, phase, index, where, k_base, barriers))
-            if op.tag == Ops.BARRIER:
-                barriers += 1
-
-        for step in plan:
-            if isinstance(step, StructuralOps):
-                if step.guard is Guard.SINGLE_ITERATION and iterations > 0:
-                    continue
-                if step.guard in _GROUP_GUARD.values() and step.guard is not _GROUP_GUARD[group]:
-                    continue
-                for op in step.ops:
-                    emit(op, step.phase, None, f"[{step.name}]", 0)
-                continue
-            assert isinstance(step, Run)
-            bases = {
-                KBase.ZERO: [0],
-                KBase.LOOP: [2 * (i + 1) for i in range(iterations)],
-                KBase.K: [2 * (iterations + 1)],
-            }[step.k_base]
-            for n, base in enumerate(bases):
-                name = step.phase.name.lower()
-                suffix = f" (iteration {n + 1})" if step.k_base is KBase.LOOP else ""
-                for index, entry in step.entries:
-                    emit(entry.op, step.phase, index, f"{name}[{index}]{suffix}", base)
-        streams[group] = tuple(events)
-    return streams
-
+__all__ = [
+    "FRAGMENT_LOADS",
+    "LOADS",
+    "DmaWrite",
+    "Event",
+    "consumes",
+    "dma_writes",
+    "groups_of",
+    "ordered",
+    "read_ends",
+    "read_first",
+    "trace",
+    "visible",
+]
 
 LOADS = {PingPongOps.LOAD_A: "A", PingPongOps.LOAD_B: "B"}
 FRAGMENT_LOADS = {PingPongOps.MMA_LOAD_A: "A", PingPongOps.MMA_LOAD_B: "B"}

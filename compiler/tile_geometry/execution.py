@@ -1,8 +1,9 @@
 """How a kernel structure runs the phases of an expanded schedule (mojo-semantics §A7).
 
 ``execution_plan`` turns an ``ExpandedSchedule`` into the ordered steps the
-kernel executes; the lowering emits them and the fidelity checker expects
-them, so the two can never disagree about the structure.
+kernel executes; the AMD and sm_90a lowerings emit them, the fidelity checker
+expects them and ``sched-verify`` unrolls them, so none of them can disagree
+about the structure.
 
 ``PING_PONG`` (``amd_ping_pong_matmul.mojo``)::
 
@@ -33,6 +34,10 @@ static shape there).  Here K is a kernel argument and there is no split-K, so
 
 Epilogue entries marked ``is_prefetch`` have no next iteration to feed and
 are left out (the derived epilogues contain none).
+
+``trace`` unrolls the plan into each wave group's stream of ``Event``s for a given
+number of K-loop iterations: ``sched-verify``, the CPU interpreter and the sm_90a
+lowering's wait conversion read the same streams.
 """
 
 from __future__ import annotations
@@ -41,9 +46,10 @@ from dataclasses import dataclass
 from enum import Enum
 
 from warpsched.schedule.expanded import ExpandedSchedule
+from warpsched.schedule.format import entry_line
 
-from ..schedule import OpDesc, Phase, ScheduleEntry
-from ..tile_geometry import KernelStructure
+from ..schedule import OpDesc, Ops, Phase, ScheduleEntry
+from .structure import KernelStructure
 
 
 class KBase(Enum):
@@ -124,3 +130,75 @@ def execution_plan(schedule: ExpandedSchedule, structure: KernelStructure) -> tu
             Phase.EPILOGUE, Guard.WAVE_GROUP_0, barrier, "wave-group-0 balancing", "balance"
         ),
     )
+
+
+_GROUP_GUARD = {0: Guard.WAVE_GROUP_0, 1: Guard.WAVE_GROUP_1}
+
+
+@dataclass(frozen=True)
+class Event:
+    """One op a wave group executes.  ``index`` is None for structural ops."""
+
+    group: int
+    position: int
+    op: OpDesc
+    phase: Phase
+    index: int | None
+    where: str
+    k_base: int
+    barriers_before: int
+
+    def describe(self) -> str:
+        """``kernel[12] (iteration 1) LOAD_A[st=0,sub=0]``-style text."""
+        return f"{self.where} {_op_text(self.op)}"
+
+
+def _op_text(op: OpDesc) -> str:
+    """The golden notation of ``op`` (``LOAD_A[st=0,sub=0,k=K0]``, ``wait_vm(6)``)."""
+    line = entry_line(0, ScheduleEntry(op, 0, Phase.KERNEL, False))
+    return line.split(": ", 1)[1]
+
+
+def groups_of(structure: KernelStructure) -> tuple[int, ...]:
+    """Wave groups with distinct streams: two for ping-pong, one for the 4-wave kernel."""
+    return (0, 1) if structure is KernelStructure.PING_PONG else (0,)
+
+
+def trace(
+    schedule: ExpandedSchedule, structure: KernelStructure, iterations: int = 2
+) -> dict[int, tuple[Event, ...]]:
+    """The stream of every wave group, K = 2*BK*(iterations + 1)."""
+    plan = execution_plan(schedule, structure)
+    streams = {}
+    for group in groups_of(structure):
+        events: list[Event] = []
+        barriers = 0
+
+        def emit(op, phase, index, where, k_base, events=events, group=group) -> None:
+            nonlocal barriers
+            events.append(Event(group, len(events), op, phase, index, where, k_base, barriers))
+            if op.tag == Ops.BARRIER:
+                barriers += 1
+
+        for step in plan:
+            if isinstance(step, StructuralOps):
+                if step.guard is Guard.SINGLE_ITERATION and iterations > 0:
+                    continue
+                if step.guard in _GROUP_GUARD.values() and step.guard is not _GROUP_GUARD[group]:
+                    continue
+                for op in step.ops:
+                    emit(op, step.phase, None, f"[{step.name}]", 0)
+                continue
+            assert isinstance(step, Run)
+            bases = {
+                KBase.ZERO: [0],
+                KBase.LOOP: [2 * (i + 1) for i in range(iterations)],
+                KBase.K: [2 * (iterations + 1)],
+            }[step.k_base]
+            for n, base in enumerate(bases):
+                name = step.phase.name.lower()
+                suffix = f" (iteration {n + 1})" if step.k_base is KBase.LOOP else ""
+                for index, entry in step.entries:
+                    emit(entry.op, step.phase, index, f"{name}[{index}]{suffix}", base)
+        streams[group] = tuple(events)
+    return streams
