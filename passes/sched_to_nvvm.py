@@ -1,4 +1,5 @@
-"""``sched-to-nvvm``: a ``sched.nv_kernel`` or ``sched.nv_gemm`` → one ``llvm.func`` in llvm + nvvm.
+"""``sched-to-nvvm``: a ``sched.nv_kernel``, ``sched.nv_gemm`` or AMD ``sched.kernel`` → one
+``llvm.func`` in llvm + nvvm.
 
 For a ``sched.nv_kernel`` the pass converts the kernel's ops 1:1 into the
 program model (``warpsched.nvidia.program.Kernel``: ``nv_kernel_model.to_kernel``) and lowers
@@ -6,7 +7,11 @@ it with the library (``warpsched.nvidia.lower.lower_kernel``).  A
 ``sched.nv_gemm`` (sm_90a only) becomes the Hopper GEMM its attributes
 describe (``warpsched.nvidia.hopper.kernel.gemm_module``).  Either way the
 resulting ops go where the op was: the shared-memory global, then the kernel
-function.
+function.  A module without either, holding AMD ``sched.kernel``s (sm_90a only),
+has the one named by ``kernel=`` (or its only one) lowered from its expanded
+schedule by ``warpsched.nvidia.crossvendor.lower_schedule_sm90`` (issue 14: the
+AMD schedule run on an NVIDIA GPU), and its body replaced by the kernel, as
+``sched-to-rocdl`` does.
 The top module gets ``sched.target``.  The target comes from the ``target``
 option, else from the module's ``sched.target`` attribute.
 """
@@ -20,7 +25,7 @@ from warpsched.dialects.common.ops import body_ops
 from warpsched.dialects.nvidia.gemm import is_nv_gemm, op_config
 from warpsched.dialects.nvidia.ops import is_nv_kernel
 from warpsched.nvidia.hopper.kernel import gemm_module
-from warpsched.nvidia.report import DATA_PATH_KEY, WGMMA_PATH
+from warpsched.nvidia.report import CROSS_VENDOR_PATH, DATA_PATH_KEY, WGMMA_PATH
 from warpsched.nvidia.targets import NVTarget
 
 from .base import ModulePass, PassFailure
@@ -33,8 +38,12 @@ class SchedToNvvm(ModulePass):
     """Lower the module's ``sched.nv_kernel`` for ``target`` (``sm_90a`` or ``sm_100a``)."""
 
     ARGUMENT = "sched-to-nvvm"
-    SUMMARY = "Lower a sched.nv_kernel (warp roles, pipelines, warp contexts) or sched.nv_gemm to llvm + nvvm"
+    SUMMARY = (
+        "Lower a sched.nv_kernel (warp roles, pipelines, warp contexts), a sched.nv_gemm or an "
+        "AMD sched.kernel to llvm + nvvm"
+    )
     target: str = ""
+    kernel: str = ""
 
     def __post_init__(self) -> None:
         if self.target:
@@ -42,8 +51,12 @@ class SchedToNvvm(ModulePass):
 
     def apply(self, module: ir.Operation) -> dict[str, object]:
         kernels = list(nv_kernels(module))
+        if not kernels and has_amd_kernel(module):
+            return self.apply_cross_vendor(module)
         if not kernels:
-            raise PassFailure(module, "found no sched.nv_kernel or sched.nv_gemm to lower")
+            raise PassFailure(
+                module, "found no sched.nv_kernel, sched.nv_gemm or sched.kernel to lower"
+            )
         if len(kernels) > 1:
             raise PassFailure(
                 kernels[1],
@@ -74,6 +87,31 @@ class SchedToNvvm(ModulePass):
             data_path = lowered.data_path.value
         module.attributes[TARGET_ATTR] = ir.StringAttr.get(target.value)
         return {DATA_PATH_KEY: data_path}
+
+    def apply_cross_vendor(self, module: ir.Operation) -> dict[str, object]:
+        """The AMD ``sched.kernel`` of ``module`` lowered for sm_90a (see the module docstring)."""
+        from warpsched.nvidia.crossvendor import FACTS_KEY, CrossVendorError, lower_schedule_sm90
+
+        from .sched_to_rocdl import replace_body, select_kernel
+
+        kernel = select_kernel(module, self.kernel)
+        target = NVTarget.parse(self.target) if self.target else NVTarget.SM90A
+        if target is not NVTarget.SM90A:
+            raise PassFailure(
+                kernel.op,
+                f"AMD schedules lower to cp.async, ldmatrix and mma.sync for sm_90a; "
+                f"{target.value} has no such lowering",
+            )
+        spec = kernel.spec
+        try:
+            lowered = lower_schedule_sm90(
+                kernel.schedule, spec.gemm, spec.tile, spec.structure, spec.name
+            )
+        except CrossVendorError as exc:
+            raise PassFailure(kernel.op, f"@{spec.name} on sm_90a: {exc}") from None
+        replace_body(module, lowered.mlir)
+        module.attributes[TARGET_ATTR] = ir.StringAttr.get(target.value)
+        return {DATA_PATH_KEY: CROSS_VENDOR_PATH, FACTS_KEY: lowered}
 
     def resolve_target(self, module: ir.Operation) -> NVTarget:
         """The ``target`` option, else the module's ``sched.target``; PassFailure says how to give one."""
@@ -110,3 +148,10 @@ def replace_with(kernel: ir.Operation, lowered: ir.Module) -> None:
         op.detach_from_parent()
         ip.insert(op)
     kernel.erase()
+
+
+def has_amd_kernel(module: ir.Operation) -> bool:
+    """``module`` holds an AMD ``sched.kernel`` at its top level."""
+    from warpsched.dialects.amd.kernel_ops import KernelOp
+
+    return any(op.name == KernelOp.OPERATION_NAME for op in body_ops(module))

@@ -20,7 +20,6 @@ from test_amdgpu_four_wave import s4_schedule
 from test_amdgpu_s1 import s1_schedule
 
 from warpsched.amdgpu import execution_plan
-from warpsched.tile_geometry.execution import KBase, Run
 from warpsched.schedule import ExpandedSchedule, PingPongOps, pingpong
 from warpsched.tile_geometry import (
     GemmSpec,
@@ -32,6 +31,7 @@ from warpsched.tile_geometry import (
     fragment_region,
     load_slice,
 )
+from warpsched.tile_geometry.execution import KBase, Run
 
 WAVE = 64
 

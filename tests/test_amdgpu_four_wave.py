@@ -26,7 +26,6 @@ from warpsched.amdgpu import (
     lower_schedule,
     read_code_object,
 )
-from warpsched.tile_geometry.execution import Guard, KBase, Run, StructuralOps
 from warpsched.core.ir import ir
 from warpsched.schedule import ExpandedSchedule, OpDesc, Phase, pingpong
 from warpsched.tile_geometry import (
@@ -40,6 +39,7 @@ from warpsched.tile_geometry import (
     lds_tile,
     store_guard,
 )
+from warpsched.tile_geometry.execution import Guard, KBase, Run, StructuralOps
 from warpsched.toolchain.locate import find_tool
 
 FOUR = KernelStructure.FOUR_WAVE

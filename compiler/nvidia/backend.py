@@ -1,7 +1,8 @@
-"""The NVIDIA backend (sm_90a, sm_100a): ``sched.nv_kernel`` / ``sched.nv_gemm`` → llvm+nvvm →
-LLVM IR → PTX → cubin.
+"""The NVIDIA backend (sm_90a, sm_100a): ``sched.nv_kernel`` / ``sched.nv_gemm`` (or an AMD
+``sched.kernel``, sm_90a) → llvm+nvvm → LLVM IR → PTX → cubin.
 
-Passes: ``sched-to-nvvm``, then MLIR's ``convert-nvvm-to-llvm``.  The binary
+Passes: ``sched-build-program`` and ``sched-expand-blocks`` (for AMD schedules),
+``sched-to-nvvm``, then MLIR's ``convert-nvvm-to-llvm``.  The binary
 step runs llvmlite's NVPTX backend at ``-O<n>`` and whole-program ``ptxas``
 (nvJitLink as the fallback); the toolchain is imported only then.  ``--report``
 prints the data path ``sched-to-nvvm`` chose and the cubin's SASS summary.
@@ -28,7 +29,13 @@ class NVIDIABackend:
         return []
 
     def pass_pipeline(self, options: CompileOptions) -> tuple[str, ...]:
-        return (f"sched-to-nvvm{{target={options.target}}}", "convert-nvvm-to-llvm")
+        kernel = f" kernel={options.kernel}" if options.kernel else ""
+        return (
+            "sched-build-program",  # AMD schedules only; NVIDIA modules pass through
+            "sched-expand-blocks",
+            f"sched-to-nvvm{{target={options.target}{kernel}}}",
+            "convert-nvvm-to-llvm",
+        )
 
     def make_binary(
         self, llvm_ir: str, metadata: Metadata, options: CompileOptions, filename: str

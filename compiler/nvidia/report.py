@@ -14,6 +14,9 @@ from .sass import summary
 
 DATA_PATH_KEY = "nv_data_path"
 WGMMA_PATH = "wgmma.mma_async from TMA-loaded 128-byte-swizzled stages (sched.nv_gemm, sm_90a)"
+CROSS_VENDOR_PATH = (
+    "an AMD schedule (sched.kernel) on sm_90a: cp.async into its LDS layout, ldmatrix, mma.sync"
+)
 
 
 def kernel_report(cubin: bytes, data_path: str) -> str:

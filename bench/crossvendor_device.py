@@ -1,0 +1,126 @@
+"""The AMD schedules on the H100 (issue 14): correctness, mutations, and throughput vs cuBLAS.
+
+    here:    WARPSCHED_CACHE_DIR=.device/cache .venv/bin/python bench/crossvendor_device.py prepare
+    device:  python3 bench/crossvendor_device.py run        (carry .device; PYTHONPATH as in
+             bench/hopper_device_check.sh)
+             python3 bench/crossvendor_device.py one NAME M,N,K LAUNCHES   (for compute-sanitizer)
+
+``run`` checks every schedule of ``tests/crossvendor_cases.py`` on its six shapes (three
+launches each, fresh random bf16 inputs, float64 reference), runs each mutation five times on
+two shapes with K-loop iterations and reports whether any result was wrong, then times S4 and
+the fixed S1 against ``torch.matmul`` (cuBLAS) at 4096³ in the same process (CUDA graphs).
+``one`` runs one case and exits 1 when its result is wrong.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from crossvendor_cases import MUTATIONS, SCHEDULES, SHAPES  # noqa: E402
+
+TOLERANCE = 1e-3
+MUTATION_SHAPES = ((512, 256, 640), (1024, 768, 4096))
+CASES = {case.name: case for case in SCHEDULES + MUTATIONS}
+
+
+def _kernel(case, directory: Path):
+    from warpsched.runtime.schedule_kernel import ScheduleKernel
+
+    return ScheduleKernel.from_mlir(case.write(directory), case.kernel)
+
+
+def prepare() -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        for case in CASES.values():
+            kernel = _kernel(case, Path(tmp))
+            print(f"cached {case.name}: {kernel.launch_facts}", flush=True)
+    return 0
+
+
+def _errors(torch, kernel, m, n, k, seed, launches):
+    gen = torch.Generator(device="cuda").manual_seed(seed)
+    a = torch.randn(m, k, device="cuda", generator=gen).to(torch.bfloat16)
+    b = torch.randn(n, k, device="cuda", generator=gen).to(torch.bfloat16).t()
+    ref = a.double() @ b.double()
+    out = []
+    for _ in range(launches):
+        c = torch.full((m, n), float("nan"), device="cuda")
+        kernel(a, b, c)
+        torch.cuda.synchronize()
+        finite = bool(torch.isfinite(c).all())
+        out.append(((c.double() - ref).norm() / ref.norm()).item() if finite else float("inf"))
+    return out
+
+
+def run() -> int:
+    import torch
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import gemm_vs_cublas as gb
+
+    failures = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        kernels = {name: _kernel(case, Path(tmp)) for name, case in CASES.items()}
+    for case in SCHEDULES:
+        worst = 0.0
+        for seed, shape in enumerate(SHAPES):
+            worst = max(worst, *_errors(torch, kernels[case.name], *shape, seed, 3))
+        ok = worst < TOLERANCE
+        failures += ok != case.correct
+        verdict = "correct" if ok else "WRONG"
+        print(
+            f"{case.name}: {verdict} on {len(SHAPES)} shapes x 3 launches, max rel err "
+            f"{worst:.2e} ({case.what})",
+            flush=True,
+        )
+    for case in MUTATIONS:
+        errs = [
+            e
+            for seed, shape in enumerate(MUTATION_SHAPES)
+            for e in _errors(torch, kernels[case.name], *shape, seed, 5)
+        ]
+        wrong = sum(e >= TOLERANCE for e in errs)
+        print(
+            f"{case.name}: {wrong}/{len(errs)} launches wrong, max rel err {max(errs):.2e} "
+            f"({case.what})",
+            flush=True,
+        )
+    m = n = k = 4096
+    a = [torch.randn(m, k, device="cuda").to(torch.bfloat16) for _ in range(4)]
+    bt = [torch.randn(n, k, device="cuda").to(torch.bfloat16) for _ in range(4)]
+    c = [torch.empty(m, n, device="cuda") for _ in range(4)]
+    c16 = [torch.empty(m, n, device="cuda", dtype=torch.bfloat16) for _ in range(4)]
+    # torch.matmul writes bf16 C for bf16 inputs; the schedules write f32 C (twice the bytes)
+    fns = {"cublas": lambda i: torch.matmul(a[i], bt[i].t(), out=c16[i])}
+    for name in ("s4", "s1_fixed"):
+        fns[name] = (lambda kern: lambda i: kern(a[i], bt[i].t(), c[i]))(kernels[name])
+    ms = gb._time_graphs(torch, fns, 4)
+    flops = 2 * m * n * k
+    print(
+        "4096^3 (f32 C): "
+        + ", ".join(
+            f"{name} {flops / t / 1e9:.1f} TFLOP/s ({ms['cublas'] / t:.3f} of cuBLAS)"
+            for name, t in ms.items()
+        ),
+        flush=True,
+    )
+    return 1 if failures else 0
+
+
+def one(name: str, shape: str, launches: str) -> int:
+    import torch
+
+    m, n, k = (int(x) for x in shape.split(","))
+    with tempfile.TemporaryDirectory() as tmp:
+        kernel = _kernel(CASES[name], Path(tmp))
+    errs = _errors(torch, kernel, m, n, k, 0, int(launches))
+    print(f"{name} {m}x{n}x{k}: rel errs {', '.join(f'{e:.2e}' for e in errs)}")
+    return 0 if max(errs) < TOLERANCE else 1
+
+
+if __name__ == "__main__":
+    mode, *rest = sys.argv[1:] or ["run"]
+    sys.exit({"prepare": prepare, "run": run, "one": one}[mode](*rest))

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The AMD schedules on the lent H100 (issue 14), one `run` call (carry .device):
+#
+#   here:    WARPSCHED_CACHE_DIR=.device/cache .venv/bin/python bench/crossvendor_device.py prepare
+#   device:  bash bench/crossvendor_device_check.sh
+#
+# the GPU tests, then bench/crossvendor_device.py run (correctness, mutations, throughput),
+# then compute-sanitizer racecheck and synccheck on S4 and the fixed S1 and racecheck on each
+# mutation (one launch each, K-loop iterations included).  Logs go to $OUT when it is set.
+set -u
+ln -sfn "$PWD/compiler" /tmp/warpsched
+export PYTHONPATH=/tmp WARPSCHED_CACHE_DIR=.device/cache
+out=${OUT:-/tmp}
+status=0
+step() {
+  echo "== $*"
+  "$@"
+  local rc=$?
+  [ "$rc" != 0 ] && echo "== FAILED ($rc): $*" && [ "$status" = 0 ] && status=$rc
+  return 0
+}
+step timeout 60 python3 -m pytest -q -p no:cacheprovider tests/test_crossvendor_gpu.py
+step timeout 120 python3 bench/crossvendor_device.py run
+for case in s4 s1_fixed; do
+  for tool in racecheck synccheck; do
+    step timeout 60 compute-sanitizer --tool "$tool" --error-exitcode 3 --report-api-errors no \
+      python3 bench/crossvendor_device.py one "$case" 512,512,384 1
+  done
+done
+for case in s4_weakened_wait_vm s4_prefetch_into_live_stage s1_fixed_removed_barrier; do
+  step timeout 60 compute-sanitizer --tool racecheck --error-exitcode 3 --report-api-errors no \
+    --print-limit 3 python3 bench/crossvendor_device.py one "$case" 512,512,384 1
+done
+exit "$status"

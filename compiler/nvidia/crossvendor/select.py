@@ -1,0 +1,260 @@
+"""Each schedule op's nearest sm_90a counterpart.
+
+* ``load_a`` / ``load_b`` (global → LDS DMA): one 16-byte ``cp.async.cg`` per lane and DMA
+  copy (zero-filled past M or N), then one ``cp.async.commit_group`` per entry, by every
+  thread.
+* ``wait_vm N``: ``cp.async.wait_group G`` (``waits.py``).
+* ``wait_lgkm N``: nothing.  A fragment load's registers are waited for where they are
+  used, and ``bar.sync`` performs every earlier shared-memory access before it completes.
+* ``mma_load_a`` / ``mma_load_b``: ``ldmatrix.sync.aligned.m8n8.x4.b16`` per 16×16 A tile
+  or pair of 8×16 B tiles.
+* ``mma``: ``mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32`` over the warp's half
+  of the quadrant.
+* ``barrier``: ``barrier.sync 0`` (not ``.aligned``: the wave groups of the ping-pong kernel
+  reach it at different instructions), all threads, matched by count as ``s_barrier`` is.
+* ``set_prio``, ``sched_barrier``, ``sched_group_barrier``, ``none``: nothing; they steer
+  AMD's issue order only.
+
+Each wave's two warps split its accumulator quadrants by rows: warp ``half`` computes rows
+``[half*qm/2, (half+1)*qm/2)`` of every quadrant, reads the same rows of the A fragment
+quadrants and all of the B fragment quadrants.  The LDS layout is ``tile_geometry``'s;
+``ldmatrix`` reads 16-byte runs of K, so both operands must be K-contiguous there (A
+row-major, B column-major).  Registers live in ``RegisterState``, keyed so the K loop can
+carry them as block arguments.
+"""
+
+from __future__ import annotations
+
+from warpsched.llvm.mlir_text import FuncWriter
+from warpsched.schedule import OpDesc, Ops, Phase, PingPongOps
+from warpsched.tile_geometry import (
+    GemmSpec,
+    KernelStructure,
+    Operand,
+    TileShape,
+    acc_quadrant,
+    dma_plan,
+    fragment_region,
+    lds_tile,
+    load_slice,
+    mn_dim,
+)
+
+from .values import PTR_GLOBAL, WAVE_THREADS, ThreadValues
+
+CP_ASYNC_BYTES = 16
+MMA_M, MMA_N, MMA_K = 16, 8, 16
+FRAGMENT = "!llvm.struct<(i32, i32, i32, i32)>"
+"""Four b32 registers: one ``ldmatrix.x4`` (an A tile, or two B tiles)."""
+ACCUMULATOR = "!llvm.struct<(f32, f32, f32, f32)>"
+"""One m16n8 accumulator tile of one lane."""
+BARRIER = (
+    'llvm.inline_asm has_side_effects asm_dialect = att "barrier.sync 0;", "~{memory}" : () -> ()'
+)
+"""``barrier.sync 0`` without ``.aligned``: the ping-pong kernel's wave groups reach their
+barriers at different instructions (the stagger), which ``bar.sync`` (``barrier.sync.aligned``)
+forbids; compute-sanitizer's synccheck reported it.  The memory clobber keeps LLVM from moving
+shared-memory accesses across it."""
+IGNORED = (Ops.WAIT_LGKM, Ops.SET_PRIO, Ops.SCHEDULE_BARRIER, Ops.SCHED_GROUP_BARRIER, Ops.NONE)
+
+
+class CrossVendorError(ValueError):
+    """A schedule, tile or problem the sm_90a lowering cannot run; the message says why."""
+
+
+def check_geometry(gemm: GemmSpec, tile: TileShape) -> None:
+    """``CrossVendorError`` unless both operands are K-contiguous in LDS and the quadrants
+    split into whole m16n8k16 tiles per warp."""
+    for operand, layout in ((Operand.A, "a_layout = row"), (Operand.B, "b_layout = col")):
+        if not gemm.k_contiguous(operand):
+            raise CrossVendorError(
+                f"the sm_90a lowering reads fragments with ldmatrix, which needs K-contiguous "
+                f"LDS tiles: use {layout}"
+            )
+    if tile.qm % (2 * MMA_M) or tile.qn % (2 * MMA_N) or tile.bk % MMA_K:
+        raise CrossVendorError(
+            f"quadrants of {tile.qm}x{tile.qn} and bk {tile.bk}: each of a wave's two warps "
+            f"needs whole m16n8k16 tiles (qm a multiple of 32, qn of 16, bk of 16)"
+        )
+
+
+class RegisterState:
+    """SSA names of the fragment and accumulator registers, in a fixed key order.
+
+    Keys: ``("acc", m, n, i, j)`` (m16n8 tile ``i, j`` of accumulator quadrant ``(m, n)``),
+    ``("A", quadrant, i, kk)`` (m16k16 tile) and ``("B", quadrant, jj, kk)`` (two n8k16
+    tiles, ``2*jj`` and ``2*jj + 1``).  Everything starts at zero.
+    """
+
+    def __init__(self, w: FuncWriter, tile: TileShape) -> None:
+        self.tiles_m = tile.qm // 2 // MMA_M
+        self.tiles_n = tile.qn // MMA_N
+        self.tiles_k = tile.bk // MMA_K
+        self.types: dict[tuple, str] = {}
+        for m in range(2):
+            for n in range(2):
+                for i in range(self.tiles_m):
+                    for j in range(self.tiles_n):
+                        self.types[("acc", m, n, i, j)] = ACCUMULATOR
+        for q in range(2):
+            for kk in range(self.tiles_k):
+                for i in range(self.tiles_m):
+                    self.types[("A", q, i, kk)] = FRAGMENT
+                for jj in range(self.tiles_n // 2):
+                    self.types[("B", q, jj, kk)] = FRAGMENT
+        self.values = {key: w.zero(ty) for key, ty in self.types.items()}
+
+    def keys(self) -> list[tuple]:
+        return list(self.types)
+
+
+class Selector:
+    """Emits the code of schedule entries into a ``FuncWriter``."""
+
+    def __init__(
+        self,
+        w: FuncWriter,
+        gemm: GemmSpec,
+        tile: TileShape,
+        tv: ThreadValues,
+        structure: KernelStructure,
+        groups: dict[tuple[Phase, int], int],
+    ) -> None:
+        self.w, self.gemm, self.tile, self.tv, self.structure = w, gemm, tile, tv, structure
+        self.groups = groups
+        self.state = RegisterState(w, tile)
+        self.plans = {
+            operand: dma_plan(
+                lds_tile(gemm, tile, operand, 0, 0), tile.waves, CP_ASYNC_BYTES, WAVE_THREADS
+            )
+            for operand in Operand
+        }
+        self._origin = {operand: self._lane_origin(operand) for operand in Operand}
+
+    def entry(self, op: OpDesc, k_base: str, where: tuple[Phase, int] | None) -> None:
+        """Lower one op; ``k_base`` is the i32 K origin of its phase, ``where`` its entry
+        (None for the structure's own ops)."""
+        w, tag = self.w, op.tag
+        if tag == Ops.BARRIER:
+            w.stmt(BARRIER)
+        elif tag == Ops.WAIT_VM:
+            w.stmt(f"nvvm.cp.async.wait.group {self.groups.get(where, 0) if where else 0}")
+        elif tag in (PingPongOps.LOAD_A, PingPongOps.LOAD_B):
+            self.global_to_shared(op, k_base)
+        elif tag in (PingPongOps.MMA_LOAD_A, PingPongOps.MMA_LOAD_B):
+            self.shared_to_registers(op)
+        elif tag == PingPongOps.MMA:
+            self.mma(op)
+        elif tag not in IGNORED:
+            raise CrossVendorError(f"op {tag!r} has no sm_90a counterpart")
+
+    # -- load_a / load_b -----------------------------------------------------------------------
+    def _lane_origin(self, operand: Operand) -> tuple[str, str]:
+        """(outer, inner) element indices of this lane's first DMA byte in a half tile."""
+        w, tv = self.w, self.tv
+        half_tile = lds_tile(self.gemm, self.tile, operand, 0, 0)
+        byte = w.muli(w.add(w.muli(tv.wave, WAVE_THREADS), tv.wave_lane), CP_ASYNC_BYTES)
+        outer = w.emit(f"llvm.udiv {byte}, {w.const(half_tile.pitch)} : i32")
+        rem = w.emit(f"llvm.urem {byte}, {w.const(half_tile.pitch)} : i32")
+        return outer, w.emit(f"llvm.udiv {rem}, {w.const(half_tile.elem_bytes)} : i32")
+
+    def global_to_shared(self, op: OpDesc, k_base: str) -> None:
+        """One LOAD entry: every thread copies its 16-byte runs, then commits one group."""
+        w, tv, gemm = self.w, self.tv, self.gemm
+        sl = load_slice(gemm, self.tile, op)
+        dst, operand = sl.dst, sl.dst.operand
+        plan = self.plans[operand]
+        outer0, inner0 = self._origin[operand]
+        k_start = w.addi(k_base, sl.k_multiple * sl.bk)
+        mn_base = w.addi(tv.block_origin[operand], sl.mn_start)
+        ld = tv.extent[gemm.leading_dim(operand)]
+        mn_extent = tv.extent[mn_dim(operand)]
+        base = tv.args[operand.value]
+        for copy in range(plan.copies):
+            outer = w.addi(outer0, copy * plan.outer_per_copy)
+            if dst.k_contiguous:
+                mn, k = w.add(mn_base, outer), w.add(k_start, inner0)
+                elem = w.add(w.mul(mn, ld), k)
+            else:
+                mn, k = w.add(mn_base, inner0), w.add(k_start, outer)
+                elem = w.add(w.mul(k, ld), mn)
+            valid = w.icmp("ult", mn, mn_extent)
+            src = w.emit(
+                f"llvm.select {valid}, {tv.global_ptr(w, base, elem, dst.elem_bytes)}, {base} "
+                f": i1, {PTR_GLOBAL}"
+            )
+            size = w.emit(f"llvm.select {valid}, {w.const(CP_ASYNC_BYTES)}, {w.const(0)} : i1, i32")
+            chunk = dst.offset + copy * self.tile.waves * plan.wave_bytes
+            at = w.add(w.addi(w.muli(tv.wave, plan.wave_bytes), chunk), w.muli(tv.wave_lane, 16))
+            w.stmt(
+                f"nvvm.cp.async.shared.global {tv.smem_ptr(w, at)}, {src}, {CP_ASYNC_BYTES}, "
+                f"cache = cg, {size} : !llvm.ptr<3>, {PTR_GLOBAL}, i32"
+            )
+        w.stmt("nvvm.cp.async.commit.group")
+
+    # -- mma_load_a / mma_load_b ---------------------------------------------------------------
+    def shared_to_registers(self, op: OpDesc) -> None:
+        """Read fragment quadrant ``subtile`` of ``stage`` with ``ldmatrix.x4``."""
+        w, tv, st = self.w, self.tv, self.state
+        region = fragment_region(self.gemm, self.tile, op, self.structure)
+        src = region.src
+        lane16 = w.emit(f"llvm.urem {tv.lane}, {w.const(16)} : i32")
+        upper = w.emit(f"llvm.udiv {tv.lane}, {w.const(16)} : i32")  # lanes 16-31
+        if region.operand is Operand.A:
+            # matrices: rows 0-7 / 8-15 at k 0-7, then at k 8-15 (mma's a0..a3)
+            half_rows = w.muli(tv.half, self.tile.qm // 2)
+            row, k8 = w.add(half_rows, lane16), upper
+            count = st.tiles_m
+            row_step_tile = MMA_M
+        else:
+            # matrices: n 0-7 at k 0-7 / k 8-15, then n 8-15 (b0, b1 of two n8 tiles)
+            lane8 = w.emit(f"llvm.urem {tv.lane}, {w.const(8)} : i32")
+            row = w.add(lane8, w.muli(upper, 8))
+            k8 = w.emit(
+                f"llvm.urem {w.emit(f'llvm.udiv {tv.lane}, {w.const(8)} : i32')}, "
+                f"{w.const(2)} : i32"
+            )
+            count = st.tiles_n // 2
+            row_step_tile = 2 * MMA_N
+        lane_bytes = w.add(w.muli(row, src.row_step), w.muli(k8, 8 * src.k_step))
+        base = w.add(tv.affine(w, region.offset), lane_bytes)
+        for kk in range(st.tiles_k):
+            for i in range(count):
+                const = i * row_step_tile * src.row_step + kk * MMA_K * src.k_step
+                ptr = tv.smem_ptr(w, w.addi(base, const))
+                st.values[(region.operand.value, region.quadrant, i, kk)] = w.emit(
+                    f"nvvm.ldmatrix {ptr} {{num = 4 : i32, layout = #nvvm.mma_layout<row>, "
+                    "shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>, "
+                    f"eltType = #nvvm.ld_st_matrix_elt_type<b16>}} : (!llvm.ptr<3>) -> {FRAGMENT}"
+                )
+
+    # -- mma -----------------------------------------------------------------------------------
+    def mma(self, op: OpDesc) -> None:
+        """``mma.sync`` m16n8k16 over the warp's rows of accumulator quadrant (m, n)."""
+        w, st = self.w, self.state
+        quad = acc_quadrant(self.tile, op, self.structure)
+        regs = st.values
+
+        def parts(value: str) -> list[str]:
+            return [w.emit(f"llvm.extractvalue {value}[{r}] : {FRAGMENT}") for r in range(4)]
+
+        for kk in range(st.tiles_k):
+            a = [parts(regs[("A", quad.a_quadrant, i, kk)]) for i in range(st.tiles_m)]
+            b = [parts(regs[("B", quad.b_quadrant, jj, kk)]) for jj in range(st.tiles_n // 2)]
+            for i in range(st.tiles_m):
+                for j in range(st.tiles_n):
+                    key = ("acc", quad.m, quad.n, i, j)
+                    b_regs = b[j // 2][2 * (j % 2) : 2 * (j % 2) + 2]
+                    c = [
+                        w.emit(f"llvm.extractvalue {regs[key]}[{r}] : {ACCUMULATOR}")
+                        for r in range(4)
+                    ]
+                    regs[key] = w.emit(
+                        f"nvvm.mma.sync A[{', '.join(a[i])}] B[{', '.join(b_regs)}] "
+                        f"C[{', '.join(c)}] {{layoutA = #nvvm.mma_layout<row>, "
+                        "layoutB = #nvvm.mma_layout<col>, "
+                        "multiplicandAPtxType = #nvvm.mma_type<bf16>, "
+                        "multiplicandBPtxType = #nvvm.mma_type<bf16>, "
+                        "shape = #nvvm.shape<m = 16, n = 8, k = 16>} "
+                        f": (i32, i32, f32) -> {ACCUMULATOR}"
+                    )

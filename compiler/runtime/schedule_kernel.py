@@ -1,0 +1,170 @@
+"""Launching an AMD schedule compiled for sm_90a (``warpsched.nvidia.crossvendor``).
+
+``ScheduleKernel.from_mlir(path, kernel)`` compiles the ``sched.kernel`` of a ``.mlir`` file
+through the disk cache, keyed by the file's text and the kernel's name (so a machine
+without the MLIR toolchain finds what another compiled into the same cache directory), and
+launches ``C = A·B`` on torch tensors with the kernel's own geometry:
+
+* A (M×K) bf16 row-major, B (K×N) bf16 column-major (``b.t()`` of a contiguous N×K tensor),
+  C (M×N) row-major contiguous in the kernel's ``out_dtype`` (f32 or bf16), one device;
+* K a positive multiple of ``2*bk`` (the schedule's K loop steps by two stages); any M, N.
+
+Everything else is a ``ScheduleArgumentError`` raised before launch.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from .cache import KernelCache, cache_key
+from .driver import Kernel
+from .params import I32Param, PointerParam
+
+TARGET = "sm_90a"
+LOWERING = "crossvendor-1"
+"""Part of the cache key: bump when the lowering changes what a file compiles to."""
+
+
+class ScheduleArgumentError(ValueError):
+    """Operands the kernel cannot multiply; raised before launch."""
+
+
+@dataclass(frozen=True)
+class ScheduleLaunch:
+    """What a launch needs besides the pointers (the cache's metadata)."""
+
+    name: str
+    threads: int
+    lds_bytes: int
+    bm: int
+    bn: int
+    bk: int
+    out_dtype: str
+
+
+def _key(source: str, kernel: str) -> str:
+    return cache_key(source, kernel, TARGET, {"lowering": LOWERING})
+
+
+class ScheduleKernel:
+    """One AMD ``sched.kernel`` compiled for sm_90a."""
+
+    def __init__(self, cubin: bytes, launch: ScheduleLaunch) -> None:
+        self.launch_facts = launch
+        self.kernel = Kernel(cubin, launch.name)
+
+    @classmethod
+    def from_mlir(
+        cls, path: str | Path, kernel: str, cache: KernelCache | None = None
+    ) -> ScheduleKernel:
+        """The kernel ``kernel`` of the file at ``path``: from the cache, else compiled now
+        (needs the MLIR toolchain) and cached."""
+        cache = cache or KernelCache()
+        source = Path(path).read_text()
+        key = _key(source, kernel)
+        cubin, meta = cache.get(key), cache.metadata(key)
+        if cubin is None or meta is None:
+            cubin, launch = _compile(path, kernel)
+            cache.put(key, cubin, {"launch": asdict(launch), "target": TARGET})
+        else:
+            launch = ScheduleLaunch(**meta["launch"])
+        return cls(cubin, launch)
+
+    def check(self, a, b, c) -> tuple[int, int, int]:
+        """(M, N, K) of a legal call; ``ScheduleArgumentError`` naming the rule otherwise."""
+        import torch
+
+        f = self.launch_facts
+        for t, name in ((a, "A"), (b, "B"), (c, "C")):
+            if not isinstance(t, torch.Tensor) or t.dim() != 2 or not t.is_cuda:
+                raise ScheduleArgumentError(f"{name} must be a 2-D CUDA tensor")
+        if a.dtype != torch.bfloat16 or b.dtype != torch.bfloat16:
+            raise ScheduleArgumentError("A and B must be bf16")
+        want = torch.float32 if f.out_dtype == "f32" else torch.bfloat16
+        if c.dtype != want:
+            raise ScheduleArgumentError(f"C must be {f.out_dtype} for @{f.name}")
+        m, k = a.shape
+        if b.shape[0] != k or tuple(c.shape) != (m, b.shape[1]):
+            raise ScheduleArgumentError(
+                f"A is {m}x{k}, B {tuple(b.shape)}, C {tuple(c.shape)}: sizes do not chain"
+            )
+        if len({a.device, b.device, c.device}) > 1:
+            raise ScheduleArgumentError("A, B and C must be on one device")
+        if a.stride() != (k, 1):
+            raise ScheduleArgumentError("A must be row-major and contiguous (a_layout = row)")
+        if b.stride() != (1, k):
+            raise ScheduleArgumentError(
+                "B must be column-major (b_layout = col): pass b_t.t() of a contiguous N x K b_t"
+            )
+        if c.stride() != (c.shape[1], 1):
+            raise ScheduleArgumentError("C must be row-major and contiguous")
+        if k < 2 * f.bk or k % (2 * f.bk):
+            raise ScheduleArgumentError(
+                f"K = {k}: @{f.name}'s K loop takes two {f.bk}-deep stages a step, so K must be "
+                f"a positive multiple of {2 * f.bk}"
+            )
+        if max(m, b.shape[1], k) >= 2**31 or m * k >= 2**31 or k * b.shape[1] >= 2**31:
+            raise ScheduleArgumentError("every operand must hold fewer than 2**31 elements")
+        return m, b.shape[1], k
+
+    def __call__(self, a, b, out=None, stream=None):
+        """``out = a @ b`` (``out`` allocated when None); returns ``out``."""
+        import torch
+
+        f = self.launch_facts
+        if out is None:
+            dtype = torch.float32 if f.out_dtype == "f32" else torch.bfloat16
+            out = torch.empty((a.shape[0], b.shape[1]), dtype=dtype, device=a.device)
+        m, n, k = self.check(a, b, out)
+        if stream is None:
+            stream = torch.cuda.current_stream(out.device).cuda_stream
+        grid = (-(-n // f.bn), -(-m // f.bm), 1)
+        params = (
+            PointerParam(a.data_ptr()),
+            PointerParam(b.data_ptr()),
+            PointerParam(out.data_ptr()),
+            I32Param(m),
+            I32Param(n),
+            I32Param(k),
+        )
+        self.kernel.launch(grid, f.threads, (1, 1, 1), f.lds_bytes, stream, params)
+        return out
+
+
+def _compile(path: str | Path, kernel: str) -> tuple[bytes, ScheduleLaunch]:
+    """Run the sm_90a pass pipeline on ``kernel`` of ``path`` (no ``sched-verify``: a racy
+    schedule still compiles, so the GPU can show what the race does), then llvmlite and
+    ptxas."""
+    from warpsched.dialects.registry import new_context
+    from warpsched.frontend.load import load_module
+    from warpsched.frontend.source import read_source
+    from warpsched.llvm.translate import mlir_to_llvm_ir
+    from warpsched.nvidia.codegen import llvm_ir_to_ptx, ptx_to_cubin
+    from warpsched.nvidia.crossvendor import FACTS_KEY
+    from warpsched.nvidia.targets import NVTarget
+    from warpsched.passes.pipeline import parse_pipeline, run_pipeline
+
+    text, filename = read_source(str(path))
+    pipeline = (
+        "sched-build-program,sched-expand-blocks,"
+        f"sched-to-nvvm{{target={TARGET} kernel={kernel}}},convert-nvvm-to-llvm"
+    )
+    metadata: dict[str, object] = {}
+    context = new_context()
+    with context:
+        module = load_module(text, filename, context)
+        run_pipeline(module, parse_pipeline(pipeline), context, filename, metadata=metadata)
+        lowered_text = str(module)
+    lowered = metadata[FACTS_KEY]
+    ptx = llvm_ir_to_ptx(mlir_to_llvm_ir(lowered_text), NVTarget.SM90A, 3)
+    launch = ScheduleLaunch(
+        lowered.name,
+        lowered.threads,
+        lowered.lds_bytes,
+        lowered.tile.bm,
+        lowered.tile.bn,
+        lowered.tile.bk,
+        lowered.out_dtype,
+    )
+    return ptx_to_cubin(ptx, NVTarget.SM90A), launch
