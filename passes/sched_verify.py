@@ -35,6 +35,7 @@ from warpsched.dialects.common.ops import body_ops
 from warpsched.schedule import Phase
 from warpsched.tile_geometry import KernelStructure
 from warpsched.verify.amd import Geometry, WarRule, check_schedule
+from warpsched.verify.amd_trace import Visibility
 
 from .base import ModulePass, OptionError, PassFailure
 from .verify_checks import Check, first_finding
@@ -53,6 +54,7 @@ class Verify(ModulePass):
     )
     lds_geometry: str = "kernel"
     war: str = "issue"
+    visibility: str = "group"
     target: str = ""
 
     def __post_init__(self) -> None:
@@ -60,9 +62,13 @@ class Verify(ModulePass):
             raise OptionError(f"lds-geometry must be schedule or kernel, got '{self.lds_geometry}'")
         if self.war not in {r.value for r in WarRule}:
             raise OptionError(f"war must be issue or lgkm, got '{self.war}'")
+        if self.visibility not in {v.value for v in Visibility}:
+            raise OptionError(f"visibility must be group or wave, got '{self.visibility}'")
 
     def apply(self, module: ir.Operation) -> None:
-        model = AmdModel(Geometry(self.lds_geometry), WarRule(self.war))
+        model = AmdModel(
+            Geometry(self.lds_geometry), WarRule(self.war), Visibility(self.visibility)
+        )
         finding = first_finding(collect_checks(module, self.target, model))
         if finding is not None:
             raise PassFailure(finding.location, finding.message, finding.notes)
@@ -74,6 +80,7 @@ class AmdModel:
 
     geometry: Geometry = Geometry.KERNEL
     war: WarRule = WarRule.ISSUE
+    visibility: Visibility = Visibility.GROUP
 
 
 def collect_checks(
@@ -102,7 +109,14 @@ def schedule_check(op: ir.Operation, structure: KernelStructure, model: AmdModel
         phases[program.phase] = entries
         where.update({(program.phase, i): site.location for i, site in enumerate(sites)})
     schedule = expanded_schedule(op, phases, op)
-    run = functools.partial(check_schedule, schedule, structure, model.geometry, war=model.war)
+    run = functools.partial(
+        check_schedule,
+        schedule,
+        structure,
+        model.geometry,
+        war=model.war,
+        visibility=model.visibility,
+    )
     return Check(run, op.location, where, lambda v: v.at)
 
 

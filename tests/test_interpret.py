@@ -21,12 +21,12 @@ PINGPONG = (ROOT / "examples/pingpong.mlir").read_text()
 PINGPONG_FIXED = (ROOT / "examples/pingpong_fixed.mlir").read_text()
 
 
-def _outcome(text: str, kernel: str = "", arch: str = "", **shape):
+def _outcome(text: str, kernel: str = "", arch: str = "", **options):
     context = new_context()
     with context:
         module = load_module(text, "mutant.mlir", context)
         program = load_kernel(module, "mutant.mlir", kernel, arch)
-    return interpret(program, **shape)
+    return interpret(program, **options)
 
 
 def _mutate(text: str, old: str, new: str) -> str:
@@ -100,6 +100,24 @@ def test_removed_barrier_is_flagged() -> None:
     text = _mutate(PINGPONG, "#sched.op<barrier>, ", "")
     out = _outcome(text, "pingpong_gfx950", k=128)
     assert {h.key() for h in out.hazards} - base
+
+
+def test_four_wave_races_across_waves_under_the_wave_rule() -> None:
+    """Each wave on its own (``Visibility.WAVE``): S4's epilogue reads other waves' DMA parts
+    with no barrier after their retiring wait, as racecheck reports on the H100."""
+    from warpsched.verify.amd_trace import Visibility
+
+    assert _outcome(FOUR_WAVE).correct
+    out = _outcome(FOUR_WAVE, visibility=Visibility.WAVE)
+    assert out.hazards and not out.correct
+    assert any(h.stale and h.read.phase.name == "EPILOGUE" for h in out.hazards)
+
+
+def test_visibility_option_of_the_tool(capsys) -> None:
+    path = str(ROOT / "examples/four_wave.mlir")
+    assert main(["--interpret", path]) == 0
+    assert main(["--interpret", path, "--visibility", "wave"]) == 1
+    assert "hazard(s), C != A·B" in capsys.readouterr().out
 
 
 def test_bad_shape_is_a_diagnostic(capsys) -> None:

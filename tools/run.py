@@ -21,6 +21,7 @@ from warpsched.frontend.load import load_module
 from warpsched.frontend.source import read_source
 from warpsched.interpret import interpret, load_kernel
 from warpsched.tools.entry import console_script, guarded_main
+from warpsched.verify.amd_trace import Visibility
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -34,6 +35,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--k", type=int, default=0, help="K (default: 6*BK, two loop iterations)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random A and B")
     parser.add_argument("--target", default="", help="gfx942 or gfx950 (default: sched.target)")
+    parser.add_argument(
+        "--visibility",
+        choices=[v.value for v in Visibility],
+        default=Visibility.GROUP.value,
+        help="group: a wave group's waves run as one stream (default); wave: another wave's DMA "
+        "needs its wait and a barrier",
+    )
     return parser
 
 
@@ -46,7 +54,9 @@ def run(argv: list[str]) -> int:
             module = load_module(text, filename, context)
             program = load_kernel(module, filename, args.kernel, args.target)
         try:
-            outcome = interpret(program, args.m, args.n, args.k, args.seed)
+            outcome = interpret(
+                program, args.m, args.n, args.k, args.seed, Visibility(args.visibility)
+            )
         except ValueError as exc:
             raise DiagnosticError(
                 [Diagnostic(Severity.ERROR, f"'sched.kernel' op {exc}", *program.kernel_site)]

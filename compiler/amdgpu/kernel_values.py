@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from warpsched.llvm.mlir_text import FuncWriter
+from warpsched.schedule_lowering.values import affine, wave_indices
 
 from ..tile_geometry import Dim, GemmSpec, Operand, TileShape, WaveAffine, WaveIndex
 from .targets import WAVE_SIZE
@@ -40,15 +41,7 @@ class KernelValues:
         lane = w.emit(f"llvm.and {tid}, {w.const(WAVE_SIZE - 1)} : i32")
         wave_div = w.emit(f"llvm.lshr {tid}, {w.const(WAVE_SIZE.bit_length() - 1)} : i32")
         wave = w.emit(f"rocdl.readfirstlane {wave_div} : i32")
-        half = tile.warps_n // 2
-        warp_m = w.emit(f"llvm.udiv {wave}, {w.const(tile.warps_n)} : i32")
-        warp_n = w.emit(f"llvm.urem {wave}, {w.const(tile.warps_n)} : i32")
-        wave_index = {
-            WaveIndex.WARP_M: warp_m,
-            WaveIndex.WARP_N: warp_n,
-            WaveIndex.B_HALF: w.emit(f"llvm.udiv {warp_n}, {w.const(half)} : i32"),
-            WaveIndex.B_LOCAL: w.emit(f"llvm.urem {warp_n}, {w.const(half)} : i32"),
-        }
+        wave_index = wave_indices(w, wave, tile)
         bx = w.emit("rocdl.workgroup.id.x : i32")
         by = w.emit("rocdl.workgroup.id.y : i32")
         origin = {Operand.A: w.muli(by, tile.bm), Operand.B: w.muli(bx, tile.bn)}
@@ -64,10 +57,7 @@ class KernelValues:
 
     def affine(self, w: FuncWriter, form: WaveAffine) -> str:
         """Evaluate a wave-affine form to an i32 value."""
-        value = w.const(form.const)
-        for index, coeff in form.terms:
-            value = w.add(value, w.muli(self.wave_index[index], coeff))
-        return value
+        return affine(w, form, self.wave_index)
 
     def lds_ptr(self, w: FuncWriter, byte_offset: str) -> str:
         """``&lds[byte_offset]`` as an ``!llvm.ptr<3>``."""

@@ -21,24 +21,16 @@ from dataclasses import dataclass
 
 from warpsched.llvm.mlir_text import FuncWriter
 from warpsched.schedule.expanded import ExpandedSchedule
+from warpsched.schedule_lowering.plan import emit_plan, guard_condition
+from warpsched.schedule_lowering.signature import KERNEL_ARGS
 
 from ..schedule import Phase, ScheduleEntry, op_name
-from ..tile_geometry import GemmSpec, KernelStructure, Operand, TileShape, WaveIndex, lds_bytes
-from ..tile_geometry.execution import Guard, KBase, Run, StructuralOps, execution_plan
+from ..tile_geometry import GemmSpec, KernelStructure, Operand, TileShape, lds_bytes
 from .kernel_values import LDS_SYMBOL, PTR_GLOBAL, KernelValues
 from .select import Selector
 from .store import store_c
 from .targets import WAVE_SIZE, AMDOptions
 from .waitcnt import WaitcntRangeError
-
-KERNEL_ARGS = (
-    ("A", PTR_GLOBAL),
-    ("B", PTR_GLOBAL),
-    ("C", PTR_GLOBAL),
-    ("M", "i32"),
-    ("N", "i32"),
-    ("K", "i32"),
-)
 
 
 class LoweringError(ValueError):
@@ -107,14 +99,15 @@ def lower_schedule(
     args = {name: f"%{name}" for name, _ in KERNEL_ARGS}
     kv = KernelValues.build(w, gemm, tile, args)
     sel = Selector(w, gemm, tile, options, kv, structure)
-    k_values = {KBase.ZERO: w.const(0), KBase.K: args["K"]}
-    for step in execution_plan(schedule, structure):
-        if isinstance(step, StructuralOps):
-            _structural(sel, step, _guard_condition(w, step.guard, kv, tile, args["K"]))
-        elif step.k_base is KBase.LOOP:
-            _main_loop(sel, step, tile, args["K"])
-        else:
-            _run(sel, step, k_values[step.k_base])
+    emit_plan(
+        sel,
+        schedule,
+        structure,
+        tile,
+        args["K"],
+        lambda guard: guard_condition(w, guard, kv.wave_index, args["K"], tile),
+        _locate,
+    )
     store_c(w, gemm, tile, kv, sel.tiling, sel.state, structure)
     w.stmt("llvm.return")
 
@@ -150,61 +143,9 @@ def lower_schedule(
     )
 
 
-def _main_loop(sel: Selector, body: Run, tile: TileShape, k_extent: str) -> None:
-    """``for k in range(2*bk, K, 2*bk): body`` with every register loop-carried."""
-    w = sel.w
-    keys = sel.state.keys()
-    types = [sel.state.types[k] for k in keys]
-    step = w.const(2 * tile.bk)
-    w.stmt(
-        f"llvm.br ^loop({step}, {', '.join(sel.state.values[k] for k in keys)} : i32, {', '.join(types)})"
-    )
-    k_var = w.fresh("k")
-    carried = [w.fresh("r") for _ in keys]
-    w.block("loop", [(k_var, "i32"), *zip(carried, types, strict=True)])
-    sel.state.values.update(zip(keys, carried, strict=True))
-    more = w.icmp("slt", k_var, k_extent)
-    w.stmt(f"llvm.cond_br {more}, ^body, ^epilogue")
-    w.block("body")
-    _run(sel, body, k_var)
-    k_next = w.add(k_var, step)
-    w.stmt(
-        f"llvm.br ^loop({k_next}, {', '.join(sel.state.values[k] for k in keys)} : i32, {', '.join(types)})"
-    )
-    sel.state.values.update(zip(keys, carried, strict=True))
-    w.block("epilogue")
-
-
-def _run(sel: Selector, run: Run, k_base: str) -> None:
-    for index, entry in run.entries:
-        try:
-            sel.entry(entry.op, k_base)
-        except WaitcntRangeError as err:
-            raise err.at(f"{run.phase.name.lower()}[{index}]") from None
-        except ValueError as err:
-            raise LoweringError(run.phase, index, entry, str(err)) from None
-
-
-def _guard_condition(
-    w: FuncWriter, guard: Guard, kv: KernelValues, tile: TileShape, k_extent: str
-) -> str | None:
-    """The i1 condition of ``guard`` (None for ``ALWAYS``); every one is uniform across a wave."""
-    if guard is Guard.ALWAYS:
-        return None
-    if guard is Guard.SINGLE_ITERATION:
-        return w.icmp("eq", k_extent, w.const(2 * tile.bk))
-    group = 0 if guard is Guard.WAVE_GROUP_0 else 1
-    return w.icmp("eq", kv.wave_index[WaveIndex.WARP_M], w.const(group))
-
-
-def _structural(sel: Selector, step: StructuralOps, condition: str | None) -> None:
-    """The kernel's own ops of ``step``, inside ``if condition`` when there is one."""
-    w = sel.w
-    if condition is not None:
-        w.stmt(f"llvm.cond_br {condition}, ^{step.label}, ^{step.label}_done")
-        w.block(step.label)
-    for op in step.ops:
-        sel.entry(op, w.const(0))
-    if condition is not None:
-        w.stmt(f"llvm.br ^{step.label}_done")
-        w.block(f"{step.label}_done")
+def _locate(error: ValueError, phase: Phase, index: int, entry: ScheduleEntry) -> Exception:
+    """An entry's error: a ``WaitcntRangeError`` names the entry, any other is a
+    ``LoweringError``."""
+    if isinstance(error, WaitcntRangeError):
+        return error.at(f"{phase.name.lower()}[{index}]")
+    return LoweringError(phase, index, entry, str(error))

@@ -28,21 +28,19 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from warpsched.llvm.mlir_text import FuncWriter
+from warpsched.schedule_lowering.values import DmaSource, dma_copies, lane_origin
 
-from ..schedule import OpDesc, Ops, PingPongOps
+from ..schedule import OpDesc, Ops, Phase, PingPongOps
 from ..tile_geometry import (
     DmaPlan,
     GemmSpec,
     KernelStructure,
-    LdsTile,
     Operand,
     TileShape,
     acc_quadrant,
     dma_plan,
     fragment_region,
     lds_tile,
-    load_slice,
-    mn_dim,
 )
 from .kernel_values import PTR_LDS, KernelValues
 from .targets import WAVE_SIZE, AMDOptions, Mfma
@@ -138,13 +136,22 @@ class Selector:
         self.state = RegisterState(w, self.tiling)
         # Emitted here, in the entry block, so that every later block may use them.
         self._lane_origin = {
-            op: self._emit_lane_origin(lds_tile(gemm, tile, op, 0, 0)) for op in Operand
+            op: lane_origin(
+                w,
+                lds_tile(gemm, tile, op, 0, 0),
+                kv.wave,
+                kv.lane,
+                options.info.dma_lane_bytes,
+                WAVE_SIZE,
+            )
+            for op in Operand
         }
 
     # -- dispatch ------------------------------------------------------------
 
-    def entry(self, op: OpDesc, k_base: str) -> None:
-        """Lower one op; ``k_base`` is the i32 K origin of the current phase."""
+    def entry(self, op: OpDesc, k_base: str, where: tuple[Phase, int] | None = None) -> None:
+        """Lower one op; ``k_base`` is the i32 K origin of the current phase (``where``, its
+        entry, is not needed here)."""
         w, tag = self.w, op.tag
         if tag == Ops.BARRIER:
             with self.pinned():
@@ -190,36 +197,19 @@ class Selector:
         dst = lds_tile(self.gemm, self.tile, operand, 0, 0)
         return dma_plan(dst, self.tile.waves, self.options.info.dma_lane_bytes, WAVE_SIZE)
 
-    def _emit_lane_origin(self, half_tile: LdsTile) -> tuple[str, str]:
-        """(outer, inner) element indices of this lane's first DMA byte in a half tile."""
-        w, kv = self.w, self.kv
-        byte = w.muli(w.add(w.muli(kv.wave, WAVE_SIZE), kv.lane), self.options.info.dma_lane_bytes)
-        outer = w.emit(f"llvm.udiv {byte}, {w.const(half_tile.pitch)} : i32")
-        rem = w.emit(f"llvm.urem {byte}, {w.const(half_tile.pitch)} : i32")
-        return outer, w.emit(f"llvm.udiv {rem}, {w.const(half_tile.elem_bytes)} : i32")
-
     def global_to_lds(self, op: OpDesc, k_base: str) -> None:
         """One LOAD entry: every wave copies its share of the half tile straight into LDS."""
-        w, kv, gemm = self.w, self.kv, self.gemm
-        sl = load_slice(gemm, self.tile, op)
-        dst, operand = sl.dst, sl.dst.operand
+        w, kv = self.w, self.kv
+        operand = Operand.A if op.tag == PingPongOps.LOAD_A else Operand.B
         plan = self.dma_plan(operand)
-        outer0, inner0 = self._lane_origin[operand]
-        k_start = w.addi(k_base, sl.k_multiple * sl.bk)
-        mn_base = w.addi(kv.block_origin[operand], sl.mn_start)
-        ld = kv.extent[gemm.leading_dim(operand)]
-        mn_extent = kv.extent[mn_dim(operand)]
+        source = DmaSource(self._lane_origin[operand], kv.block_origin[operand], kv.extent)
+        sl, copies = dma_copies(
+            w, self.gemm, self.tile, op, plan.copies, plan.outer_per_copy, source, k_base
+        )
+        dst = sl.dst
         size = w.const(plan.lane_bytes)
         zero = w.const(0)
-        for copy in range(plan.copies):
-            outer = w.addi(outer0, copy * plan.outer_per_copy)
-            if dst.k_contiguous:
-                mn, k = w.add(mn_base, outer), w.add(k_start, inner0)
-                elem = w.add(w.mul(mn, ld), k)
-            else:
-                mn, k = w.add(mn_base, inner0), w.add(k_start, outer)
-                elem = w.add(w.mul(k, ld), mn)
-            valid = w.icmp("ult", mn, mn_extent)
+        for copy, elem, valid in ((c.copy, c.elem, c.valid) for c in copies):
             voffset = kv.guarded(w, valid, w.muli(elem, dst.elem_bytes))
             chunk = dst.offset + copy * self.tile.waves * plan.wave_bytes
             lds_off = w.addi(w.muli(kv.wave, plan.wave_bytes), chunk)

@@ -11,6 +11,7 @@ out-of-range offset, so the buffer bounds check drops them.
 from __future__ import annotations
 
 from warpsched.llvm.mlir_text import FuncWriter
+from warpsched.schedule_lowering.values import store_guard_condition
 
 from ..schedule import OpDesc, PingPongOps
 from ..tile_geometry import (
@@ -21,7 +22,6 @@ from ..tile_geometry import (
     Operand,
     TileShape,
     acc_quadrant,
-    store_guard,
 )
 from .kernel_values import KernelValues
 from .select import MfmaTiling, RegisterState
@@ -39,10 +39,8 @@ def store_c(
     """Emit the guarded stores of all four accumulator quadrants, placed as ``structure`` places them."""
     mf = tiling.mfma
     m_ext, n_ext = kv.extent[Dim.M], kv.extent[Dim.N]
-    guard_row, guard_col = store_guard(tile, structure)
-    row_ok = w.icmp("ult", w.add(kv.block_origin[Operand.A], kv.affine(w, guard_row)), m_ext)
-    col_ok = w.icmp("ult", w.add(kv.block_origin[Operand.B], kv.affine(w, guard_col)), n_ext)
-    w.stmt(f"llvm.cond_br {w.emit(f'llvm.and {row_ok}, {col_ok} : i1')}, ^store, ^store_done")
+    guard = store_guard_condition(w, tile, structure, kv.block_origin, kv.wave_index, kv.extent)
+    w.stmt(f"llvm.cond_br {guard}, ^store, ^store_done")
     w.block("store")
     lane_grp = w.emit(f"llvm.udiv {kv.lane}, {w.const(mf.n)} : i32")
     lane_col = w.emit(f"llvm.urem {kv.lane}, {w.const(mf.n)} : i32")

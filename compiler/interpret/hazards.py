@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from warpsched.verify.amd_trace import DmaWrite, Event, read_first, visible
+from warpsched.verify.amd_trace import DmaWrite, Event, Visibility, read_first, visible
 
 
 @dataclass(frozen=True)
@@ -59,10 +59,10 @@ class Hazard:
         )
 
 
-def classify(read: Event, end: Event, write: DmaWrite) -> str:
+def classify(read: Event, end: Event, write: DmaWrite, rule: Visibility = Visibility.GROUP) -> str:
     """``visible``, ``later`` or ``hazard`` for ``write`` seen by fragment load ``read``."""
-    if visible(write, read):
+    if visible(write, read, rule):
         return "visible"
-    if read_first(read, end, write):
+    if read_first(read, end, write, rule):
         return "later"
     return "hazard"

@@ -18,7 +18,14 @@ import numpy as np
 from warpsched.schedule import Ops, PingPongOps, pingpong
 from warpsched.tile_geometry import Operand, acc_quadrant, fragment_region
 from warpsched.verify.amd import DEFAULT_VM_PER_LOAD
-from warpsched.verify.amd_trace import FRAGMENT_LOADS, Event, dma_writes, read_ends, trace
+from warpsched.verify.amd_trace import (
+    FRAGMENT_LOADS,
+    Event,
+    Visibility,
+    dma_writes,
+    read_ends,
+    trace,
+)
 
 from .hazards import Hazard, classify
 from .lds import Geometry, dma_copy, fragment_indices, global_values, lds_elements
@@ -54,8 +61,16 @@ def check_shape(geo: Geometry, m: int, n: int, k: int) -> int:
     return k // (2 * t.bk) - 1
 
 
-def interpret(program: KernelProgram, m: int = 0, n: int = 0, k: int = 0, seed: int = 0) -> Outcome:
-    """Interpret ``program`` on random ``m x k`` A and ``k x n`` B (defaults: one tile, K = 6*BK)."""
+def interpret(
+    program: KernelProgram,
+    m: int = 0,
+    n: int = 0,
+    k: int = 0,
+    seed: int = 0,
+    visibility: Visibility = Visibility.GROUP,
+) -> Outcome:
+    """Interpret ``program`` on random ``m x k`` A and ``k x n`` B (defaults: one tile, K = 6*BK);
+    ``visibility`` is ``amd_trace.Visibility``'s rule for which reads see which DMAs."""
     spec = program.spec
     geo = Geometry(spec.gemm, spec.tile, spec.structure, program.lane_bytes)
     t = geo.tile
@@ -67,7 +82,7 @@ def interpret(program: KernelProgram, m: int = 0, n: int = 0, k: int = 0, seed: 
         id(w): dma_copy(geo, w.event.op, w.event.k_base * t.bk, w.event.group) for w in writes
     }
     waves = {g: [w for w in range(t.waves) if geo.group_of(w) == g] for g in streams}
-    reads, hazards = _reads(geo, streams, writes, copies, waves)
+    reads, hazards = _reads(geo, streams, writes, copies, waves, visibility)
 
     rng = np.random.default_rng(seed)
     a = rng.integers(-3, 4, size=(m, k)).astype(np.float64)
@@ -90,7 +105,7 @@ def interpret(program: KernelProgram, m: int = 0, n: int = 0, k: int = 0, seed: 
     return Outcome(c, a @ b, tuple(hazards.values()), geo, iterations)
 
 
-def _reads(geo, streams, writes, copies, waves):
+def _reads(geo, streams, writes, copies, waves, visibility):
     """Per (fragment load, wave): its LDS indices and the elements poisoned by hazards."""
     reads: dict[tuple[int, int], tuple] = {}
     hazards: dict[tuple, Hazard] = {}
@@ -102,7 +117,7 @@ def _reads(geo, streams, writes, copies, waves):
             racing = [
                 w
                 for w in writes
-                if w.region == region and classify(e, ends[e.position], w) == "hazard"
+                if w.region == region and classify(e, ends[e.position], w, visibility) == "hazard"
             ]
             for wave in waves[group]:
                 key, idx = fragment_indices(geo, e.op, wave)

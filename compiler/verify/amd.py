@@ -24,6 +24,10 @@ op's ``(stage, subtile)`` (the reference scheduler's own model of its buffers),
 ``KERNEL`` the ping-pong kernel's layout (``amd_ping_pong_matmul.mojo``: A half
 ``(stage, warp_m)`` = the wave group's, B halves of both ``b_half``s).
 
+``Visibility`` (``amd_trace``) decides whether a wave group's waves count as one stream
+(``GROUP``, default) or each wave needs a barrier to see another wave's DMA part or to order
+its reads before another wave's later DMA (``WAVE``).
+
 ``WarRule`` decides when a fragment load is over for ``prefetch-overwrite``:
 ``ISSUE`` (default) once it is issued (the LDS unit serves a CU's requests in
 arrival order, and a DMA's LDS write arrives with its global data, after every
@@ -39,7 +43,7 @@ import enum
 from warpsched.schedule import ExpandedSchedule, Ops
 from warpsched.tile_geometry import KernelStructure
 
-from .amd_trace import FRAGMENT_LOADS, Event, read_ends, read_first, trace, visible
+from .amd_trace import FRAGMENT_LOADS, Event, Visibility, read_ends, read_first, trace, visible
 from .amd_trace import DmaWrite as _Write
 from .amd_trace import dma_writes as _writes
 from .counterexample import Step, Violation
@@ -78,11 +82,12 @@ def check_schedule(
     geometry: Geometry = Geometry.KERNEL,
     vm_per_load: int = DEFAULT_VM_PER_LOAD,
     war: WarRule = WarRule.ISSUE,
+    visibility: Visibility = Visibility.GROUP,
 ) -> list[Violation]:
     """Every violation of ``schedule`` run by ``structure`` (two K-loop iterations)."""
     streams = trace(schedule, structure)
     out = _barrier_balance(streams) + [v for s in streams.values() for v in _prio_and_masks(s)]
-    return out + _dataflow(streams, structure, geometry, vm_per_load, war)
+    return out + _dataflow(streams, structure, geometry, vm_per_load, war, visibility)
 
 
 def _barrier_balance(streams: dict[int, tuple[Event, ...]]) -> list[Violation]:
@@ -168,7 +173,7 @@ def _reads(event: Event, structure: KernelStructure, geometry: Geometry) -> list
     return [("B", st, 0), ("B", st, 1)]
 
 
-def _dataflow(streams, structure, geometry, vm_per_load, war) -> list[Violation]:
+def _dataflow(streams, structure, geometry, vm_per_load, war, visibility) -> list[Violation]:
     writes = [w for s in streams.values() for w in _writes(s, vm_per_load)]
     out = []
     for stream in streams.values():
@@ -177,16 +182,18 @@ def _dataflow(streams, structure, geometry, vm_per_load, war) -> list[Violation]
             end = ends.get(read.position, read)
             for region in _reads(read, structure, geometry):
                 mine = [w for w in writes if w.region == region]
-                out.extend(_check_read(read, end, mine, streams))
+                out.extend(_check_read(read, end, mine, streams, visibility))
     return _unique(out)
 
 
-def _check_read(read: Event, end: Event, writes: list[_Write], streams) -> list[Violation]:
+def _check_read(
+    read: Event, end: Event, writes: list[_Write], streams, visibility: Visibility
+) -> list[Violation]:
     out = []
     for group in streams:
         mine = [w for w in writes if w.event.group == group]
-        landed = [w for w in mine if visible(w, read)]
-        before = [w for w in mine if w not in landed and not read_first(read, end, w)]
+        landed = [w for w in mine if visible(w, read, visibility)]
+        before = [w for w in mine if w not in landed and not read_first(read, end, w, visibility)]
         for w in before:
             if landed:  # the read's data is in place: a later DMA may overwrite it
                 out.append(_race(read, end, w))
@@ -197,7 +204,7 @@ def _check_read(read: Event, end: Event, writes: list[_Write], streams) -> list[
             steps = (_step(w.event), _step(read)) + ((_step(w.done),) if w.done else ())
             if w.done is None:
                 why = "never retired by a wait_vm"
-            elif w.done.group == read.group:
+            elif w.done.group == read.group and w.done.position > read.position:
                 why = f"retired only by {w.done.describe()} in wave group {group}, after the read"
             else:
                 why = (

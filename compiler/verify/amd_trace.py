@@ -19,6 +19,7 @@ comes first.  sched-verify and the CPU interpreter both use them.
 
 from __future__ import annotations
 
+import enum
 from collections import deque
 
 from warpsched.schedule import Ops, PingPongOps
@@ -32,6 +33,7 @@ __all__ = [
     "consumes",
     "dma_writes",
     "groups_of",
+    "Visibility",
     "ordered",
     "read_ends",
     "read_first",
@@ -43,26 +45,45 @@ LOADS = {PingPongOps.LOAD_A: "A", PingPongOps.LOAD_B: "B"}
 FRAGMENT_LOADS = {PingPongOps.MMA_LOAD_A: "A", PingPongOps.MMA_LOAD_B: "B"}
 
 
-def ordered(first: Event, then: Event) -> bool:
+class Visibility(enum.Enum):
+    """Which waves' order one stream stands for.
+
+    ``GROUP``: the waves of one wave group run as one stream, so a group's own ``wait_vm``
+    publishes its DMAs to all of its waves and its reads keep their order with its later DMAs.
+    ``WAVE``: each wave runs on its own; another wave's DMA part is in place only after that
+    wave's ``wait_vm`` *and a barrier*, and a later DMA by another wave is ordered after a read
+    only by a barrier.  No hardware runs a group's waves in lock step; on the H100,
+    compute-sanitizer's racecheck reports exactly these cross-wave hazards (docs/crossvendor.md).
+    A fragment load covers the DMA parts of every wave of the group, so the rule is applied per
+    half tile.
+    """
+
+    GROUP = "group"
+    WAVE = "wave"
+
+
+def ordered(first: Event, then: Event, rule: Visibility = Visibility.GROUP) -> bool:
     """``first`` is guaranteed to execute before ``then``: the same wave group runs them in
-    that order, or a barrier count separates them."""
-    if first.group == then.group:
+    that order (``GROUP`` only), or a barrier count separates them."""
+    if first.group == then.group and rule is Visibility.GROUP:
         return first.position < then.position
     return first.barriers_before < then.barriers_before
 
 
-def visible(write: DmaWrite, read: Event) -> bool:
+def visible(write: DmaWrite, read: Event, rule: Visibility = Visibility.GROUP) -> bool:
     """``write``'s data is in place for ``read``: its retiring wait is ordered before the read
-    (in the read's own stream, or with a barrier between)."""
-    return write.done is not None and ordered(write.done, read)
+    (in the read's own stream under ``GROUP``, or with a barrier between)."""
+    return write.done is not None and ordered(write.done, read, rule)
 
 
-def read_first(read: Event, end: Event, write: DmaWrite) -> bool:
+def read_first(
+    read: Event, end: Event, write: DmaWrite, rule: Visibility = Visibility.GROUP
+) -> bool:
     """``read`` is over before ``write`` lands: its ``end`` is ordered before the DMA's issue, or
-    the same wave group issues the DMA after the read (one wave's LDS accesses keep their
-    order)."""
-    return (
-        ordered(end, write.event) or write.event.group == read.group and ordered(read, write.event)
+    (``GROUP``) the same wave group issues the DMA after the read (one wave's LDS accesses keep
+    their order)."""
+    return ordered(end, write.event, rule) or (
+        rule is Visibility.GROUP and write.event.group == read.group and ordered(read, write.event)
     )
 
 

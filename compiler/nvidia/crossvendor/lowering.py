@@ -20,8 +20,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from warpsched.llvm.mlir_text import FuncWriter
-from warpsched.schedule import OpDesc, PingPongOps
+from warpsched.schedule import OpDesc, Phase, PingPongOps, ScheduleEntry
 from warpsched.schedule.expanded import ExpandedSchedule
+from warpsched.schedule_lowering.plan import emit_plan, guard_condition
+from warpsched.schedule_lowering.signature import KERNEL_ARGS
+from warpsched.schedule_lowering.values import store_guard_condition
 from warpsched.tile_geometry import (
     Dim,
     DType,
@@ -29,25 +32,14 @@ from warpsched.tile_geometry import (
     KernelStructure,
     Operand,
     TileShape,
-    WaveIndex,
     acc_quadrant,
     lds_bytes,
-    store_guard,
 )
-from warpsched.tile_geometry.execution import Guard, KBase, Run, StructuralOps, execution_plan
 
 from .select import ACCUMULATOR, MMA_M, MMA_N, CrossVendorError, Selector, check_geometry
 from .values import PTR_GLOBAL, SMEM_SYMBOL, WAVE_THREADS, ThreadValues
 from .waits import wait_groups
 
-KERNEL_ARGS = (
-    ("A", PTR_GLOBAL),
-    ("B", PTR_GLOBAL),
-    ("C", PTR_GLOBAL),
-    ("M", "i32"),
-    ("N", "i32"),
-    ("K", "i32"),
-)
 MAX_SHARED_BYTES = 227 * 1024
 FACTS_KEY = "nv_cross_vendor_kernel"
 """The metadata key under which ``sched-to-nvvm`` returns the ``CrossVendorKernel``."""
@@ -93,14 +85,15 @@ def lower_schedule_sm90(
     args = {arg: f"%{arg}" for arg, _ in KERNEL_ARGS}
     tv = ThreadValues.build(w, tile, args)
     sel = Selector(w, gemm, tile, tv, structure, groups)
-    k_values = {KBase.ZERO: w.const(0), KBase.K: args["K"]}
-    for step in execution_plan(schedule, structure):
-        if isinstance(step, StructuralOps):
-            _structural(sel, step, _guard(w, step.guard, tv, tile))
-        elif step.k_base is KBase.LOOP:
-            _main_loop(sel, step, tile, args["K"])
-        else:
-            _run(sel, step, k_values[step.k_base])
+    emit_plan(
+        sel,
+        schedule,
+        structure,
+        tile,
+        args["K"],
+        lambda guard: guard_condition(w, guard, tv.wave_index, args["K"], tile),
+        _locate,
+    )
     _store_c(sel, gemm, tile, tv, structure)
     w.stmt("llvm.return")
 
@@ -125,55 +118,8 @@ def lower_schedule_sm90(
     )
 
 
-def _run(sel: Selector, run: Run, k_base: str) -> None:
-    for index, entry in run.entries:
-        try:
-            sel.entry(entry.op, k_base, (run.phase, index))
-        except CrossVendorError as err:
-            raise CrossVendorError(f"{run.phase.name.lower()}[{index}]: {err}") from None
-
-
-def _main_loop(sel: Selector, body: Run, tile: TileShape, k_extent: str) -> None:
-    """``for k in range(2*bk, K, 2*bk): body`` with every register loop-carried."""
-    w = sel.w
-    keys = sel.state.keys()
-    types = [sel.state.types[k] for k in keys]
-    step = w.const(2 * tile.bk)
-    values = ", ".join(sel.state.values[k] for k in keys)
-    w.stmt(f"llvm.br ^loop({step}, {values} : i32, {', '.join(types)})")
-    k_var = w.fresh("k")
-    carried = [w.fresh("r") for _ in keys]
-    w.block("loop", [(k_var, "i32"), *zip(carried, types, strict=True)])
-    sel.state.values.update(zip(keys, carried, strict=True))
-    w.stmt(f"llvm.cond_br {w.icmp('slt', k_var, k_extent)}, ^body, ^epilogue")
-    w.block("body")
-    _run(sel, body, k_var)
-    values = ", ".join(sel.state.values[k] for k in keys)
-    w.stmt(f"llvm.br ^loop({w.add(k_var, step)}, {values} : i32, {', '.join(types)})")
-    sel.state.values.update(zip(keys, carried, strict=True))
-    w.block("epilogue")
-
-
-def _guard(w: FuncWriter, guard: Guard, tv: ThreadValues, tile: TileShape) -> str | None:
-    """The i1 condition of ``guard`` (None for ``ALWAYS``); uniform across a wave's warps."""
-    if guard is Guard.ALWAYS:
-        return None
-    if guard is Guard.SINGLE_ITERATION:
-        return w.icmp("eq", tv.extent[Dim.K], w.const(2 * tile.bk))
-    group = 0 if guard is Guard.WAVE_GROUP_0 else 1
-    return w.icmp("eq", tv.wave_index[WaveIndex.WARP_M], w.const(group))
-
-
-def _structural(sel: Selector, step: StructuralOps, condition: str | None) -> None:
-    w = sel.w
-    if condition is not None:
-        w.stmt(f"llvm.cond_br {condition}, ^{step.label}, ^{step.label}_done")
-        w.block(step.label)
-    for op in step.ops:
-        sel.entry(op, w.const(0), None)
-    if condition is not None:
-        w.stmt(f"llvm.br ^{step.label}_done")
-        w.block(f"{step.label}_done")
+def _locate(error: ValueError, phase: Phase, index: int, entry: ScheduleEntry) -> Exception:
+    return CrossVendorError(f"{phase.name.lower()}[{index}]: {error}")
 
 
 def _store_c(
@@ -182,10 +128,8 @@ def _store_c(
     """Every warp's accumulator tiles → row-major C, behind the store guard."""
     w, st = sel.w, sel.state
     m_ext, n_ext = tv.extent[Dim.M], tv.extent[Dim.N]
-    guard_row, guard_col = store_guard(tile, structure)
-    row_ok = w.icmp("ult", w.add(tv.block_origin[Operand.A], tv.affine(w, guard_row)), m_ext)
-    col_ok = w.icmp("ult", w.add(tv.block_origin[Operand.B], tv.affine(w, guard_col)), n_ext)
-    w.stmt(f"llvm.cond_br {w.emit(f'llvm.and {row_ok}, {col_ok} : i1')}, ^store, ^store_done")
+    guard = store_guard_condition(w, tile, structure, tv.block_origin, tv.wave_index, tv.extent)
+    w.stmt(f"llvm.cond_br {guard}, ^store, ^store_done")
     w.block("store")
     group = w.emit(f"llvm.lshr {tv.lane}, {w.const(2)} : i32")
     pair = w.muli(w.emit(f"llvm.and {tv.lane}, {w.const(3)} : i32"), 2)

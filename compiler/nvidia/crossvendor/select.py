@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from warpsched.llvm.mlir_text import FuncWriter
 from warpsched.schedule import OpDesc, Ops, Phase, PingPongOps
+from warpsched.schedule_lowering.values import DmaSource, dma_copies, lane_origin
 from warpsched.tile_geometry import (
     GemmSpec,
     KernelStructure,
@@ -36,8 +37,6 @@ from warpsched.tile_geometry import (
     dma_plan,
     fragment_region,
     lds_tile,
-    load_slice,
-    mn_dim,
 )
 
 from .values import PTR_GLOBAL, WAVE_THREADS, ThreadValues
@@ -129,7 +128,17 @@ class Selector:
             )
             for operand in Operand
         }
-        self._origin = {operand: self._lane_origin(operand) for operand in Operand}
+        self._origin = {
+            operand: lane_origin(
+                w,
+                lds_tile(gemm, tile, operand, 0, 0),
+                tv.wave,
+                tv.wave_lane,
+                CP_ASYNC_BYTES,
+                WAVE_THREADS,
+            )
+            for operand in Operand
+        }
 
     def entry(self, op: OpDesc, k_base: str, where: tuple[Phase, int] | None) -> None:
         """Lower one op; ``k_base`` is the i32 K origin of its phase, ``where`` its entry
@@ -149,42 +158,25 @@ class Selector:
             raise CrossVendorError(f"op {tag!r} has no sm_90a counterpart")
 
     # -- load_a / load_b -----------------------------------------------------------------------
-    def _lane_origin(self, operand: Operand) -> tuple[str, str]:
-        """(outer, inner) element indices of this lane's first DMA byte in a half tile."""
-        w, tv = self.w, self.tv
-        half_tile = lds_tile(self.gemm, self.tile, operand, 0, 0)
-        byte = w.muli(w.add(w.muli(tv.wave, WAVE_THREADS), tv.wave_lane), CP_ASYNC_BYTES)
-        outer = w.emit(f"llvm.udiv {byte}, {w.const(half_tile.pitch)} : i32")
-        rem = w.emit(f"llvm.urem {byte}, {w.const(half_tile.pitch)} : i32")
-        return outer, w.emit(f"llvm.udiv {rem}, {w.const(half_tile.elem_bytes)} : i32")
-
     def global_to_shared(self, op: OpDesc, k_base: str) -> None:
         """One LOAD entry: every thread copies its 16-byte runs, then commits one group."""
-        w, tv, gemm = self.w, self.tv, self.gemm
-        sl = load_slice(gemm, self.tile, op)
-        dst, operand = sl.dst, sl.dst.operand
+        w, tv = self.w, self.tv
+        operand = Operand.A if op.tag == PingPongOps.LOAD_A else Operand.B
         plan = self.plans[operand]
-        outer0, inner0 = self._origin[operand]
-        k_start = w.addi(k_base, sl.k_multiple * sl.bk)
-        mn_base = w.addi(tv.block_origin[operand], sl.mn_start)
-        ld = tv.extent[gemm.leading_dim(operand)]
-        mn_extent = tv.extent[mn_dim(operand)]
-        base = tv.args[operand.value]
-        for copy in range(plan.copies):
-            outer = w.addi(outer0, copy * plan.outer_per_copy)
-            if dst.k_contiguous:
-                mn, k = w.add(mn_base, outer), w.add(k_start, inner0)
-                elem = w.add(w.mul(mn, ld), k)
-            else:
-                mn, k = w.add(mn_base, inner0), w.add(k_start, outer)
-                elem = w.add(w.mul(k, ld), mn)
-            valid = w.icmp("ult", mn, mn_extent)
+        source = DmaSource(self._origin[operand], tv.block_origin[operand], tv.extent)
+        sl, copies = dma_copies(
+            w, self.gemm, self.tile, op, plan.copies, plan.outer_per_copy, source, k_base
+        )
+        dst, base = sl.dst, tv.args[operand.value]
+        for copy in copies:
             src = w.emit(
-                f"llvm.select {valid}, {tv.global_ptr(w, base, elem, dst.elem_bytes)}, {base} "
-                f": i1, {PTR_GLOBAL}"
+                f"llvm.select {copy.valid}, {tv.global_ptr(w, base, copy.elem, dst.elem_bytes)}, "
+                f"{base} : i1, {PTR_GLOBAL}"
             )
-            size = w.emit(f"llvm.select {valid}, {w.const(CP_ASYNC_BYTES)}, {w.const(0)} : i1, i32")
-            chunk = dst.offset + copy * self.tile.waves * plan.wave_bytes
+            size = w.emit(
+                f"llvm.select {copy.valid}, {w.const(CP_ASYNC_BYTES)}, {w.const(0)} : i1, i32"
+            )
+            chunk = dst.offset + copy.copy * self.tile.waves * plan.wave_bytes
             at = w.add(w.addi(w.muli(tv.wave, plan.wave_bytes), chunk), w.muli(tv.wave_lane, 16))
             w.stmt(
                 f"nvvm.cp.async.shared.global {tv.smem_ptr(w, at)}, {src}, {CP_ASYNC_BYTES}, "

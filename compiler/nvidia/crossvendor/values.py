@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from warpsched.llvm.mlir_text import FuncWriter
+from warpsched.schedule_lowering.values import affine, wave_indices
 from warpsched.tile_geometry import Dim, Operand, TileShape, WaveAffine, WaveIndex
 
 SMEM_SYMBOL = "warpsched_lds"
@@ -43,15 +44,7 @@ class ThreadValues:
         lane = w.emit(f"llvm.and {tid}, {w.const(WARP - 1)} : i32")
         half = w.emit(f"llvm.lshr {wave_lane}, {w.const(5)} : i32")
         wave = w.emit(f"llvm.lshr {tid}, {w.const(6)} : i32")
-        warp_m = w.emit(f"llvm.udiv {wave}, {w.const(tile.warps_n)} : i32")
-        warp_n = w.emit(f"llvm.urem {wave}, {w.const(tile.warps_n)} : i32")
-        b_half = tile.warps_n // 2
-        wave_index = {
-            WaveIndex.WARP_M: warp_m,
-            WaveIndex.WARP_N: warp_n,
-            WaveIndex.B_HALF: w.emit(f"llvm.udiv {warp_n}, {w.const(b_half)} : i32"),
-            WaveIndex.B_LOCAL: w.emit(f"llvm.urem {warp_n}, {w.const(b_half)} : i32"),
-        }
+        wave_index = wave_indices(w, wave, tile)
         bx = w.emit("nvvm.read.ptx.sreg.ctaid.x : i32")
         by = w.emit("nvvm.read.ptx.sreg.ctaid.y : i32")
         origin = {Operand.A: w.muli(by, tile.bm), Operand.B: w.muli(bx, tile.bn)}
@@ -61,10 +54,7 @@ class ThreadValues:
 
     def affine(self, w: FuncWriter, form: WaveAffine) -> str:
         """Evaluate a wave-affine form to an i32 value."""
-        value = w.const(form.const)
-        for index, coeff in form.terms:
-            value = w.add(value, w.muli(self.wave_index[index], coeff))
-        return value
+        return affine(w, form, self.wave_index)
 
     def smem_ptr(self, w: FuncWriter, byte_offset: str) -> str:
         """``&lds[byte_offset]`` as an ``!llvm.ptr<3>``."""

@@ -7,7 +7,7 @@
 // TARGET: no-target.mlir:1:1: error: sched-to-nvvm: unknown NVIDIA target '' (known: sm_90a, sm_100a); pass target=sm_90a or target=sm_100a, or set the module attribute sched.target
 
 // ==== a module without a kernel ====
-// expected-error@+1 {{sched-to-nvvm: found no sched.nv_kernel or sched.nv_gemm to lower}}
+// expected-error@+1 {{sched-to-nvvm: found no sched.nv_kernel, sched.nv_gemm or sched.kernel to lower}}
 module {
 }
 
