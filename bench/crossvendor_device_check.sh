@@ -5,8 +5,9 @@
 #   device:  bash bench/crossvendor_device_check.sh
 #
 # the GPU tests, then bench/crossvendor_device.py run (correctness, mutations, throughput),
-# then compute-sanitizer racecheck and synccheck on S4 and the fixed S1 and racecheck on each
-# mutation (one launch each, K-loop iterations included).  Logs go to $OUT when it is set.
+# then compute-sanitizer racecheck and synccheck on S4, the fixed S1 and the two schedules fixed
+# for the per-wave rule, and racecheck on each mutation (one launch each, K-loop iterations
+# included).  Logs go to $OUT when it is set.
 set -u
 ln -sfn "$PWD/compiler" /tmp/warpsched
 export PYTHONPATH=/tmp WARPSCHED_CACHE_DIR=.device/cache
@@ -21,7 +22,7 @@ step() {
 }
 step timeout 60 python3 -m pytest -q -p no:cacheprovider tests/test_crossvendor_gpu.py
 step timeout 120 python3 bench/crossvendor_device.py run
-for case in s4 s1_fixed; do
+for case in s4 s1_fixed s4_strict s1_strict; do
   for tool in racecheck synccheck; do
     step timeout 60 compute-sanitizer --tool "$tool" --error-exitcode 3 --report-api-errors no \
       python3 bench/crossvendor_device.py one "$case" 512,512,384 1

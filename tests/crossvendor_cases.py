@@ -14,6 +14,8 @@ ROOT = Path(__file__).resolve().parents[1]
 FOUR_WAVE = (ROOT / "examples/four_wave.mlir").read_text()
 PINGPONG = (ROOT / "examples/pingpong.mlir").read_text()
 PINGPONG_FIXED = (ROOT / "examples/pingpong_fixed.mlir").read_text()
+FOUR_WAVE_STRICT = (ROOT / "examples/four_wave_strict.mlir").read_text()
+PINGPONG_STRICT = (ROOT / "examples/pingpong_strict.mlir").read_text()
 
 
 @dataclass(frozen=True)
@@ -53,6 +55,20 @@ SCHEDULES = (
         "pingpong_gfx942",
         True,
         "S1 fixed with bk = 32 (the gfx942 kernel of the same file)",
+    ),
+    Case(
+        "s4_strict",
+        FOUR_WAVE_STRICT,
+        "four_wave",
+        True,
+        "S4 fixed for the per-wave rule (examples/four_wave_strict.mlir)",
+    ),
+    Case(
+        "s1_strict",
+        PINGPONG_STRICT,
+        "pingpong_gfx950",
+        True,
+        "S1 fixed for the kernel's layout and the per-wave rule (examples/pingpong_strict.mlir)",
     ),
     Case(
         "s1_golden",

@@ -113,6 +113,24 @@ def test_four_wave_races_across_waves_under_the_wave_rule() -> None:
     assert any(h.stale and h.read.phase.name == "EPILOGUE" for h in out.hazards)
 
 
+@pytest.mark.parametrize(
+    "name, kernel, shape",
+    [
+        ("four_wave_strict", "", {}),
+        ("four_wave_strict", "", {"m": 256, "n": 256, "k": 128}),
+        ("pingpong_strict", "pingpong_gfx950", {}),
+        ("pingpong_strict", "pingpong_gfx950", {"m": 512, "n": 256, "k": 640}),
+    ],
+)
+def test_strict_schedules_are_correct_under_both_rules(name, kernel, shape) -> None:
+    from warpsched.verify.amd_trace import Visibility
+
+    text = (ROOT / f"examples/{name}.mlir").read_text()
+    for rule in Visibility:
+        out = _outcome(text, kernel, visibility=rule, **shape)
+        assert out.correct and not out.hazards, (rule, [h.message() for h in out.hazards])
+
+
 def test_visibility_option_of_the_tool(capsys) -> None:
     path = str(ROOT / "examples/four_wave.mlir")
     assert main(["--interpret", path]) == 0

@@ -6,10 +6,15 @@
 // in S4 lowered to sm_90a, and S4's result is wrong under the sanitizer's timing.
 // RUN: %warpsched-opt --sched-verify %S/../../../examples/four_wave.mlir -o /dev/null
 // RUN: not %warpsched-opt --sched-verify=visibility=wave %S/../../../examples/four_wave.mlir 2>&1 | FileCheck %s
+// The schedules fixed for the rule pass it, with the lgkm read ends too:
+// RUN: %warpsched-opt "--sched-verify=visibility=wave war=lgkm" %S/../../../examples/four_wave_strict.mlir -o /dev/null
+// RUN: %warpsched-opt "--sched-verify=visibility=wave war=lgkm" %S/../../../examples/pingpong_strict.mlir -o /dev/null
+// RUN: not %warpsched-opt --sched-verify=visibility=wave %S/../../../examples/pingpong_fixed.mlir 2>&1 | FileCheck %s --check-prefix=FIXED
 // RUN: not %warpsched-opt --sched-verify=visibility=lockstep %S/../../../examples/four_wave.mlir 2>&1 | FileCheck %s --check-prefix=BAD
 
 // CHECK: four_wave.mlir:18:7: error: sched-verify: prefetch-overwrite: LOAD overwrites half tile B[stage 0, half 1] while wave group 0 may still read it (epilogue[1] MMA_LOAD_B[st=0,sub=1]): neither is ordered before the other by a wait and a barrier
 // CHECK: note: counterexample (prefetch-overwrite, 3 steps)
 // CHECK: note: step 1: wave group 0: kernel[23] (iteration 2) LOAD_B[st=0,sub=1,k=K0] (after 8 barriers)
 // CHECK: note: step 2: wave group 0: epilogue[1] MMA_LOAD_B[st=0,sub=1] (after 10 barriers)
+// FIXED: pingpong_fixed.mlir:{{[0-9]+}}:7: error: sched-verify: prefetch-overwrite: LOAD overwrites half tile A[stage 0, half 0] while wave group 0 may still read it (kernel[19] (iteration 1) MMA_LOAD_A[st=0,sub=1])
 // BAD: visibility must be group or wave, got 'lockstep'
