@@ -73,6 +73,11 @@ demo: setup
 	@echo "warpsched-compile examples/hopper_gemm.mlir --target sm_90a -o $(OUT)/hopper_gemm.sm_90a.cubin"
 	@$(VENV)/bin/warpsched-compile examples/hopper_gemm.mlir --target sm_90a -o $(OUT)/hopper_gemm.sm_90a.cubin
 	@$(VENV)/bin/python -c "from warpsched.nvidia.sass import summary; print(summary('$(OUT)/hopper_gemm.sm_90a.cubin'))"
+	@for pair in four_wave_strict:four_wave pingpong_strict:pingpong_gfx950; do \
+	  file=$${pair%%:*}; kernel=$${pair##*:}; \
+	  echo "warpsched-compile examples/$$file.mlir --target sm_90a --kernel $$kernel -o $(OUT)/$$file.sm_90a.cubin --report"; \
+	  $(VENV)/bin/warpsched-compile examples/$$file.mlir --target sm_90a --kernel $$kernel -o $(OUT)/$$file.sm_90a.cubin --report || exit 1; \
+	done
 
 # The import contracts (pyproject.toml [tool.importlinter]) are checked on a copy of the package
 # as installed, build/import-tree/warpsched (grimp reads the root package's folder, and the source

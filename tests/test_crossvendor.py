@@ -99,7 +99,7 @@ def test_ptx_holds_each_ops_counterpart(case):
 
 
 def test_s4_sass_is_hmma_ldsm_ldgsts_without_spills(tmp_path):
-    from warpsched.nvidia.sass import disassemble
+    from warpsched.nvidia.sass import disassemble, summary
 
     done = _compile(tmp_path, FOUR_WAVE, "-o", str(tmp_path / "k.cubin"))
     assert done.returncode == 0, done.stderr
@@ -107,6 +107,9 @@ def test_s4_sass_is_hmma_ldsm_ldgsts_without_spills(tmp_path):
     assert "HMMA.16816.F32.BF16" in sass
     assert "LDSM.16.M88.4" in sass and "LDGSTS.E.BYPASS.128" in sass
     assert not re.search(r"\b(LDL|STL)\b", sass)
+    facts = summary(tmp_path / "k.cubin")
+    assert facts.hmma == sass.count("HMMA.16816.F32.BF16") > 0 and facts.ldgsts > 0
+    assert str(facts).startswith(f"SASS: {facts.hmma} HMMA, {facts.ldgsts} LDGSTS, 0 UTMALDG")
 
 
 def test_compile_reports_the_cross_vendor_data_path(tmp_path):

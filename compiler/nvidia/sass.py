@@ -30,16 +30,22 @@ class SassSummary:
     """TMEM → register loads (``LDTM``: ``tcgen05.ld``)."""
     pair_mma: int = 0
     """Of ``utcmma``, the 2-CTA form (``UTCHMMA.2CTA``: ``tcgen05.mma.cta_group::2``)."""
+    hmma: int = 0
+    """Warp-level tensor-core MMAs (``HMMA``: ``mma.sync``)."""
+    ldgsts: int = 0
+    """Asynchronous global → shared copies (``LDGSTS``: ``cp.async``)."""
 
     def __str__(self) -> str:
         pair = f" ({self.pair_mma} .2CTA)" if self.pair_mma else ""
-        tensor = (
-            f"{self.utcmma} UTC*MMA{pair}, {self.ldtm} LDTM"
-            if self.utcmma
-            else f"{self.hgmma} HGMMA"
-        )
+        if self.utcmma:
+            tensor = f"{self.utcmma} UTC*MMA{pair}, {self.ldtm} LDTM"
+        elif self.hmma and not self.hgmma:
+            tensor = f"{self.hmma} HMMA"
+        else:
+            tensor = f"{self.hgmma} HGMMA"
+        copies = f", {self.ldgsts} LDGSTS" if self.ldgsts else ""
         return (
-            f"SASS: {tensor}, {self.tma_loads} UTMALDG, {self.tma_stores} UTMASTG, "
+            f"SASS: {tensor}{copies}, {self.tma_loads} UTMALDG, {self.tma_stores} UTMASTG, "
             f"{self.spills} LDL/STL, {self.registers} registers"
         )
 
@@ -72,4 +78,6 @@ def summary(cubin: str | Path) -> SassSummary:
         utcmma=len(re.findall(r"\bUTC\w*MMA\b", sass)),
         ldtm=len(re.findall(r"\bLDTM\b", sass)),
         pair_mma=len(re.findall(r"\bUTC\w*MMA\.2CTA\b", sass)),
+        hmma=len(re.findall(r"\bHMMA\.", sass)),
+        ldgsts=len(re.findall(r"\bLDGSTS\b", sass)),
     )

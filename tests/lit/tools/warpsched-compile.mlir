@@ -30,7 +30,7 @@
 // NVREPORT100: data path: tcgen05.mma.cta_group::1.kind::f16 into TMEM, TMA loads (128-byte swizzle), tcgen05.ld.32x32b epilogue, C through swizzled shared memory and a TMA store
 // NVREPORT100-NEXT: SASS: 4 UTC*MMA, 4 LDTM, 2 UTMALDG, 4 UTMASTG, 0 LDL/STL, {{[0-9]+}} registers
 // NVREPORT90: data path: mma.sync m16n8k16, plain loads, accumulators in shared memory
-// NVREPORT90-NEXT: SASS: 0 HGMMA, 0 UTMALDG, 0 UTMASTG, 0 LDL/STL, {{[0-9]+}} registers
+// NVREPORT90-NEXT: SASS: {{[0-9]+}} HMMA, 0 UTMALDG, 0 UTMASTG, 0 LDL/STL, {{[0-9]+}} registers
 // TARGET: argument --target: invalid choice: 'gfx1100'
 // VERIFY: arrival-count.mlir:{{[0-9]+}}:{{[0-9]+}}: error: sched-verify: arrival-count: full[0] of @ab
 // VERIFY-NEXT: note: counterexample (arrival-count
