@@ -3,6 +3,7 @@
     warpsched-compile [FILE|-] --target gfx942|gfx950|sm_90a|sm_100a [-o OUT]
                       [--emit=mlir|llvm|asm|obj|hsaco|ptx|cubin] [-O0|-O1|-O2|-O3]
                       [--kernel NAME] [--report] [--check-fidelity] [--no-verify]
+                      [--visibility group|wave]
 
 The default artefact is the target's binary (``.hsaco`` or cubin), written to
 ``-o`` or, without ``-o``, to ``<input stem><suffix>`` in the current directory;
@@ -82,6 +83,13 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="skip sched-verify, the protocol model checker that runs before lowering",
     )
+    parser.add_argument(
+        "--visibility",
+        choices=("group", "wave"),
+        default="group",
+        help="sched-verify's rule for AMD schedules: group (a wave group's waves as one stream, "
+        "default) or wave (another wave's DMA needs its wait and a barrier)",
+    )
     return parser
 
 
@@ -105,6 +113,7 @@ def run(argv: list[str]) -> int:
         report=args.report,
         fidelity=args.check_fidelity,
         verify=not args.no_verify,
+        visibility=args.visibility,
     )
     try:
         text, filename = read_source(args.input)

@@ -48,8 +48,9 @@ class Emit(Enum):
 class CompileOptions:
     """One compilation: ``target``, what to ``emit`` (None: the backend's final artefact),
     ``opt_level`` (0-3), the ``kernel`` to compile (empty: the module's only one), and
-    whether to produce the resource ``report`` and the schedule-``fidelity`` check (AMD), and
-    whether to run ``sched-verify`` (the protocol model checker) before the backend's pipeline."""
+    whether to produce the resource ``report`` and the schedule-``fidelity`` check (AMD),
+    whether to run ``sched-verify`` (the protocol model checker) beside the backend's pipeline,
+    and its ``visibility`` rule for AMD schedules (``group`` or ``wave``: docs/verify.md)."""
 
     target: str
     emit: Emit | None = None
@@ -58,6 +59,7 @@ class CompileOptions:
     report: bool = False
     fidelity: bool = False
     verify: bool = True
+    visibility: str = "group"
 
 
 @dataclass(frozen=True)

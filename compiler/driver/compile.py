@@ -28,7 +28,8 @@ from warpsched.core.ir import ir
 from warpsched.llvm.translate import TranslateError, module_to_llvm_ir
 from warpsched.passes.base import PassFailure
 from warpsched.passes.pipeline import parse_element, run_pipeline
-from warpsched.passes.sched_verify import collect_checks
+from warpsched.passes.sched_verify import AmdModel, collect_checks
+from warpsched.verify.amd_trace import Visibility
 from warpsched.passes.verify_checks import BackgroundVerify, Finding
 
 
@@ -69,7 +70,8 @@ def compile_module(
     target = options.target if options.target.startswith("sm_") else ""
     with mlir_diagnostics(context, filename):
         try:
-            checks = collect_checks(module.operation, target)
+            model = AmdModel(visibility=Visibility(options.visibility))
+            checks = collect_checks(module.operation, target, model)
         except PassFailure as failure:
             raise DiagnosticError(Finding.of(failure).diagnostics(filename)) from None
     verify = BackgroundVerify(checks)

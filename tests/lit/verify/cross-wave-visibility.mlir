@@ -6,6 +6,11 @@
 // in S4 lowered to sm_90a, and S4's result is wrong under the sanitizer's timing.
 // RUN: %warpsched-opt --sched-verify %S/../../../examples/four_wave.mlir -o /dev/null
 // RUN: not %warpsched-opt --sched-verify=visibility=wave %S/../../../examples/four_wave.mlir 2>&1 | FileCheck %s
+// warpsched-compile takes the rule too, and writes nothing when the schedule breaks it:
+// RUN: rm -f %t.cubin
+// RUN: not %warpsched-compile %S/../../../examples/four_wave.mlir --target sm_90a --visibility wave -o %t.cubin 2>&1 | FileCheck %s
+// RUN: not ls %t.cubin
+// RUN: %warpsched-compile %S/../../../examples/four_wave_strict.mlir --target sm_90a --visibility wave -o %t.cubin
 // The schedules fixed for the rule pass it, with the lgkm read ends too:
 // RUN: %warpsched-opt "--sched-verify=visibility=wave war=lgkm" %S/../../../examples/four_wave_strict.mlir -o /dev/null
 // RUN: %warpsched-opt "--sched-verify=visibility=wave war=lgkm" %S/../../../examples/pingpong_strict.mlir -o /dev/null
