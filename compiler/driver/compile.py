@@ -29,8 +29,8 @@ from warpsched.llvm.translate import TranslateError, module_to_llvm_ir
 from warpsched.passes.base import PassFailure
 from warpsched.passes.pipeline import parse_element, run_pipeline
 from warpsched.passes.sched_verify import AmdModel, collect_checks
-from warpsched.verify.amd_trace import Visibility
 from warpsched.passes.verify_checks import BackgroundVerify, Finding
+from warpsched.verify.amd_trace import Visibility
 
 
 def artefact(options: CompileOptions, backend: Backend) -> Emit:
