@@ -177,3 +177,17 @@ def test_runtime_caches_the_cubin_and_its_launch_facts(tmp_path):
         "f32",
     )
     assert first.kernel.cubin == again.kernel.cubin
+
+
+def test_cache_key_follows_the_source_and_the_compiler(monkeypatch):
+    """A changed lowering must never meet a cubin compiled by the old one: the key covers
+    warpsched's own sources, besides the file's text and the kernel."""
+    from warpsched.runtime import schedule_kernel
+
+    key = schedule_kernel._key(FOUR_WAVE, "four_wave")
+    assert key == schedule_kernel._key(FOUR_WAVE, "four_wave")
+    assert key != schedule_kernel._key(FOUR_WAVE + " ", "four_wave")
+    assert key != schedule_kernel._key(FOUR_WAVE, "other")
+    monkeypatch.setattr(schedule_kernel, "code_fingerprint", lambda: "changed")
+    assert key != schedule_kernel._key(FOUR_WAVE, "four_wave")
+

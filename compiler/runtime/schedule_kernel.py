@@ -1,9 +1,10 @@
 """Launching an AMD schedule compiled for sm_90a (``warpsched.nvidia.crossvendor``).
 
 ``ScheduleKernel.from_mlir(path, kernel)`` compiles the ``sched.kernel`` of a ``.mlir`` file
-through the disk cache, keyed by the file's text and the kernel's name (so a machine
-without the MLIR toolchain finds what another compiled into the same cache directory), and
-launches ``C = A·B`` on torch tensors with the kernel's own geometry:
+through the disk cache, keyed by the file's text, the kernel's name and a fingerprint of
+warpsched's own sources (so a machine without the MLIR toolchain finds what another compiled
+from the same tree into the same cache directory, and a changed lowering never meets a stale
+cubin), and launches ``C = A·B`` on torch tensors with the kernel's own geometry:
 
 * A (M×K) bf16 row-major, B (K×N) bf16 column-major (``b.t()`` of a contiguous N×K tensor),
   C (M×N) row-major contiguous in the kernel's ``out_dtype`` (f32 or bf16), one device;
@@ -14,6 +15,8 @@ Everything else is a ``ScheduleArgumentError`` raised before launch.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -22,8 +25,7 @@ from .driver import Kernel
 from .params import I32Param, PointerParam
 
 TARGET = "sm_90a"
-LOWERING = "crossvendor-1"
-"""Part of the cache key: bump when the lowering changes what a file compiles to."""
+SOURCE_SUFFIXES = (".py", ".lark", ".irdl.mlir")
 
 
 class ScheduleArgumentError(ValueError):
@@ -43,8 +45,24 @@ class ScheduleLaunch:
     out_dtype: str
 
 
+@functools.cache
+def code_fingerprint() -> str:
+    """SHA-256 over warpsched's sources (the package, and the ``passes``/``dialects`` folders
+    beside it in a source tree): what turns a ``.mlir`` file into a cubin."""
+    package = Path(__file__).resolve().parents[1]
+    roots = [package] + [
+        package.parent / d for d in ("passes", "dialects") if package.name == "compiler"
+    ]
+    digest = hashlib.sha256()
+    for root in roots:
+        for path in sorted(p for p in root.rglob("*") if p.name.endswith(SOURCE_SUFFIXES)):
+            digest.update(str(path.relative_to(root.parent)).encode() + b"\0")
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
 def _key(source: str, kernel: str) -> str:
-    return cache_key(source, kernel, TARGET, {"lowering": LOWERING})
+    return cache_key(source, kernel, TARGET, {"code": code_fingerprint()})
 
 
 class ScheduleKernel:
