@@ -190,4 +190,3 @@ def test_cache_key_follows_the_source_and_the_compiler(monkeypatch):
     assert key != schedule_kernel._key(FOUR_WAVE, "other")
     monkeypatch.setattr(schedule_kernel, "code_fingerprint", lambda: "changed")
     assert key != schedule_kernel._key(FOUR_WAVE, "four_wave")
-
