@@ -24,9 +24,9 @@ from dataclasses import dataclass
 
 from .pipeline_config import MBARRIER_BYTES
 from .program import Kernel, Payload
+from .targets import MAX_DYNAMIC_SMEM
 
 STATIC_SMEM_LIMIT = 48 * 1024  # bytes a kernel may declare statically
-DYNAMIC_SMEM_LIMIT = 227 * 1024  # sm_90 / sm_100 opt-in maximum per block
 SWIZZLE_ALIGN = 1024  # the 128-byte swizzle pattern repeats every 8 rows of 128 bytes
 BF16_BYTES = 2
 F32_BYTES = 4
@@ -120,9 +120,7 @@ class SmemLayout:
         offset += c_bytes
         if tmem_data:
             offset += SWIZZLE_ALIGN
-        limit, kind = (
-            (DYNAMIC_SMEM_LIMIT, "dynamic") if tmem_data else (STATIC_SMEM_LIMIT, "static")
-        )
+        limit, kind = (MAX_DYNAMIC_SMEM, "dynamic") if tmem_data else (STATIC_SMEM_LIMIT, "static")
         if offset > limit:
             raise ValueError(
                 f"kernel '{kernel.name}' needs {offset} bytes of shared memory, over the "

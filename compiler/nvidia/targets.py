@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import enum
 
+MAX_DYNAMIC_SMEM = 227 * 1024
+"""Bytes of dynamic shared memory one block may opt in to on sm_90 and sm_100."""
+
 
 class NVTarget(str, enum.Enum):
     """An NVIDIA architecture-specific target; the value is the ``sm_*`` name."""

@@ -36,11 +36,11 @@ from warpsched.tile_geometry import (
     lds_bytes,
 )
 
+from ..targets import MAX_DYNAMIC_SMEM
 from .select import ACCUMULATOR, MMA_M, MMA_N, CrossVendorError, Selector, check_geometry
 from .values import PTR_GLOBAL, SMEM_SYMBOL, WAVE_THREADS, ThreadValues
 from .waits import wait_groups
 
-MAX_SHARED_BYTES = 227 * 1024
 FACTS_KEY = "nv_cross_vendor_kernel"
 """The metadata key under which ``sched-to-nvvm`` returns the ``CrossVendorKernel``."""
 
@@ -76,9 +76,9 @@ def lower_schedule_sm90(
         raise CrossVendorError(f"in_dtype {gemm.in_dtype.value}: the sm_90a lowering is bf16 only")
     check_geometry(gemm, tile)
     lds = lds_bytes(gemm, tile)
-    if lds > MAX_SHARED_BYTES:
+    if lds > MAX_DYNAMIC_SMEM:
         raise CrossVendorError(
-            f"{lds} bytes of LDS exceed sm_90a's {MAX_SHARED_BYTES} bytes of shared memory"
+            f"{lds} bytes of LDS exceed sm_90a's {MAX_DYNAMIC_SMEM} bytes of shared memory"
         )
     groups = wait_groups(schedule, structure)
     w = FuncWriter()

@@ -13,13 +13,13 @@ from __future__ import annotations
 import enum
 from dataclasses import Field, dataclass, fields
 
+from ..targets import MAX_DYNAMIC_SMEM
+
 WARPGROUP_THREADS = 128
 SWIZZLE_BYTES = 128
 """One 128-byte swizzle atom row: ``block_k`` bf16 elements of K (K-major) or 64 of M/N (MN-major)."""
 ELEMENT_BYTES = 2
 """bf16 operands."""
-MAX_DYNAMIC_SMEM = 227 * 1024
-"""The sm_90 opt-in limit of dynamic shared memory per block."""
 SMEM_ALIGN_SLACK = 1024
 """Bytes allocated beyond the layout so the kernel can align its base to 1024 (128-byte swizzle)."""
 PRODUCER_REGISTERS = 40
