@@ -17,11 +17,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .nvvm_ops import PTR_GLOBAL, PTR_SHARED, NvvmEmitter
+from .nvvm_ops import MMA_ACCUMULATOR, PTR_GLOBAL, PTR_SHARED, NvvmEmitter, mma_sync_bf16
 from .program import GemmParams
 from .smem_layout import SmemLayout
-
-ACC_FRAGMENT = "!llvm.struct<(f32, f32, f32, f32)>"
 
 
 @dataclass(frozen=True)
@@ -168,15 +166,11 @@ class GemmData:
                 for ni in range(nt):
                     slots = [em.elem(acc, (mi * nt + ni) * 4 + j, "f32") for j in range(4)]
                     c = [em.load(s, "f32") for s in slots]
-                    d = w.emit(
-                        f"nvvm.mma.sync A[{', '.join(a[mi])}] B[{', '.join(b[ni])}] C[{', '.join(c)}] "
-                        "{layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, "
-                        "multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = "
-                        "#nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} "
-                        f": (i32, i32, f32) -> {ACC_FRAGMENT}"
-                    )
+                    d = mma_sync_bf16(w, a[mi], b[ni], c)
                     for j, s in enumerate(slots):
-                        em.store(w.emit(f"llvm.extractvalue {d}[{j}] : {ACC_FRAGMENT}"), s, "f32")
+                        em.store(
+                            w.emit(f"llvm.extractvalue {d}[{j}] : {MMA_ACCUMULATOR}"), s, "f32"
+                        )
 
     def store_accumulator(self, stage: str, acc: str) -> None:
         """MMA lane fragments → accumulator ``stage`` (``[BM][BN]`` f32)."""

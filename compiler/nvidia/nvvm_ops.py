@@ -17,6 +17,22 @@ from warpsched.llvm.mlir_text import FuncWriter
 PTR_SHARED = "!llvm.ptr<3>"
 PTR_GLOBAL = "!llvm.ptr<1>"
 PTR_TMEM = "!llvm.ptr<6>"
+MMA_ACCUMULATOR = "!llvm.struct<(f32, f32, f32, f32)>"
+"""One lane's m16n8 f32 accumulator tile of ``mma.sync``."""
+
+
+def mma_sync_bf16(w: FuncWriter, a: list[str], b: list[str], c: list[str]) -> str:
+    """``mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32``: A as four b32 registers, B as
+    two, C as four f32; returns the ``MMA_ACCUMULATOR`` result."""
+    return w.emit(
+        f"nvvm.mma.sync A[{', '.join(a)}] B[{', '.join(b)}] C[{', '.join(c)}] "
+        "{layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, "
+        "multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = "
+        "#nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} "
+        f": (i32, i32, f32) -> {MMA_ACCUMULATOR}"
+    )
+
+
 FULL_MASK = -1
 LEADER_MASK = 0xFEFFFFFF
 """Clears the CTA-rank bit of a shared::cluster address: the same offset in the leader CTA."""

@@ -36,9 +36,10 @@ from warpsched.tile_geometry import (
     lds_bytes,
 )
 
+from ..nvvm_ops import MMA_ACCUMULATOR, PTR_GLOBAL
 from ..targets import MAX_DYNAMIC_SMEM
-from .select import ACCUMULATOR, MMA_M, MMA_N, CrossVendorError, Selector, check_geometry
-from .values import PTR_GLOBAL, SMEM_SYMBOL, WAVE_THREADS, ThreadValues
+from .select import MMA_M, MMA_N, CrossVendorError, Selector, check_geometry
+from .values import SMEM_SYMBOL, WAVE_THREADS, ThreadValues
 from .waits import wait_groups
 
 FACTS_KEY = "nv_cross_vendor_kernel"
@@ -133,7 +134,7 @@ def _store_c(
     w.block("store")
     group = w.emit(f"llvm.lshr {tv.lane}, {w.const(2)} : i32")
     pair = w.muli(w.emit(f"llvm.and {tv.lane}, {w.const(3)} : i32"), 2)
-    out_ty = "f32" if gemm.out_dtype is DType.F32 else "bf16"
+    out_ty = gemm.out_dtype.value
     for m in range(2):
         for n in range(2):
             quad = acc_quadrant(tile, OpDesc(tag=PingPongOps.MMA, stage=m, subtile=n), structure)
@@ -151,7 +152,7 @@ def _store_c(
                         ok = w.emit(
                             f"llvm.and {w.icmp('ult', row, m_ext)}, {w.icmp('ult', col, n_ext)} : i1"
                         )
-                        value = w.emit(f"llvm.extractvalue {acc}[{r}] : {ACCUMULATOR}")
+                        value = w.emit(f"llvm.extractvalue {acc}[{r}] : {MMA_ACCUMULATOR}")
                         if out_ty == "bf16":
                             value = w.emit(f"llvm.fptrunc {value} : f32 to bf16")
                         elem = w.add(w.mul(row, n_ext), col)

@@ -39,14 +39,13 @@ from warpsched.tile_geometry import (
     lds_tile,
 )
 
-from .values import PTR_GLOBAL, WAVE_THREADS, ThreadValues
+from ..nvvm_ops import MMA_ACCUMULATOR, PTR_GLOBAL, PTR_SHARED, mma_sync_bf16
+from .values import WAVE_THREADS, ThreadValues
 
 CP_ASYNC_BYTES = 16
 MMA_M, MMA_N, MMA_K = 16, 8, 16
 FRAGMENT = "!llvm.struct<(i32, i32, i32, i32)>"
 """Four b32 registers: one ``ldmatrix.x4`` (an A tile, or two B tiles)."""
-ACCUMULATOR = "!llvm.struct<(f32, f32, f32, f32)>"
-"""One m16n8 accumulator tile of one lane."""
 BARRIER = (
     'llvm.inline_asm has_side_effects asm_dialect = att "barrier.sync 0;", "~{memory}" : () -> ()'
 )
@@ -94,7 +93,7 @@ class RegisterState:
             for n in range(2):
                 for i in range(self.tiles_m):
                     for j in range(self.tiles_n):
-                        self.types[("acc", m, n, i, j)] = ACCUMULATOR
+                        self.types[("acc", m, n, i, j)] = MMA_ACCUMULATOR
         for q in range(2):
             for kk in range(self.tiles_k):
                 for i in range(self.tiles_m):
@@ -122,22 +121,14 @@ class Selector:
         self.w, self.gemm, self.tile, self.tv, self.structure = w, gemm, tile, tv, structure
         self.groups = groups
         self.state = RegisterState(w, tile)
+        half_tiles = {operand: lds_tile(gemm, tile, operand, 0, 0) for operand in Operand}
         self.plans = {
-            operand: dma_plan(
-                lds_tile(gemm, tile, operand, 0, 0), tile.waves, CP_ASYNC_BYTES, WAVE_THREADS
-            )
-            for operand in Operand
+            operand: dma_plan(half, tile.waves, CP_ASYNC_BYTES, WAVE_THREADS)
+            for operand, half in half_tiles.items()
         }
         self._origin = {
-            operand: lane_origin(
-                w,
-                lds_tile(gemm, tile, operand, 0, 0),
-                tv.wave,
-                tv.wave_lane,
-                CP_ASYNC_BYTES,
-                WAVE_THREADS,
-            )
-            for operand in Operand
+            operand: lane_origin(w, half, tv.wave, tv.wave_lane, CP_ASYNC_BYTES, WAVE_THREADS)
+            for operand, half in half_tiles.items()
         }
 
     def entry(self, op: OpDesc, k_base: str, where: tuple[Phase, int] | None) -> None:
@@ -147,7 +138,7 @@ class Selector:
         if tag == Ops.BARRIER:
             w.stmt(BARRIER)
         elif tag == Ops.WAIT_VM:
-            w.stmt(f"nvvm.cp.async.wait.group {self.groups.get(where, 0) if where else 0}")
+            w.stmt(f"nvvm.cp.async.wait.group {self.groups.get(where, 0)}")
         elif tag in (PingPongOps.LOAD_A, PingPongOps.LOAD_B):
             self.global_to_shared(op, k_base)
         elif tag in (PingPongOps.MMA_LOAD_A, PingPongOps.MMA_LOAD_B):
@@ -177,10 +168,13 @@ class Selector:
                 f"llvm.select {copy.valid}, {w.const(CP_ASYNC_BYTES)}, {w.const(0)} : i1, i32"
             )
             chunk = dst.offset + copy.copy * self.tile.waves * plan.wave_bytes
-            at = w.add(w.addi(w.muli(tv.wave, plan.wave_bytes), chunk), w.muli(tv.wave_lane, 16))
+            at = w.add(
+                w.addi(w.muli(tv.wave, plan.wave_bytes), chunk),
+                w.muli(tv.wave_lane, CP_ASYNC_BYTES),
+            )
             w.stmt(
                 f"nvvm.cp.async.shared.global {tv.smem_ptr(w, at)}, {src}, {CP_ASYNC_BYTES}, "
-                f"cache = cg, {size} : !llvm.ptr<3>, {PTR_GLOBAL}, i32"
+                f"cache = cg, {size} : {PTR_SHARED}, {PTR_GLOBAL}, i32"
             )
         w.stmt("nvvm.cp.async.commit.group")
 
@@ -217,7 +211,7 @@ class Selector:
                 st.values[(region.operand.value, region.quadrant, i, kk)] = w.emit(
                     f"nvvm.ldmatrix {ptr} {{num = 4 : i32, layout = #nvvm.mma_layout<row>, "
                     "shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>, "
-                    f"eltType = #nvvm.ld_st_matrix_elt_type<b16>}} : (!llvm.ptr<3>) -> {FRAGMENT}"
+                    f"eltType = #nvvm.ld_st_matrix_elt_type<b16>}} : ({PTR_SHARED}) -> {FRAGMENT}"
                 )
 
     # -- mma -----------------------------------------------------------------------------------
@@ -238,15 +232,7 @@ class Selector:
                     key = ("acc", quad.m, quad.n, i, j)
                     b_regs = b[j // 2][2 * (j % 2) : 2 * (j % 2) + 2]
                     c = [
-                        w.emit(f"llvm.extractvalue {regs[key]}[{r}] : {ACCUMULATOR}")
+                        w.emit(f"llvm.extractvalue {regs[key]}[{r}] : {MMA_ACCUMULATOR}")
                         for r in range(4)
                     ]
-                    regs[key] = w.emit(
-                        f"nvvm.mma.sync A[{', '.join(a[i])}] B[{', '.join(b_regs)}] "
-                        f"C[{', '.join(c)}] {{layoutA = #nvvm.mma_layout<row>, "
-                        "layoutB = #nvvm.mma_layout<col>, "
-                        "multiplicandAPtxType = #nvvm.mma_type<bf16>, "
-                        "multiplicandBPtxType = #nvvm.mma_type<bf16>, "
-                        "shape = #nvvm.shape<m = 16, n = 8, k = 16>} "
-                        f": (i32, i32, f32) -> {ACCUMULATOR}"
-                    )
+                    regs[key] = mma_sync_bf16(w, a[i], b_regs, c)

@@ -14,8 +14,9 @@ from warpsched.llvm.mlir_text import FuncWriter
 from warpsched.schedule_lowering.values import affine, wave_indices
 from warpsched.tile_geometry import Dim, Operand, TileShape, WaveAffine, WaveIndex
 
+from ..nvvm_ops import PTR_GLOBAL, PTR_SHARED
+
 SMEM_SYMBOL = "warpsched_lds"
-PTR_GLOBAL, PTR_SHARED = "!llvm.ptr<1>", "!llvm.ptr<3>"
 WAVE_THREADS = 64
 WARP = 32
 
