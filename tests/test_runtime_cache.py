@@ -36,6 +36,7 @@ def test_round_trip(tmp_path):
     assert path.read_bytes() == b"\x7fELF cubin"
     assert cache.get(k) == b"\x7fELF cubin"
     assert cache.metadata(k) == {"smem_bytes": 200704, "threads": 384}
+    assert cache.entry(k) == (b"\x7fELF cubin", {"smem_bytes": 200704, "threads": 384})
     record = json.loads((tmp_path / k[:2] / f"{k}.json").read_text())
     assert record["schema"] == CACHE_SCHEMA and record["key"] == k and record["size"] == 10
     assert record["artefact"] == path.name and record["sha256"] == digest

@@ -105,7 +105,9 @@ class KernelCache:
             )
         return self.directory / key[:2]
 
-    def _entry(self, key: str) -> tuple[bytes, dict] | None:
+    def entry(self, key: str) -> tuple[bytes, dict] | None:
+        """The artefact and metadata stored under ``key``, read together (one read of the
+        record and the artefact), or ``None`` on a miss (absent or not intact)."""
         folder = self._folder(key)
         try:
             record = json.loads((folder / f"{key}.json").read_text(encoding="utf-8"))
@@ -127,12 +129,12 @@ class KernelCache:
 
     def get(self, key: str) -> bytes | None:
         """The artefact stored under ``key``, or ``None`` on a miss (absent or not intact)."""
-        entry = self._entry(key)
+        entry = self.entry(key)
         return None if entry is None else entry[0]
 
     def metadata(self, key: str) -> dict | None:
         """The metadata dict stored with ``key``'s artefact, or ``None`` on a miss."""
-        entry = self._entry(key)
+        entry = self.entry(key)
         return None if entry is None else entry[1]
 
     def put(self, key: str, artefact: bytes, metadata: Mapping[str, object] | None = None) -> Path:

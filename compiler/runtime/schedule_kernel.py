@@ -81,12 +81,12 @@ class ScheduleKernel:
         cache = cache or KernelCache()
         source = Path(path).read_text()
         key = _key(source, kernel)
-        cubin, meta = cache.get(key), cache.metadata(key)
-        if cubin is None or meta is None:
-            cubin, launch = _compile(path, kernel)
+        entry = cache.entry(key)
+        if entry is None:
+            cubin, launch = _compile(source, str(path), kernel)
             cache.put(key, cubin, {"launch": asdict(launch), "target": TARGET})
         else:
-            launch = ScheduleLaunch(**meta["launch"])
+            cubin, launch = entry[0], ScheduleLaunch(**entry[1]["launch"])
         return cls(cubin, launch)
 
     def check(self, a, b, c) -> tuple[int, int, int]:
@@ -150,20 +150,18 @@ class ScheduleKernel:
         return out
 
 
-def _compile(path: str | Path, kernel: str) -> tuple[bytes, ScheduleLaunch]:
-    """Run the sm_90a pass pipeline on ``kernel`` of ``path`` (no ``sched-verify``: a racy
-    schedule still compiles, so the GPU can show what the race does), then llvmlite and
-    ptxas."""
+def _compile(text: str, filename: str, kernel: str) -> tuple[bytes, ScheduleLaunch]:
+    """Run the sm_90a pass pipeline on ``kernel`` of the module ``text`` (no ``sched-verify``:
+    a racy schedule still compiles, so the GPU can show what the race does), then llvmlite
+    and ptxas."""
     from warpsched.dialects.registry import new_context
     from warpsched.frontend.load import load_module
-    from warpsched.frontend.source import read_source
     from warpsched.llvm.translate import mlir_to_llvm_ir
     from warpsched.nvidia.codegen import llvm_ir_to_ptx, ptx_to_cubin
     from warpsched.nvidia.crossvendor import FACTS_KEY
     from warpsched.nvidia.targets import NVTarget
     from warpsched.passes.pipeline import parse_pipeline, run_pipeline
 
-    text, filename = read_source(str(path))
     pipeline = (
         "sched-build-program,sched-expand-blocks,"
         f"sched-to-nvvm{{target={TARGET} kernel={kernel}}},convert-nvvm-to-llvm"
