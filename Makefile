@@ -38,18 +38,20 @@ doctor: setup
 	$(PY) -m warpsched.toolchain.doctor
 
 EXAMPLES := examples/pingpong.mlir examples/four_wave.mlir examples/pingpong_body.mlir \
-            examples/four_wave_body.mlir examples/pingpong_fixed.mlir
+            examples/four_wave_body.mlir examples/pingpong_fixed.mlir \
+            examples/pingpong_strict.mlir examples/four_wave_strict.mlir
 
 # The library tour, then every shipped schedule built (sched.build ops; a no-op elsewhere) and
-# expanded by warpsched-opt into $(OUT)/, then every shipped AMD kernel (the ping-pong one from
-# pingpong_fixed.mlir: golden S1 races on its kernel, docs/verify.md) compiled by
+# expanded by warpsched-opt into $(OUT)/, then the AMD kernels of the schedules that pass
+# sched-verify's default per-wave rule (pingpong_strict.mlir, four_wave_strict.mlir: golden S1
+# races on its kernel, golden S4 and the fixed S1 across waves, docs/verify.md) compiled by
 # warpsched-compile to .hsaco for gfx942 and gfx950 with its resource report and a schedule
 # fidelity check (which fails the demo below 100%), the warp-specialized NVIDIA kernels to cubins
 # with their data path and SASS summary (sm_90a: mma.sync; sm_100a: tcgen05 and TMEM, cta_group 1
 # and 2, compile only), and the Hopper GEMM (sched.nv_gemm) to an sm_90a cubin with its SASS
 # summary (HGMMA, TMA, spills).
-AMD_KERNELS := pingpong_fixed.mlir:pingpong_gfx950:gfx950 pingpong_fixed.mlir:pingpong_gfx942:gfx942 \
-               four_wave_body.mlir:four_wave:gfx950 four_wave_body.mlir:four_wave:gfx942
+AMD_KERNELS := pingpong_strict.mlir:pingpong_gfx950:gfx950 pingpong_strict.mlir:pingpong_gfx942:gfx942 \
+               four_wave_strict.mlir:four_wave:gfx950 four_wave_strict.mlir:four_wave:gfx942
 
 demo: setup
 	$(PY) examples/library_tour.py

@@ -4,10 +4,10 @@
 #   here:    WARPSCHED_CACHE_DIR=.device/cache .venv/bin/python bench/crossvendor_device.py prepare
 #   device:  bash bench/crossvendor_device_check.sh
 #
-# the GPU tests, then bench/crossvendor_device.py run (correctness, mutations, throughput),
-# then compute-sanitizer racecheck and synccheck on S4, the fixed S1 and the two schedules fixed
-# for the per-wave rule, and racecheck on each mutation (one launch each, K-loop iterations
-# included).  Logs go to $OUT when it is set.
+# the GPU tests, then bench/crossvendor_device.py run (correctness, mutations, throughput) and
+# masks (the wrong elements of C of each racy case, for bench/crossvendor_attribution.py), then
+# compute-sanitizer racecheck and synccheck on every schedule and racecheck on each mutation
+# (one launch each, K-loop iterations included).  Logs and masks.npz go to $OUT when it is set.
 set -u
 ln -sfn "$PWD/compiler" /tmp/warpsched
 export PYTHONPATH=/tmp WARPSCHED_CACHE_DIR=.device/cache
@@ -22,13 +22,14 @@ step() {
 }
 step timeout 60 python3 -m pytest -q -p no:cacheprovider tests/test_crossvendor_gpu.py
 step timeout 120 python3 bench/crossvendor_device.py run
-for case in s4 s1_fixed s4_strict s1_strict; do
+step timeout 120 python3 bench/crossvendor_device.py masks "$out/masks.npz"
+for case in s4_strict s1_strict s4 s1_fixed s1_fixed_bk32 s1_golden; do
   for tool in racecheck synccheck; do
     step timeout 60 compute-sanitizer --tool "$tool" --error-exitcode 3 --report-api-errors no \
       python3 bench/crossvendor_device.py one "$case" 512,512,384 1
   done
 done
-for case in s4_weakened_wait_vm s4_prefetch_into_live_stage s1_fixed_removed_barrier; do
+for case in s4_strict_weakened_wait_vm s4_strict_prefetch_into_live_stage s1_strict_removed_barrier; do
   step timeout 60 compute-sanitizer --tool racecheck --error-exitcode 3 --report-api-errors no \
     --print-limit 3 python3 bench/crossvendor_device.py one "$case" 512,512,384 1
 done

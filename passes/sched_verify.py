@@ -35,7 +35,7 @@ from warpsched.dialects.common.ops import body_ops
 from warpsched.schedule import Phase
 from warpsched.tile_geometry import KernelStructure
 from warpsched.verify.amd import Geometry, WarRule, check_schedule
-from warpsched.verify.amd_trace import Visibility
+from warpsched.verify.amd_trace import DEFAULT_VISIBILITY, Visibility
 
 from .base import ModulePass, OptionError, PassFailure
 from .verify_checks import Check, first_finding
@@ -54,7 +54,7 @@ class Verify(ModulePass):
     )
     lds_geometry: str = "kernel"
     war: str = "issue"
-    visibility: str = "group"
+    visibility: str = DEFAULT_VISIBILITY.value
     target: str = ""
 
     def __post_init__(self) -> None:
@@ -80,7 +80,7 @@ class AmdModel:
 
     geometry: Geometry = Geometry.KERNEL
     war: WarRule = WarRule.ISSUE
-    visibility: Visibility = Visibility.GROUP
+    visibility: Visibility = DEFAULT_VISIBILITY
 
 
 def collect_checks(

@@ -20,8 +20,9 @@ PINGPONG_STRICT = (ROOT / "examples/pingpong_strict.mlir").read_text()
 
 @dataclass(frozen=True)
 class Case:
-    """One schedule to run: its source text, the kernel, and whether ``sched-verify`` and
-    the interpreter call it correct."""
+    """One schedule to run: its source text, the kernel, and whether ``sched-verify`` and the
+    interpreter accept it under the default per-wave rule (``correct``: the GPU must compute C
+    and compute-sanitizer must find no hazard; otherwise the GPU may or may not show the race)."""
 
     name: str
     text: str
@@ -35,27 +36,20 @@ class Case:
         return path
 
 
-def _mutate(text: str, old: str, new: str) -> str:
-    assert text.count(old) >= 1, old
-    return text.replace(old, new, 1)
+@dataclass(frozen=True)
+class Mutation(Case):
+    """A one-edit mutation of ``base``, a schedule that is correct under both rules: the edit
+    must make it fail (a wrong result, a racecheck report, or a diagnostic)."""
+
+    base: str
+
+
+def _mutation(name: str, base: str, kernel: str, old: str, new: str, what: str) -> Mutation:
+    assert base.count(old) >= 1, old
+    return Mutation(name, base.replace(old, new, 1), kernel, False, what, base)
 
 
 SCHEDULES = (
-    Case("s4", FOUR_WAVE, "four_wave", True, "S4, the 4-wave schedule (128x128x64)"),
-    Case(
-        "s1_fixed",
-        PINGPONG_FIXED,
-        "pingpong_gfx950",
-        True,
-        "S1 fixed (examples/pingpong_fixed.mlir, 256x256x64)",
-    ),
-    Case(
-        "s1_fixed_bk32",
-        PINGPONG_FIXED,
-        "pingpong_gfx942",
-        True,
-        "S1 fixed with bk = 32 (the gfx942 kernel of the same file)",
-    ),
     Case(
         "s4_strict",
         FOUR_WAVE_STRICT,
@@ -71,41 +65,84 @@ SCHEDULES = (
         "S1 fixed for the kernel's layout and the per-wave rule (examples/pingpong_strict.mlir)",
     ),
     Case(
+        "s4",
+        FOUR_WAVE,
+        "four_wave",
+        False,
+        "golden S4, the 4-wave schedule (128x128x64): 12 cross-wave hazards",
+    ),
+    Case(
+        "s1_fixed",
+        PINGPONG_FIXED,
+        "pingpong_gfx950",
+        False,
+        "S1 fixed for the kernel's layout (examples/pingpong_fixed.mlir, 256x256x64): "
+        "2 cross-wave hazards",
+    ),
+    Case(
+        "s1_fixed_bk32",
+        PINGPONG_FIXED,
+        "pingpong_gfx942",
+        False,
+        "the same with bk = 32 (the gfx942 kernel of the same file): 2 cross-wave hazards",
+    ),
+    Case(
         "s1_golden",
         PINGPONG,
         "pingpong_gfx950",
         False,
-        "golden S1 (the reference's schedule; sched-verify and the interpreter find the "
-        "entry-12/19 prefetch race)",
+        "golden S1 (the reference's schedule): the entry-12/19 prefetch race",
     ),
 )
 MUTATIONS = (
-    Case(
-        "s4_weakened_wait_vm",
-        _mutate(FOUR_WAVE, "#sched.op<wait_vm 14>", "#sched.op<wait_vm 16>"),
+    _mutation(
+        "s4_strict_weakened_wait_vm",
+        FOUR_WAVE_STRICT,
         "four_wave",
-        False,
-        "S4 with its first prologue wait_vm weakened (14 -> 16)",
+        "#sched.op<wait_vm 14>",
+        "#sched.op<wait_vm 16>",
+        "S4 strict with its first prologue wait_vm weakened (14 -> 16)",
     ),
-    Case(
-        "s4_prefetch_into_live_stage",
-        _mutate(
-            FOUR_WAVE,
-            "<load_a st 0 sub 0 k K0>, #sched.op<mma st 0 sub 0",
-            "<load_a st 1 sub 0 k K0>, #sched.op<mma st 0 sub 0",
-        ),
+    _mutation(
+        "s4_strict_prefetch_into_live_stage",
+        FOUR_WAVE_STRICT,
         "four_wave",
-        False,
-        "S4 with a kernel prefetch pointed at the live stage (load_a st 0 -> st 1)",
+        "<load_a st 0 sub 0 k K0>, #sched.op<mma st 0 sub 0",
+        "<load_a st 1 sub 0 k K0>, #sched.op<mma st 0 sub 0",
+        "S4 strict with a kernel prefetch pointed at the live stage (load_a st 0 -> st 1)",
     ),
-    Case(
-        "s1_fixed_removed_barrier",
-        _mutate(PINGPONG_FIXED, "#sched.op<barrier>, ", ""),
+    _mutation(
+        "s1_strict_removed_barrier",
+        PINGPONG_STRICT,
         "pingpong_gfx950",
-        False,
-        "S1 fixed with its first prologue barrier removed",
+        "#sched.op<barrier>, ",
+        "",
+        "S1 strict with its first prologue barrier removed",
     ),
 )
+ATTRIBUTION_SHAPE = (512, 256, 640)
+"""M, N, K at which the GPU's wrong elements of C are compared with the interpreter's poisoned
+ones (``bench/crossvendor_device.py masks``, ``tests/data/h100_wrong_elements.npz``)."""
+LOWERING_LANES = "gfx950"
+"""The interpreter's DMA lane model that matches the sm_90a lowering: 16 bytes a lane, as
+``cp.async`` copies and as gfx950 does (gfx942 has 4)."""
+
+
+def poisoned_elements(case: Case, rule, shape=ATTRIBUTION_SHAPE):
+    """The elements of C that the CPU interpreter poisons (a racing read feeds them) when it runs
+    ``case`` under ``amd_trace.Visibility`` ``rule`` with the lowering's DMA lanes."""
+    import numpy as np
+
+    from warpsched.dialects.registry import new_context
+    from warpsched.frontend.load import load_module
+    from warpsched.interpret import interpret, load_kernel
+
+    with new_context() as context:
+        module = load_module(case.text, f"{case.name}.mlir", context)
+        program = load_kernel(module, f"{case.name}.mlir", case.kernel, LOWERING_LANES)
+    return np.isnan(interpret(program, *shape, visibility=rule).c)
+
+
 SHAPES = (
     (256, 256, 128),  # one 256-tile, K = 2*BK: the K loop never runs
     (512, 256, 640),

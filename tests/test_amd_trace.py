@@ -1,7 +1,7 @@
 """The per-wave counters sched-verify and the CPU interpreter share (``verify.amd_trace``)."""
 
 from warpsched.schedule import OpDesc, Phase, PingPongOps, pingpong
-from warpsched.verify.amd_trace import Event, consumes, ordered, read_ends
+from warpsched.verify.amd_trace import Event, Visibility, consumes, ordered, read_ends
 
 
 def _stream(ops, group=0, barriers=None):
@@ -40,4 +40,8 @@ def test_unretired_loads_end_with_the_stream_and_groups_order_by_barriers():
     stream = _stream([_frag(PingPongOps.MMA_LOAD_A, 0), OpDesc.barrier()])
     assert read_ends(stream)[0] is stream[-1]
     other = _stream([OpDesc.barrier(), OpDesc.wait_lgkm(0)], group=1, barriers=[0, 1])
-    assert ordered(stream[0], other[1]) and not ordered(other[0], stream[0])
+    for rule in Visibility:
+        assert ordered(stream[0], other[1], rule) and not ordered(other[0], stream[0], rule)
+    # within one group, program order counts only when the group's waves are one stream
+    assert ordered(stream[0], stream[1], Visibility.GROUP)
+    assert not ordered(stream[0], stream[1], Visibility.WAVE)

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from crossvendor_cases import FOUR_WAVE, PINGPONG_FIXED, SCHEDULES
+from crossvendor_cases import FOUR_WAVE, FOUR_WAVE_STRICT, PINGPONG_STRICT, SCHEDULES
 
 from warpsched.dialects.registry import new_context
 from warpsched.frontend.load import load_module
@@ -67,7 +67,10 @@ def test_s4_waits_become_the_youngest_groups_that_fit():
     assert wait_groups(weakened.schedule, weakened.spec.structure)[(Phase.PROLOGUE, 8)] == 8
 
 
-@pytest.mark.parametrize("case", SCHEDULES[:3], ids=lambda c: c.name)
+LOWERED = [c for c in SCHEDULES if c.name in ("s4_strict", "s1_strict", "s4", "s1_fixed_bk32")]
+
+
+@pytest.mark.parametrize("case", LOWERED, ids=lambda c: c.name)
 def test_ptx_holds_each_ops_counterpart(case):
     from warpsched.llvm.translate import mlir_to_llvm_ir
     from warpsched.nvidia.codegen import llvm_ir_to_ptx
@@ -101,7 +104,7 @@ def test_ptx_holds_each_ops_counterpart(case):
 def test_s4_sass_is_hmma_ldsm_ldgsts_without_spills(tmp_path):
     from warpsched.nvidia.sass import disassemble, summary
 
-    done = _compile(tmp_path, FOUR_WAVE, "-o", str(tmp_path / "k.cubin"))
+    done = _compile(tmp_path, FOUR_WAVE_STRICT, "-o", str(tmp_path / "k.cubin"))
     assert done.returncode == 0, done.stderr
     sass = disassemble(tmp_path / "k.cubin")
     assert "HMMA.16816.F32.BF16" in sass
@@ -115,7 +118,7 @@ def test_s4_sass_is_hmma_ldsm_ldgsts_without_spills(tmp_path):
 def test_compile_reports_the_cross_vendor_data_path(tmp_path):
     done = _compile(
         tmp_path,
-        PINGPONG_FIXED,
+        PINGPONG_STRICT,
         "--kernel",
         "pingpong_gfx942",
         "--report",
@@ -132,7 +135,7 @@ def test_unsupported_inputs_are_diagnostics(tmp_path):
             sys.executable,
             "-m",
             "warpsched.tools.compile",
-            str(ROOT / "examples/four_wave.mlir"),
+            str(ROOT / "examples/four_wave_strict.mlir"),
             "--target",
             "sm_100a",
             "-o",
@@ -143,9 +146,11 @@ def test_unsupported_inputs_are_diagnostics(tmp_path):
     )
     assert (
         sm100.returncode == 1
-        and "four_wave.mlir:36:3: error: sched-to-nvvm: AMD schedules" in sm100.stderr
+        and "four_wave_strict.mlir:45:3: error: sched-to-nvvm: AMD schedules" in sm100.stderr
     )
-    col = FOUR_WAVE.replace("{structure = four_wave}", "{structure = four_wave, a_layout = col}")
+    col = FOUR_WAVE_STRICT.replace(
+        "{structure = four_wave}", "{structure = four_wave, a_layout = col}"
+    )
     done = _compile(tmp_path, col, "-o", str(tmp_path / "y.cubin"))
     assert done.returncode == 1
     assert "K-contiguous LDS tiles: use a_layout = row" in done.stderr

@@ -18,6 +18,7 @@ from warpsched.tools.viz import main
 ROOT = Path(__file__).resolve().parents[1]
 PINGPONG = ROOT / "examples" / "pingpong.mlir"
 FOUR_WAVE = ROOT / "examples" / "four_wave.mlir"
+FOUR_WAVE_STRICT = ROOT / "examples" / "four_wave_strict.mlir"
 WS_GEMM = ROOT / "examples" / "ws_gemm_sm90a.mlir"
 UNPAIRED = ROOT / "tests" / "lit" / "verify" / "unpaired-set-prio.mlir"
 NS = "{http://www.w3.org/2000/svg}"
@@ -99,8 +100,16 @@ def test_verify_highlights_counterexample_and_exits_1(tmp_path, capsys):
 
 
 def test_verify_clean_file_exits_0(tmp_path):
-    rc, root = _svg(tmp_path, FOUR_WAVE, "--verify")
+    rc, root = _svg(tmp_path, FOUR_WAVE_STRICT, "--verify")
     assert rc == 0 and not _items(root, "violation")
+
+
+def test_verify_marks_golden_s4s_cross_wave_race(tmp_path, capsys):
+    """Under the default per-wave rule golden S4 refills B[stage 0, half 1] in its last kernel
+    iteration while the epilogue may still read it (docs/verify.md)."""
+    rc, root = _svg(tmp_path, FOUR_WAVE, "--verify")
+    assert rc == 1 and "error: sched-verify: prefetch-overwrite" in capsys.readouterr().err
+    assert _items(root, "violation")
 
 
 def test_html_embeds_svg(tmp_path):

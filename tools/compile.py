@@ -30,6 +30,7 @@ from warpsched.driver.compile import compile_module
 from warpsched.frontend.load import load_module
 from warpsched.frontend.source import read_source
 from warpsched.tools.entry import console_script, guarded_main, write_output
+from warpsched.verify.amd_trace import DEFAULT_VISIBILITY, Visibility
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -85,10 +86,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--visibility",
-        choices=("group", "wave"),
-        default="group",
-        help="sched-verify's rule for AMD schedules: group (a wave group's waves as one stream, "
-        "default) or wave (another wave's DMA needs its wait and a barrier)",
+        choices=[v.value for v in Visibility],
+        default=DEFAULT_VISIBILITY.value,
+        help="sched-verify's rule for AMD schedules: wave (another wave's DMA needs its wait and "
+        "a barrier, default) or group (a wave group's waves as one stream)",
     )
     return parser
 

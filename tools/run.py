@@ -21,7 +21,7 @@ from warpsched.frontend.load import load_module
 from warpsched.frontend.source import read_source
 from warpsched.interpret import interpret, load_kernel
 from warpsched.tools.entry import console_script, guarded_main
-from warpsched.verify.amd_trace import Visibility
+from warpsched.verify.amd_trace import DEFAULT_VISIBILITY, Visibility
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -38,9 +38,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--visibility",
         choices=[v.value for v in Visibility],
-        default=Visibility.GROUP.value,
-        help="group: a wave group's waves run as one stream (default); wave: another wave's DMA "
-        "needs its wait and a barrier",
+        default=DEFAULT_VISIBILITY.value,
+        help="wave: another wave's DMA needs its wait and a barrier (default); group: a wave "
+        "group's waves run as one stream",
     )
     return parser
 

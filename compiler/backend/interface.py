@@ -50,7 +50,8 @@ class CompileOptions:
     ``opt_level`` (0-3), the ``kernel`` to compile (empty: the module's only one), and
     whether to produce the resource ``report`` and the schedule-``fidelity`` check (AMD),
     whether to run ``sched-verify`` (the protocol model checker) beside the backend's pipeline,
-    and its ``visibility`` rule for AMD schedules (``group`` or ``wave``: docs/verify.md)."""
+    and its ``visibility`` rule for AMD schedules (``group`` or ``wave``, empty for
+    ``sched-verify``'s default, ``wave``: docs/verify.md)."""
 
     target: str
     emit: Emit | None = None
@@ -59,7 +60,7 @@ class CompileOptions:
     report: bool = False
     fidelity: bool = False
     verify: bool = True
-    visibility: str = "group"
+    visibility: str = ""
 
 
 @dataclass(frozen=True)

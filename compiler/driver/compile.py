@@ -30,7 +30,7 @@ from warpsched.passes.base import PassFailure
 from warpsched.passes.pipeline import parse_element, run_pipeline
 from warpsched.passes.sched_verify import AmdModel, collect_checks
 from warpsched.passes.verify_checks import BackgroundVerify, Finding
-from warpsched.verify.amd_trace import Visibility
+from warpsched.verify.amd_trace import DEFAULT_VISIBILITY, Visibility
 
 
 def artefact(options: CompileOptions, backend: Backend) -> Emit:
@@ -70,7 +70,8 @@ def compile_module(
     target = options.target if options.target.startswith("sm_") else ""
     with mlir_diagnostics(context, filename):
         try:
-            model = AmdModel(visibility=Visibility(options.visibility))
+            rule = options.visibility or DEFAULT_VISIBILITY.value
+            model = AmdModel(visibility=Visibility(rule))
             checks = collect_checks(module.operation, target, model)
         except PassFailure as failure:
             raise DiagnosticError(Finding.of(failure).diagnostics(filename)) from None

@@ -19,7 +19,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from warpsched.verify.amd_trace import DmaWrite, Event, Visibility, read_first, visible
+from warpsched.verify.amd_trace import (
+    DmaWrite,
+    Event,
+    Visibility,
+    read_first,
+    visible,
+)
 
 
 @dataclass(frozen=True)
@@ -59,7 +65,7 @@ class Hazard:
         )
 
 
-def classify(read: Event, end: Event, write: DmaWrite, rule: Visibility = Visibility.GROUP) -> str:
+def classify(read: Event, end: Event, write: DmaWrite, rule: Visibility) -> str:
     """``visible``, ``later`` or ``hazard`` for ``write`` seen by fragment load ``read``."""
     if visible(write, read, rule):
         return "visible"

@@ -19,6 +19,7 @@ from warpsched.schedule import Ops, PingPongOps, pingpong
 from warpsched.tile_geometry import Operand, acc_quadrant, fragment_region
 from warpsched.verify.amd import DEFAULT_VM_PER_LOAD
 from warpsched.verify.amd_trace import (
+    DEFAULT_VISIBILITY,
     FRAGMENT_LOADS,
     Event,
     Visibility,
@@ -67,7 +68,7 @@ def interpret(
     n: int = 0,
     k: int = 0,
     seed: int = 0,
-    visibility: Visibility = Visibility.GROUP,
+    visibility: Visibility = DEFAULT_VISIBILITY,
 ) -> Outcome:
     """Interpret ``program`` on random ``m x k`` A and ``k x n`` B (defaults: one tile, K = 6*BK);
     ``visibility`` is ``amd_trace.Visibility``'s rule for which reads see which DMAs."""

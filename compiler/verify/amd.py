@@ -24,9 +24,9 @@ op's ``(stage, subtile)`` (the reference scheduler's own model of its buffers),
 ``KERNEL`` the ping-pong kernel's layout (``amd_ping_pong_matmul.mojo``: A half
 ``(stage, warp_m)`` = the wave group's, B halves of both ``b_half``s).
 
-``Visibility`` (``amd_trace``) decides whether a wave group's waves count as one stream
-(``GROUP``, default) or each wave needs a barrier to see another wave's DMA part or to order
-its reads before another wave's later DMA (``WAVE``).
+``Visibility`` (``amd_trace``) decides whether each wave needs a barrier to see another wave's
+DMA part or to order its reads before another wave's later DMA (``WAVE``, the default) or a
+wave group's waves count as one stream (``GROUP``).
 
 ``WarRule`` decides when a fragment load is over for ``prefetch-overwrite``:
 ``ISSUE`` (default) once it is issued (the LDS unit serves a CU's requests in
@@ -43,7 +43,16 @@ import enum
 from warpsched.schedule import ExpandedSchedule, Ops
 from warpsched.tile_geometry import KernelStructure
 
-from .amd_trace import FRAGMENT_LOADS, Event, Visibility, read_ends, read_first, trace, visible
+from .amd_trace import (
+    DEFAULT_VISIBILITY,
+    FRAGMENT_LOADS,
+    Event,
+    Visibility,
+    read_ends,
+    read_first,
+    trace,
+    visible,
+)
 from .amd_trace import DmaWrite as _Write
 from .amd_trace import dma_writes as _writes
 from .counterexample import Step, Violation
@@ -82,7 +91,7 @@ def check_schedule(
     geometry: Geometry = Geometry.KERNEL,
     vm_per_load: int = DEFAULT_VM_PER_LOAD,
     war: WarRule = WarRule.ISSUE,
-    visibility: Visibility = Visibility.GROUP,
+    visibility: Visibility = DEFAULT_VISIBILITY,
 ) -> list[Violation]:
     """Every violation of ``schedule`` run by ``structure`` (two K-loop iterations)."""
     streams = trace(schedule, structure)

@@ -62,7 +62,12 @@ class Visibility(enum.Enum):
     WAVE = "wave"
 
 
-def ordered(first: Event, then: Event, rule: Visibility = Visibility.GROUP) -> bool:
+DEFAULT_VISIBILITY = Visibility.WAVE
+"""The rule every checker, the interpreter and ``warpsched-compile`` use unless told otherwise:
+the sound one (``GROUP`` passed schedules that race on the H100, docs/crossvendor.md)."""
+
+
+def ordered(first: Event, then: Event, rule: Visibility) -> bool:
     """``first`` is guaranteed to execute before ``then``: the same wave group runs them in
     that order (``GROUP`` only), or a barrier count separates them."""
     if first.group == then.group and rule is Visibility.GROUP:
@@ -70,20 +75,20 @@ def ordered(first: Event, then: Event, rule: Visibility = Visibility.GROUP) -> b
     return first.barriers_before < then.barriers_before
 
 
-def visible(write: DmaWrite, read: Event, rule: Visibility = Visibility.GROUP) -> bool:
+def visible(write: DmaWrite, read: Event, rule: Visibility) -> bool:
     """``write``'s data is in place for ``read``: its retiring wait is ordered before the read
     (in the read's own stream under ``GROUP``, or with a barrier between)."""
     return write.done is not None and ordered(write.done, read, rule)
 
 
-def read_first(
-    read: Event, end: Event, write: DmaWrite, rule: Visibility = Visibility.GROUP
-) -> bool:
+def read_first(read: Event, end: Event, write: DmaWrite, rule: Visibility) -> bool:
     """``read`` is over before ``write`` lands: its ``end`` is ordered before the DMA's issue, or
     (``GROUP``) the same wave group issues the DMA after the read (one wave's LDS accesses keep
     their order)."""
     return ordered(end, write.event, rule) or (
-        rule is Visibility.GROUP and write.event.group == read.group and ordered(read, write.event)
+        rule is Visibility.GROUP
+        and write.event.group == read.group
+        and ordered(read, write.event, rule)
     )
 
 

@@ -1,10 +1,11 @@
-// An AMD schedule (golden S4, the 4-wave kernel) compiled for sm_90a (docs/crossvendor.md): each
+// An AMD schedule (S4 fixed for the per-wave rule, the 4-wave kernel) compiled for sm_90a
+// (docs/crossvendor.md): each
 // LOAD entry is two 16-byte cp.async runs a thread and one commit group, its first wait_vm(14)
 // after eight loads keeps the 7 youngest groups pending, fragments come from ldmatrix.x4 and
 // the MMAs are mma.sync m16n8k16; barriers are the non-aligned barrier.sync.
-// RUN: %warpsched-compile %S/../../../examples/four_wave.mlir --target sm_90a --emit=ptx -o - | FileCheck %s
-// RUN: %warpsched-opt --sched-build-program --sched-expand-blocks "--sched-to-nvvm=target=sm_90a kernel=four_wave" %S/../../../examples/four_wave.mlir | FileCheck %s --check-prefix=NVVM
-// RUN: not %warpsched-compile %S/../../../examples/four_wave.mlir --target sm_100a -o %t.cubin 2>&1 | FileCheck %s --check-prefix=SM100
+// RUN: %warpsched-compile %S/../../../examples/four_wave_strict.mlir --target sm_90a --emit=ptx -o - | FileCheck %s
+// RUN: %warpsched-opt --sched-build-program --sched-expand-blocks "--sched-to-nvvm=target=sm_90a kernel=four_wave" %S/../../../examples/four_wave_strict.mlir | FileCheck %s --check-prefix=NVVM
+// RUN: not %warpsched-compile %S/../../../examples/four_wave_strict.mlir --target sm_100a -o %t.cubin 2>&1 | FileCheck %s --check-prefix=SM100
 // RUN: not ls %t.cubin
 
 // CHECK: .visible .entry four_wave(
@@ -25,4 +26,4 @@
 // NVVM: nvvm.ldmatrix
 // NVVM: nvvm.mma.sync
 
-// SM100: four_wave.mlir:36:3: error: sched-to-nvvm: AMD schedules lower to cp.async, ldmatrix and mma.sync for sm_90a; sm_100a has no such lowering
+// SM100: four_wave_strict.mlir:45:3: error: sched-to-nvvm: AMD schedules lower to cp.async, ldmatrix and mma.sync for sm_90a; sm_100a has no such lowering

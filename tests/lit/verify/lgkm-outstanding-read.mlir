@@ -4,11 +4,11 @@
 // (wait_lgkm(8) at entry 3 leaves it in flight) and retires it only at entry 5; wave group 0
 // refills that half tile at entry 12 right after the same barrier.  The default war=issue takes
 // the read as over once issued (the LDS unit serves it before the DMA's data returns); the fixed
-// S1 and the 4-wave schedule pass either way (docs/verify.md, "lgkmcnt").
+// S1 and the 4-wave schedule pass either way under visibility=group (docs/verify.md, "lgkmcnt").
 // RUN: not %warpsched-opt "--sched-verify=lds-geometry=schedule war=lgkm" %S/../../../examples/pingpong.mlir 2>&1 | FileCheck %s
 // RUN: %warpsched-opt --sched-verify=lds-geometry=schedule %S/../../../examples/pingpong.mlir -o /dev/null
-// RUN: %warpsched-opt --sched-verify=war=lgkm %S/../../../examples/pingpong_fixed.mlir -o /dev/null
-// RUN: %warpsched-opt --sched-verify=war=lgkm %S/../../../examples/four_wave.mlir -o /dev/null
+// RUN: %warpsched-opt "--sched-verify=war=lgkm visibility=group" %S/../../../examples/pingpong_fixed.mlir -o /dev/null
+// RUN: %warpsched-opt "--sched-verify=war=lgkm visibility=group" %S/../../../examples/four_wave.mlir -o /dev/null
 // RUN: not %warpsched-opt --sched-verify=war=ds %S/../../../examples/four_wave.mlir 2>&1 | FileCheck %s --check-prefix=OPTION
 
 // CHECK: pingpong.mlir:20:7: error: sched-verify: prefetch-overwrite: LOAD overwrites half tile A[stage 0, half 0] while wave group 1 may still read it (kernel[1] (iteration 1) MMA_LOAD_A[st=0,sub=0], and its ds_reads are outstanding until kernel[5] (iteration 1) wait_lgkm(0))
