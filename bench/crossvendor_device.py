@@ -27,6 +27,8 @@ from crossvendor_cases import ATTRIBUTION_SHAPE, MUTATIONS, SCHEDULES, SHAPES  #
 
 TOLERANCE = 1e-3
 MUTATION_SHAPES = ((512, 256, 640), (1024, 768, 4096))
+TIMING_REPS, TIMING_ROUNDS = 10, 15
+"""CUDA-graph calls per replay and interleaved rounds (as ``bench/gemm_vs_cublas.py``)."""
 WRONG_ELEMENT = 0.05
 """An element of C is wrong when it is this far from float64 (a correct one is ~1e-4 off; one
 stale 64-deep k-block moves it by ~8)."""
@@ -71,8 +73,7 @@ def _errors(torch, kernel, m, n, k, seed, launches):
 def run() -> int:
     import torch
 
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    import gemm_vs_cublas as gb
+    from warpsched.runtime.timing import graph_times
 
     failures = 0
     with tempfile.TemporaryDirectory() as tmp:
@@ -113,7 +114,7 @@ def run() -> int:
     fns = {"cublas": lambda i: torch.matmul(a[i], bt[i].t(), out=c16[i])}
     for name in computed:
         fns[name] = (lambda kern: lambda i: kern(a[i], bt[i].t(), c[i]))(kernels[name])
-    ms = gb._time_graphs(torch, fns, 4)
+    ms = graph_times(torch, fns, 4, TIMING_REPS, TIMING_ROUNDS)
     flops = 2 * m * n * k
     print(
         "4096^3 (f32 C): "

@@ -101,37 +101,11 @@ def _rel_err(torch, c, a, b) -> float:
 
 
 def _time_graphs(torch, fns: dict, sets: int) -> dict[str, float]:
-    """Median milliseconds per call of each function, from CUDA-graph replays.
+    """Median milliseconds per call of each function, from CUDA-graph replays of ``REPS`` calls
+    in ``ROUNDS`` interleaved rounds (``warpsched.runtime.timing.graph_times``, the tuner's)."""
+    from warpsched.runtime.timing import graph_times
 
-    Each function's ``REPS`` calls (rotating over the input sets) are captured in one graph,
-    so the host's launch path is out of the measurement for cuBLAS and warpsched alike; the
-    graphs are replayed in interleaved rounds, each replay bracketed by events.
-    """
-    graphs = {}
-    stream = torch.cuda.Stream()
-    stream.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(stream):
-        for fn in fns.values():  # warm-up outside capture (cuBLAS workspaces)
-            for i in range(3):
-                fn(i % sets)
-    torch.cuda.current_stream().wait_stream(stream)
-    torch.cuda.synchronize()
-    for name, fn in fns.items():
-        graph = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(graph):
-            for rep in range(REPS):
-                fn(rep % sets)
-        graphs[name] = graph
-    times: dict[str, list[float]] = {name: [] for name in fns}
-    for _round in range(ROUNDS):
-        for name, graph in graphs.items():
-            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            start.record()
-            graph.replay()
-            end.record()
-            end.synchronize()
-            times[name].append(start.elapsed_time(end) / REPS)
-    return {name: statistics.median(t) for name, t in times.items()}
+    return graph_times(torch, fns, sets, REPS, ROUNDS)
 
 
 def _time_eager(torch, fns: dict, sets: int) -> dict[str, float]:

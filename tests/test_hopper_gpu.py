@@ -111,6 +111,31 @@ def test_gemm_takes_any_n_through_the_register_epilogue():
     assert ((c.double() - ref).norm() / ref.norm()).item() < 1e-2
 
 
+def test_gemm_allocates_c_when_none_is_given():
+    """``gemm(a, b)``: C comes back allocated on A's device, bf16 by default."""
+    import torch
+
+    from warpsched.runtime.gemm import gemm
+
+    a = torch.randn(256, 128, device="cuda").to(torch.bfloat16)
+    b = torch.randn(128, 256, device="cuda").to(torch.bfloat16)
+    c = gemm(a, b)
+    torch.cuda.synchronize()
+    assert c.dtype == torch.bfloat16 and c.device == a.device and tuple(c.shape) == (256, 256)
+    ref = a.double() @ b.double()
+    assert ((c.double() - ref).norm() / ref.norm()).item() < 1e-2
+
+
+def test_tuner_checks_then_times_each_candidate():
+    """``time_candidates``: each candidate's error against float64, then its CUDA-graph time."""
+    from warpsched.runtime.tune import MAX_REL_ERR, time_candidates
+
+    configs = [HopperGemmConfig(**GPU_CONFIGS[name]) for name in ("coop", "coop_tma")]
+    timings = time_candidates(configs, (1000, 520, 264), reps=3, rounds=2)
+    assert [t.config for t in timings] == configs
+    assert all(t.rel_err < MAX_REL_ERR and t.tflops > 0 for t in timings)
+
+
 def test_rejected_before_launch():
     import torch
 

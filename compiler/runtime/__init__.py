@@ -8,6 +8,7 @@
 * ``tensors``: ``as_matrix`` (torch / DLPack / ``__cuda_array_interface__`` to ``MatrixArg``);
 * ``gemm``: ``GemmKernel`` and ``gemm()``, the Hopper GEMM on torch tensors;
 * ``tune``: the per-shape search behind ``warpsched-tune``, and ``TuningTable``.
+* ``timing``: ``graph_times``, CUDA-graph timing shared by the tuner and the benchmarks.
 
 Importing this package needs no GPU, no CUDA driver and no torch;
 ``cuda.bindings.driver`` is imported on first use.

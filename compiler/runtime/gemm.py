@@ -241,7 +241,11 @@ class GemmKernel:
 
     def __call__(self, a, b, out=None, stream=None):
         """``out = a @ b`` for torch tensors (``out`` allocated when None); returns ``out``."""
-        a_arg, b_arg = as_matrix(a, "A"), as_matrix(b, "B")
+        return self._run(a, as_matrix(a, "A"), as_matrix(b, "B"), out, None, stream)
+
+    def _run(self, a, a_arg, b_arg, out, c_arg, stream):
+        """``__call__`` with A and B, and C when ``c_arg`` is given, already read by
+        ``as_matrix`` (``a`` gives the device of an allocated ``out``)."""
         if out is None:
             import torch
 
@@ -251,7 +255,8 @@ class GemmKernel:
             import torch
 
             stream = torch.cuda.current_stream(out.device).cuda_stream
-        self.launch(a_arg, b_arg, as_matrix(out, "C", tma=False), stream)
+        c_arg = c_arg if c_arg is not None else as_matrix(out, "C", tma=False)
+        self.launch(a_arg, b_arg, c_arg, stream)
         return out
 
 
@@ -267,6 +272,7 @@ def gemm(a, b, out=None, *, config: HopperGemmConfig | None = None, table=None, 
     if table is not None:
         base = table.config_for((a_arg.rows, b_arg.cols, a_arg.cols), base) or base
     variant = {"a_layout": _layout(a_arg.layout), "b_layout": _layout(b_arg.layout)}
+    c_arg = None
     if out is not None:
         c_arg = as_matrix(out, "C", tma=False)
         variant["out_dtype"] = OutDtype(c_arg.dtype)
@@ -279,4 +285,4 @@ def gemm(a, b, out=None, *, config: HopperGemmConfig | None = None, table=None, 
     kernel = _KERNELS.get(chosen)
     if kernel is None:
         kernel = _KERNELS[chosen] = GemmKernel(chosen)
-    return kernel(a, b, out, stream)
+    return kernel._run(a, a_arg, b_arg, out, c_arg, stream)

@@ -16,7 +16,6 @@ import dataclasses
 import itertools
 import json
 import os
-import statistics
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -24,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..nvidia.hopper.config import GemmConfigError, HopperGemmConfig
+from .timing import graph_times
 
 Shape = tuple[int, int, int]
 MAX_REL_ERR = 1e-2
@@ -155,20 +155,12 @@ def time_candidates(
         err = ((c - ref).norm() / ref.norm()).item() if torch.isfinite(c).all() else float("inf")
         tflops = 0.0
         if err < MAX_REL_ERR:
-            graph = torch.cuda.CUDAGraph()
-            with torch.cuda.graph(graph):
-                for rep in range(reps):
-                    kernel(data[rep % sets][0], data[rep % sets][1], outs[rep % sets])
-            times = []
-            for _ in range(rounds):
-                start = torch.cuda.Event(enable_timing=True)
-                end = torch.cuda.Event(enable_timing=True)
-                start.record()
-                graph.replay()
-                end.record()
-                end.synchronize()
-                times.append(start.elapsed_time(end) / reps)
-            tflops = 2 * m * n * k / statistics.median(times) / 1e9
+
+            def call(i, kernel=kernel, outs=outs):
+                return kernel(data[i][0], data[i][1], outs[i])
+
+            ms = graph_times(torch, {"candidate": call}, sets, reps, rounds)["candidate"]
+            tflops = 2 * m * n * k / ms / 1e9
         results.append(Timing(config, tflops, err))
         if progress:
             progress(index + 1, len(configs))

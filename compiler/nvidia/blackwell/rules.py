@@ -13,12 +13,12 @@ the 512 TMEM columns; the epilogue is 4 warps (one per TMEM lane quarter).
 from __future__ import annotations
 
 from ..pipeline_config import TMEM_COLUMNS
+from ..smem_layout import BF16_BYTES
 from .descriptors import mma_shape_problem
 
 BLOCK_M = 128
 BLOCK_K = 64
 EPILOGUE_THREADS = 128
-BF16_BYTES = 2
 
 
 def input_boxes(
