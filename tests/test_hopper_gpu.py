@@ -112,14 +112,14 @@ def test_gemm_takes_any_n_through_the_register_epilogue():
 
 
 def test_gemm_allocates_c_when_none_is_given():
-    """``gemm(a, b)``: C comes back allocated on A's device, bf16 by default."""
+    """``gemm(a, b)``: C comes back allocated on A's device, in the configuration's type."""
     import torch
 
     from warpsched.runtime.gemm import gemm
 
     a = torch.randn(256, 128, device="cuda").to(torch.bfloat16)
     b = torch.randn(128, 256, device="cuda").to(torch.bfloat16)
-    c = gemm(a, b)
+    c = gemm(a, b, config=HopperGemmConfig(**GPU_CONFIGS["coop_tma"]))
     torch.cuda.synchronize()
     assert c.dtype == torch.bfloat16 and c.device == a.device and tuple(c.shape) == (256, 256)
     ref = a.double() @ b.double()
