@@ -70,6 +70,12 @@ def gpu_test_configs() -> list[HopperGemmConfig]:
     return out
 
 
+def _cached(name: str) -> HopperGemmConfig:
+    """The configuration of ``gpu_test_configs`` called ``name`` (its name is part of the
+    kernel, so only these meet the cache ``prepare`` filled)."""
+    return next(c for c in gpu_test_configs() if c.name == name)
+
+
 def _operand(torch, rows, cols, layout, gen):
     x = torch.randn(rows, cols, device="cuda", generator=gen).to(torch.bfloat16)
     return x if layout == "row" else x.t().contiguous().t()
@@ -119,7 +125,7 @@ def test_gemm_allocates_c_when_none_is_given():
 
     a = torch.randn(256, 128, device="cuda").to(torch.bfloat16)
     b = torch.randn(128, 256, device="cuda").to(torch.bfloat16)
-    c = gemm(a, b, config=HopperGemmConfig(**GPU_CONFIGS["coop_tma"]))
+    c = gemm(a, b, config=_cached("gpu_coop_tma_rowrow_bf16"))
     torch.cuda.synchronize()
     assert c.dtype == torch.bfloat16 and c.device == a.device and tuple(c.shape) == (256, 256)
     ref = a.double() @ b.double()
@@ -130,7 +136,7 @@ def test_tuner_checks_then_times_each_candidate():
     """``time_candidates``: each candidate's error against float64, then its CUDA-graph time."""
     from warpsched.runtime.tune import MAX_REL_ERR, time_candidates
 
-    configs = [HopperGemmConfig(**GPU_CONFIGS[name]) for name in ("coop", "coop_tma")]
+    configs = [_cached(f"gpu_{name}_rowrow_bf16") for name in ("coop", "coop_tma")]
     timings = time_candidates(configs, (1000, 520, 264), reps=3, rounds=2)
     assert [t.config for t in timings] == configs
     assert all(t.rel_err < MAX_REL_ERR and t.tflops > 0 for t in timings)
