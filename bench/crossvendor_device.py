@@ -23,7 +23,13 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from crossvendor_cases import ATTRIBUTION_SHAPE, MUTATIONS, SCHEDULES, SHAPES  # noqa: E402
+from crossvendor_cases import (  # noqa: E402
+    ATTRIBUTION_SHAPE,
+    MUTATIONS,
+    SCHEDULES,
+    SHAPES,
+    operands,
+)
 
 TOLERANCE = 1e-3
 MUTATION_SHAPES = ((512, 256, 640), (1024, 768, 4096))
@@ -50,10 +56,9 @@ def prepare() -> int:
 
 
 def _launches(torch, kernel, m, n, k, seed, launches):
-    """Each launch's C (fresh, NaN-filled) on one random bf16 A and B, and the float64 A·B."""
-    gen = torch.Generator(device="cuda").manual_seed(seed)
-    a = torch.randn(m, k, device="cuda", generator=gen).to(torch.bfloat16)
-    b = torch.randn(n, k, device="cuda", generator=gen).to(torch.bfloat16).t()
+    """Each launch's C (fresh, NaN-filled) on one random bf16 A and B stored in the kernel's
+    layouts, and the float64 A·B."""
+    a, b = operands(torch, kernel.launch_facts, m, n, k, seed)
     ref = a.double() @ b.double()
     for _ in range(launches):
         c = torch.full((m, n), float("nan"), device="cuda")
@@ -106,15 +111,25 @@ def run() -> int:
             flush=True,
         )
     m = n = k = 4096
-    a = [torch.randn(m, k, device="cuda").to(torch.bfloat16) for _ in range(4)]
-    bt = [torch.randn(n, k, device="cuda").to(torch.bfloat16) for _ in range(4)]
-    c = [torch.empty(m, n, device="cuda") for _ in range(4)]
-    c16 = [torch.empty(m, n, device="cuda", dtype=torch.bfloat16) for _ in range(4)]
+    sets = 4
+    inputs: dict[tuple[str, str], list] = {}  # operand sets per (a_layout, b_layout)
+
+    def stored_as(launch):
+        key = (launch.a_layout, launch.b_layout)
+        if key not in inputs:
+            inputs[key] = [operands(torch, launch, m, n, k, seed) for seed in range(sets)]
+        return inputs[key]
+
+    c = [torch.empty(m, n, device="cuda") for _ in range(sets)]
+    c16 = [torch.empty(m, n, device="cuda", dtype=torch.bfloat16) for _ in range(sets)]
     # torch.matmul writes bf16 C for bf16 inputs; the schedules write f32 C (twice the bytes)
-    fns = {"cublas": lambda i: torch.matmul(a[i], bt[i].t(), out=c16[i])}
+    row_col = stored_as(kernels["s4_strict"].launch_facts)
+    fns = {"cublas": lambda i: torch.matmul(*row_col[i], out=c16[i])}
     for name in computed:
-        fns[name] = (lambda kern: lambda i: kern(a[i], bt[i].t(), c[i]))(kernels[name])
-    ms = graph_times(torch, fns, 4, TIMING_REPS, TIMING_ROUNDS)
+        kernel = kernels[name]
+        ab = stored_as(kernel.launch_facts)
+        fns[name] = lambda i, kernel=kernel, ab=ab: kernel(*ab[i], c[i])
+    ms = graph_times(torch, fns, sets, TIMING_REPS, TIMING_ROUNDS)
     flops = 2 * m * n * k
     print(
         "4096^3 (f32 C): "

@@ -23,7 +23,7 @@ step() {
 step timeout 60 python3 -m pytest -q -p no:cacheprovider tests/test_crossvendor_gpu.py
 step timeout 120 python3 bench/crossvendor_device.py run
 step timeout 120 python3 bench/crossvendor_device.py masks "$out/masks.npz"
-for case in s4_strict s1_strict s4 s1_fixed s1_fixed_bk32 s1_golden; do
+for case in s4_strict s1_strict s4_strict_mn s1_strict_a_col s4 s1_fixed s1_fixed_bk32 s1_golden; do
   for tool in racecheck synccheck; do
     step timeout 60 compute-sanitizer --tool "$tool" --error-exitcode 3 --report-api-errors no \
       python3 bench/crossvendor_device.py one "$case" 512,512,384 1

@@ -49,6 +49,20 @@ def _mutation(name: str, base: str, kernel: str, old: str, new: str, what: str) 
     return Mutation(name, base.replace(old, new, 1), kernel, False, what, base)
 
 
+def _layouts(text: str, kernel: str, a_layout: str, b_layout: str) -> str:
+    """``text`` with ``kernel``'s operand layouts (its attribute dict) set to the given ones."""
+    head = f"sched.kernel @{kernel} schedule "
+    start = text.index(head)
+    open_, close = text.index("{", start), text.index("}", start)
+    attrs = [
+        a.strip()
+        for a in text[open_ + 1 : close].split(",")
+        if a.strip() and not a.strip().startswith(("a_layout", "b_layout"))
+    ]
+    attrs += [f"a_layout = {a_layout}", f"b_layout = {b_layout}"]
+    return text[: open_ + 1] + ", ".join(attrs) + text[close:]
+
+
 SCHEDULES = (
     Case(
         "s4_strict",
@@ -63,6 +77,21 @@ SCHEDULES = (
         "pingpong_gfx950",
         True,
         "S1 fixed for the kernel's layout and the per-wave rule (examples/pingpong_strict.mlir)",
+    ),
+    Case(
+        "s4_strict_mn",
+        _layouts(FOUR_WAVE_STRICT, "four_wave", "col", "row"),
+        "four_wave",
+        True,
+        "S4 strict with both operands MN-contiguous (a_layout = col, b_layout = row: "
+        "ldmatrix.trans)",
+    ),
+    Case(
+        "s1_strict_a_col",
+        _layouts(PINGPONG_STRICT, "pingpong_gfx950", "col", "col"),
+        "pingpong_gfx950",
+        True,
+        "S1 strict with A column-major (a_layout = col: ldmatrix.trans for A only)",
     ),
     Case(
         "s4",
@@ -141,6 +170,18 @@ def poisoned_elements(case: Case, rule, shape=ATTRIBUTION_SHAPE):
         module = load_module(case.text, f"{case.name}.mlir", context)
         program = load_kernel(module, f"{case.name}.mlir", case.kernel, LOWERING_LANES)
     return np.isnan(interpret(program, *shape, visibility=rule).c)
+
+
+def operands(torch, launch, m: int, n: int, k: int, seed: int):
+    """Random bf16 A (M×K) and B (K×N) stored as ``launch`` (a ``ScheduleLaunch``) says."""
+    gen = torch.Generator(device="cuda").manual_seed(seed)
+
+    def stored(rows: int, cols: int, row_major: bool):
+        if row_major:
+            return torch.randn(rows, cols, device="cuda", generator=gen).to(torch.bfloat16)
+        return torch.randn(cols, rows, device="cuda", generator=gen).to(torch.bfloat16).t()
+
+    return stored(m, k, launch.a_layout == "row"), stored(k, n, launch.b_layout == "row")
 
 
 SHAPES = (

@@ -67,7 +67,11 @@ def test_s4_waits_become_the_youngest_groups_that_fit():
     assert wait_groups(weakened.schedule, weakened.spec.structure)[(Phase.PROLOGUE, 8)] == 8
 
 
-LOWERED = [c for c in SCHEDULES if c.name in ("s4_strict", "s1_strict", "s4", "s1_fixed_bk32")]
+LOWERED = [
+    c
+    for c in SCHEDULES
+    if c.name in ("s4_strict", "s1_strict", "s4_strict_mn", "s1_strict_a_col", "s1_fixed_bk32")
+]
 
 
 @pytest.mark.parametrize("case", LOWERED, ids=lambda c: c.name)
@@ -92,7 +96,12 @@ def test_ptx_holds_each_ops_counterpart(case):
     runs = sum(copies.get(op.tag, 0) for op in ops)  # 16-byte runs a lane
     assert ptx.count("cp.async.cg.shared.global") == runs
     assert ptx.count("barrier.sync 0;") == barriers and "bar.sync" not in ptx
-    assert "ldmatrix.sync.aligned.m8n8.x4.shared.b16" in ptx
+    # MN-contiguous operands are read transposed (ldmatrix .trans)
+    trans = ptx.count("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16")
+    plain = ptx.count("ldmatrix.sync.aligned.m8n8.x4.shared.b16")
+    gemm = program.spec.gemm
+    assert (trans > 0) == (not gemm.k_contiguous(Operand.A) or not gemm.k_contiguous(Operand.B))
+    assert (plain > 0) == (gemm.k_contiguous(Operand.A) or gemm.k_contiguous(Operand.B))
     assert "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32" in ptx
     waits = sorted(int(g) for g in re.findall(r"cp.async.wait_group\s+(\d+);", ptx))
     assert waits == sorted(
@@ -148,12 +157,12 @@ def test_unsupported_inputs_are_diagnostics(tmp_path):
         sm100.returncode == 1
         and "four_wave_strict.mlir:45:3: error: sched-to-nvvm: AMD schedules" in sm100.stderr
     )
-    col = FOUR_WAVE_STRICT.replace(
-        "{structure = four_wave}", "{structure = four_wave, a_layout = col}"
+    f16 = FOUR_WAVE_STRICT.replace(
+        "{structure = four_wave}", "{structure = four_wave, in_dtype = f16}"
     )
-    done = _compile(tmp_path, col, "-o", str(tmp_path / "y.cubin"))
+    done = _compile(tmp_path, f16, "-o", str(tmp_path / "y.cubin"))
     assert done.returncode == 1
-    assert "K-contiguous LDS tiles: use a_layout = row" in done.stderr
+    assert "in_dtype f16: the sm_90a lowering is bf16 only" in done.stderr
     assert not (tmp_path / "y.cubin").exists()
 
 

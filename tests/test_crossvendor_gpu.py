@@ -8,7 +8,7 @@ the MLIR toolchain is), keyed by each case's source text and kernel name.
 from __future__ import annotations
 
 import pytest
-from crossvendor_cases import SCHEDULES, SHAPES
+from crossvendor_cases import SCHEDULES, SHAPES, operands
 from hopper_device import hopper_present
 
 pytestmark = [
@@ -26,20 +26,13 @@ def _kernel(case, tmp_path):
     return ScheduleKernel.from_mlir(case.write(tmp_path), case.kernel)
 
 
-def _operands(torch, m, n, k, seed):
-    gen = torch.Generator(device="cuda").manual_seed(seed)
-    a = torch.randn(m, k, device="cuda", generator=gen).to(torch.bfloat16)
-    b_t = torch.randn(n, k, device="cuda", generator=gen).to(torch.bfloat16)
-    return a, b_t.t()  # B column-major (b_layout = col)
-
-
 @pytest.mark.parametrize("case", CORRECT, ids=lambda c: c.name)
 def test_correct_schedules_match_float64_torch(case, tmp_path):
     import torch
 
     kernel = _kernel(case, tmp_path)
     for seed, (m, n, k) in enumerate(SHAPES):
-        a, b = _operands(torch, m, n, k, seed)
+        a, b = operands(torch, kernel.launch_facts, m, n, k, seed)
         c = torch.full((m, n), float("nan"), device="cuda")
         kernel(a, b, c)
         torch.cuda.synchronize()
@@ -55,9 +48,9 @@ def test_rejected_before_launch(tmp_path):
     from warpsched.runtime.schedule_kernel import ScheduleArgumentError
 
     kernel = _kernel(CORRECT[0], tmp_path)
-    a, b = _operands(torch, 128, 128, 128, 0)
+    a, b = operands(torch, kernel.launch_facts, 128, 128, 128, 0)
     c = torch.empty(128, 128, device="cuda")
-    short_a, short_b = _operands(torch, 128, 128, 64, 1)
+    short_a, short_b = operands(torch, kernel.launch_facts, 128, 128, 64, 1)
     with pytest.raises(ScheduleArgumentError, match="multiple of 128"):
         kernel(short_a, short_b, c)
     with pytest.raises(ScheduleArgumentError, match="column-major"):
@@ -66,3 +59,27 @@ def test_rejected_before_launch(tmp_path):
         kernel(a, b, c.to(torch.bfloat16))
     with pytest.raises(ScheduleArgumentError, match="bf16"):
         kernel(a.float(), b, c)
+
+
+def test_mn_contiguous_operands_are_checked_before_launch(tmp_path):
+    """A column-major A and a row-major B: their layout, and M and N multiples of 8."""
+    import torch
+
+    from warpsched.runtime.schedule_kernel import ScheduleArgumentError
+
+    kernel = _kernel(next(c for c in CORRECT if c.name == "s4_strict_mn"), tmp_path)
+    facts = kernel.launch_facts
+    assert (facts.a_layout, facts.b_layout) == ("col", "row")
+    a, b = operands(torch, facts, 128, 128, 128, 0)
+    c = torch.empty(128, 128, device="cuda")
+    with pytest.raises(ScheduleArgumentError, match="A must be column-major"):
+        kernel(a.contiguous(), b, c)
+    with pytest.raises(ScheduleArgumentError, match="B must be row-major"):
+        kernel(a, b.t().contiguous().t(), c)
+    odd_a, odd_b = operands(torch, facts, 100, 60, 128, 1)
+    with pytest.raises(ScheduleArgumentError, match="M = 100: a column-major A"):
+        kernel(odd_a, odd_b[:, :56].contiguous(), torch.empty(100, 56, device="cuda"))
+    with pytest.raises(ScheduleArgumentError, match="N = 60: a row-major B"):
+        kernel(
+            odd_a[:96].contiguous().t().contiguous().t(), odd_b, torch.empty(96, 60, device="cuda")
+        )

@@ -202,3 +202,13 @@ def test_golden_s1_went_wrong_exactly_in_the_rows_entry_19_feeds() -> None:
         program = load_kernel(load_module(case.text, "g.mlir", context), "g.mlir", case.kernel)
     hazards = interpret(program, *ATTRIBUTION_SHAPE).hazards
     assert {(h.read.index, h.write.index) for h in hazards} == {(19, 12), (54, 47)}
+
+
+@pytest.mark.parametrize("case", [c for c in SCHEDULES if c.correct], ids=lambda c: c.name)
+def test_schedules_the_h100_must_compute_are_exact_here(case) -> None:
+    """Every schedule ``tests/test_crossvendor_gpu.py`` requires to be right on the H100 (the
+    MN-contiguous layouts included) is exact with no hazard under both rules."""
+    m, n, k = ATTRIBUTION_SHAPE
+    for rule in Visibility:
+        out = _outcome(case.text, case.kernel, m=m, n=n, k=k, visibility=rule)
+        assert out.correct and not out.hazards, rule

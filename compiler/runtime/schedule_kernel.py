@@ -6,9 +6,13 @@ warpsched's own sources (so a machine without the MLIR toolchain finds what anot
 from the same tree into the same cache directory, and a changed lowering never meets a stale
 cubin), and launches ``C = A·B`` on torch tensors with the kernel's own geometry:
 
-* A (M×K) bf16 row-major, B (K×N) bf16 column-major (``b.t()`` of a contiguous N×K tensor),
-  C (M×N) row-major contiguous in the kernel's ``out_dtype`` (f32 or bf16), one device;
-* K a positive multiple of ``2*bk`` (the schedule's K loop steps by two stages); any M, N.
+* A (M×K) and B (K×N) bf16, each dense in the kernel's layout: A row-major (``a_layout =
+  row``) or column-major (``col``: ``a.t()`` of a contiguous K×M tensor), B column-major
+  (``b_layout = col``: ``b.t()`` of a contiguous N×K tensor) or row-major (``row``);
+* C (M×N) row-major contiguous in the kernel's ``out_dtype`` (f32 or bf16), one device;
+* K a positive multiple of ``2*bk`` (the schedule's K loop steps by two stages); any M and N,
+  except that a column-major A needs M, and a row-major B needs N, to be a multiple of 8 (its
+  16-byte ``cp.async`` runs go along them).
 
 Everything else is a ``ScheduleArgumentError`` raised before launch.
 """
@@ -43,6 +47,8 @@ class ScheduleLaunch:
     bn: int
     bk: int
     out_dtype: str
+    a_layout: str
+    b_layout: str
 
 
 @functools.cache
@@ -109,12 +115,24 @@ class ScheduleKernel:
             )
         if len({a.device, b.device, c.device}) > 1:
             raise ScheduleArgumentError("A, B and C must be on one device")
-        if a.stride() != (k, 1):
+        n = b.shape[1]
+        if f.a_layout == "row" and a.stride() != (k, 1):
             raise ScheduleArgumentError("A must be row-major and contiguous (a_layout = row)")
-        if b.stride() != (1, k):
+        if f.a_layout == "col" and a.stride() != (1, m):
+            raise ScheduleArgumentError(
+                "A must be column-major (a_layout = col): pass a_t.t() of a contiguous K x M a_t"
+            )
+        if f.b_layout == "col" and b.stride() != (1, k):
             raise ScheduleArgumentError(
                 "B must be column-major (b_layout = col): pass b_t.t() of a contiguous N x K b_t"
             )
+        if f.b_layout == "row" and b.stride() != (n, 1):
+            raise ScheduleArgumentError("B must be row-major and contiguous (b_layout = row)")
+        # the 16-byte cp.async runs of an MN-contiguous operand go along M or N
+        if f.a_layout == "col" and m % 8:
+            raise ScheduleArgumentError(f"M = {m}: a column-major A needs M a multiple of 8")
+        if f.b_layout == "row" and n % 8:
+            raise ScheduleArgumentError(f"N = {n}: a row-major B needs N a multiple of 8")
         if c.stride() != (c.shape[1], 1):
             raise ScheduleArgumentError("C must be row-major and contiguous")
         if k < 2 * f.bk or k % (2 * f.bk):
@@ -182,5 +200,7 @@ def _compile(text: str, filename: str, kernel: str) -> tuple[bytes, ScheduleLaun
         lowered.tile.bn,
         lowered.tile.bk,
         lowered.out_dtype,
+        lowered.a_layout,
+        lowered.b_layout,
     )
     return ptx_to_cubin(ptx, NVTarget.SM90A), launch

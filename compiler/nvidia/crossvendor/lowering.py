@@ -58,6 +58,9 @@ class CrossVendorKernel:
     structure: KernelStructure
     out_dtype: str
     """C's element type, ``f32`` or ``bf16``."""
+    a_layout: str
+    b_layout: str
+    """The global (and LDS) storage order of A and B, ``row`` or ``col``."""
     wait_groups: dict
     """``(phase, entry index)`` of each ``wait_vm`` → its ``cp.async.wait_group`` count."""
 
@@ -75,7 +78,7 @@ def lower_schedule_sm90(
     structure.check_tile(tile)
     if gemm.in_dtype is not DType.BF16:
         raise CrossVendorError(f"in_dtype {gemm.in_dtype.value}: the sm_90a lowering is bf16 only")
-    check_geometry(gemm, tile)
+    check_geometry(tile)
     lds = lds_bytes(gemm, tile)
     if lds > MAX_DYNAMIC_SMEM:
         raise CrossVendorError(
@@ -115,7 +118,16 @@ def lower_schedule_sm90(
         ]
     )
     return CrossVendorKernel(
-        module, name, threads, lds, tile, structure, gemm.out_dtype.value, groups
+        module,
+        name,
+        threads,
+        lds,
+        tile,
+        structure,
+        gemm.out_dtype.value,
+        gemm.a_layout.value,
+        gemm.b_layout.value,
+        groups,
     )
 
 

@@ -7,7 +7,7 @@
 * ``wait_lgkm N``: nothing.  A fragment load's registers are waited for where they are
   used, and ``bar.sync`` performs every earlier shared-memory access before it completes.
 * ``mma_load_a`` / ``mma_load_b``: ``ldmatrix.sync.aligned.m8n8.x4.b16`` per 16×16 A tile
-  or pair of 8×16 B tiles.
+  or pair of 8×16 B tiles, with ``.trans`` when the operand is M- or N-contiguous in LDS.
 * ``mma``: ``mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32`` over the warp's half
   of the quadrant.
 * ``barrier``: ``barrier.sync 0`` (not ``.aligned``: the wave groups of the ping-pong kernel
@@ -18,12 +18,15 @@
 Each wave's two warps split its accumulator quadrants by rows: warp ``half`` computes rows
 ``[half*qm/2, (half+1)*qm/2)`` of every quadrant, reads the same rows of the A fragment
 quadrants and all of the B fragment quadrants.  The LDS layout is ``tile_geometry``'s;
-``ldmatrix`` reads 16-byte runs of K, so both operands must be K-contiguous there (A
-row-major, B column-major).  Registers live in ``RegisterState``, keyed so the K loop can
-carry them as block arguments.
+``ldmatrix`` reads one 16-byte run per lane: 8 K-consecutive elements of a K-contiguous
+operand (A row-major, B column-major), or 8 M- or N-consecutive ones of an MN-contiguous
+operand, which ``.trans`` hands out in the same fragment layout.  Registers live in
+``RegisterState``, keyed so the K loop can carry them as block arguments.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from warpsched.llvm.mlir_text import FuncWriter
 from warpsched.schedule import OpDesc, Ops, Phase, PingPongOps
@@ -60,20 +63,26 @@ class CrossVendorError(ValueError):
     """A schedule, tile or problem the sm_90a lowering cannot run; the message says why."""
 
 
-def check_geometry(gemm: GemmSpec, tile: TileShape) -> None:
-    """``CrossVendorError`` unless both operands are K-contiguous in LDS and the quadrants
-    split into whole m16n8k16 tiles per warp."""
-    for operand, layout in ((Operand.A, "a_layout = row"), (Operand.B, "b_layout = col")):
-        if not gemm.k_contiguous(operand):
-            raise CrossVendorError(
-                f"the sm_90a lowering reads fragments with ldmatrix, which needs K-contiguous "
-                f"LDS tiles: use {layout}"
-            )
+def check_geometry(tile: TileShape) -> None:
+    """``CrossVendorError`` unless the quadrants split into whole m16n8k16 tiles per warp."""
     if tile.qm % (2 * MMA_M) or tile.qn % (2 * MMA_N) or tile.bk % MMA_K:
         raise CrossVendorError(
             f"quadrants of {tile.qm}x{tile.qn} and bk {tile.bk}: each of a wave's two warps "
             f"needs whole m16n8k16 tiles (qm a multiple of 32, qn of 16, bk of 16)"
         )
+
+
+@dataclass(frozen=True)
+class LaneRead:
+    """Where one lane points an ``ldmatrix.x4`` of a fragment quadrant: its ``row`` (M or N,
+    SSA) and ``k`` (SSA, in units of ``k_unit`` elements), and how the quadrant's reads repeat:
+    ``tiles`` of them along the rows, ``tile_rows`` rows apart."""
+
+    row: str
+    k: str
+    k_unit: int
+    tiles: int
+    tile_rows: int
 
 
 class RegisterState:
@@ -184,9 +193,27 @@ class Selector:
         w, tv, st = self.w, self.tv, self.state
         region = fragment_region(self.gemm, self.tile, op, self.structure)
         src = region.src
+        read = self._k_runs(region.operand) if src.k_contiguous else self._mn_runs(region.operand)
+        layout = "row" if src.k_contiguous else "col"
+        lane_bytes = w.add(w.muli(read.row, src.row_step), w.muli(read.k, read.k_unit * src.k_step))
+        base = w.add(tv.affine(w, region.offset), lane_bytes)
+        for kk in range(st.tiles_k):
+            for i in range(read.tiles):
+                const = i * read.tile_rows * src.row_step + kk * MMA_K * src.k_step
+                ptr = tv.smem_ptr(w, w.addi(base, const))
+                st.values[(region.operand.value, region.quadrant, i, kk)] = w.emit(
+                    f"nvvm.ldmatrix {ptr} {{num = 4 : i32, layout = #nvvm.mma_layout<{layout}>, "
+                    "shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>, "
+                    f"eltType = #nvvm.ld_st_matrix_elt_type<b16>}} : ({PTR_SHARED}) -> {FRAGMENT}"
+                )
+
+    def _k_runs(self, operand: Operand) -> LaneRead:
+        """A K-contiguous ``ldmatrix`` read: lane ``l`` points at 8 K-consecutive elements of
+        one row of matrix ``l / 8``."""
+        w, tv, st = self.w, self.tv, self.state
         lane16 = w.emit(f"llvm.urem {tv.lane}, {w.const(16)} : i32")
         upper = w.emit(f"llvm.udiv {tv.lane}, {w.const(16)} : i32")  # lanes 16-31
-        if region.operand is Operand.A:
+        if operand is Operand.A:
             # matrices: rows 0-7 / 8-15 at k 0-7, then at k 8-15 (mma's a0..a3)
             half_rows = w.muli(tv.half, self.tile.qm // 2)
             row, k8 = w.add(half_rows, lane16), upper
@@ -202,17 +229,24 @@ class Selector:
             )
             count = st.tiles_n // 2
             row_step_tile = 2 * MMA_N
-        lane_bytes = w.add(w.muli(row, src.row_step), w.muli(k8, 8 * src.k_step))
-        base = w.add(tv.affine(w, region.offset), lane_bytes)
-        for kk in range(st.tiles_k):
-            for i in range(count):
-                const = i * row_step_tile * src.row_step + kk * MMA_K * src.k_step
-                ptr = tv.smem_ptr(w, w.addi(base, const))
-                st.values[(region.operand.value, region.quadrant, i, kk)] = w.emit(
-                    f"nvvm.ldmatrix {ptr} {{num = 4 : i32, layout = #nvvm.mma_layout<row>, "
-                    "shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>, "
-                    f"eltType = #nvvm.ld_st_matrix_elt_type<b16>}} : ({PTR_SHARED}) -> {FRAGMENT}"
-                )
+        return LaneRead(row, k8, 8, count, row_step_tile)
+
+    def _mn_runs(self, operand: Operand) -> LaneRead:
+        """An MN-contiguous ``ldmatrix.trans`` read: lane ``l`` points at K row ``l % 8`` of
+        matrix ``l / 8``, 8 M- or N-consecutive elements; ``.trans`` gives every lane the same
+        fragment registers as the K-contiguous read."""
+        w, tv, st = self.w, self.tv, self.state
+        matrix = w.emit(f"llvm.udiv {tv.lane}, {w.const(8)} : i32")
+        k_row = w.emit(f"llvm.urem {tv.lane}, {w.const(8)} : i32")
+        low = w.emit(f"llvm.urem {matrix}, {w.const(2)} : i32")
+        high = w.emit(f"llvm.udiv {matrix}, {w.const(2)} : i32")
+        if operand is Operand.A:
+            # matrices: rows 0-7 / 8-15 at k 0-7, then at k 8-15 (mma's a0..a3)
+            row = w.add(w.muli(tv.half, self.tile.qm // 2), w.muli(low, 8))
+            return LaneRead(row, w.add(k_row, w.muli(high, 8)), 1, st.tiles_m, MMA_M)
+        # matrices: n 0-7 at k 0-7 / k 8-15, then n 8-15 (b0, b1 of two n8 tiles)
+        k = w.add(k_row, w.muli(low, 8))
+        return LaneRead(w.muli(high, 8), k, 1, st.tiles_n // 2, 2 * MMA_N)
 
     # -- mma -----------------------------------------------------------------------------------
     def mma(self, op: OpDesc) -> None:
