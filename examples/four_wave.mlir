@@ -5,8 +5,8 @@
 // the kernel blocks are explicit blocks from emit_minimal_barrier_block, so each block
 // carries a sched_barrier between its fragment and global loads.
 // Expand it:  warpsched-opt --sched-expand-blocks examples/four_wave.mlir
-// The GEMM it drives (sched.kernel): the 4-wave kernel, bf16 inputs, f32 C, 128x128x64 tile.
-//   warpsched-compile FILE --target gfx950 -o four_wave.gfx950.hsaco --report --check-fidelity
+// The GEMM it drives: the 4-wave kernel, bf16 in, f32 C; it relies on lock step (docs/verify.md):
+//   warpsched-compile FILE --target gfx950 --visibility group -o four_wave.gfx950.hsaco --report
 module attributes {sched.target = "gfx950"} {
   sched.schedule @four_wave_128x128x64 stagger 15 {
     sched.program prologue {

@@ -14,7 +14,7 @@
 // It passes sched-verify in every mode (visibility=group|wave, war=issue|lgkm,
 // lds-geometry=kernel|schedule); warpsched-run --interpret computes C == A·B with no hazard
 // under both visibility rules; it compiles for gfx950 at 63/63 fidelity and for sm_90a.
-//   warpsched-run --interpret examples/four_wave_strict.mlir --visibility wave
+//   warpsched-run --interpret examples/four_wave_strict.mlir
 //   warpsched-compile examples/four_wave_strict.mlir --target sm_90a -o four_wave.sm_90a.cubin
 module attributes {sched.target = "gfx950"} {
   sched.schedule @four_wave_128x128x64 stagger 15 {

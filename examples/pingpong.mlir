@@ -8,8 +8,8 @@
 // Expand it:  warpsched-opt --sched-expand-blocks examples/pingpong.mlir
 // The GEMM it drives (sched.kernel): C[M,N] f32 = A[M,K] bf16 row-major x B[K,N] bf16 col-major.
 // gfx950 runs the reference's 256x256x64 tile; gfx942's 64 KiB of LDS holds two stages of
-// 256x256x32 only, hence a second kernel with bk = 32.  Compile one:
-//   warpsched-compile FILE --target gfx950 --kernel pingpong_gfx950 -o pingpong.gfx950.hsaco --report --check-fidelity
+// 256x256x32 only, hence a second kernel with bk = 32.  sched-verify rejects it (docs/verify.md):
+//   warpsched-compile FILE --target gfx950 --kernel pingpong_gfx950 --no-verify -o pingpong.gfx950.hsaco
 module attributes {sched.target = "gfx950"} {
   sched.schedule @pingpong_256x256x64 stagger 4 {
     sched.program prologue {

@@ -11,9 +11,9 @@
 //     load of the same half tile (global_load, before the block's own B prefetch, global_load_1);
 //   * kernel blocks 1, 2, 5 and 6 retire their fragment loads before the pre-MMA barrier
 //     (pre_sync = wait_lgkm(0)), so no refill that follows the barrier meets an outstanding read.
-// It passes sched-verify in every mode (lds-geometry=schedule|kernel, war=issue|lgkm), and
-// warpsched-run --interpret computes C == A·B with no hazard.  Compile one:
-//   warpsched-compile FILE --target gfx950 --kernel pingpong_gfx950 -o pingpong.gfx950.hsaco --report --check-fidelity
+// It passes sched-verify{visibility=group} (lds-geometry=schedule|kernel, war=issue|lgkm), but
+// races across the waves of a group under the default rule: see pingpong_strict.mlir.  Compile:
+//   warpsched-compile FILE --target gfx950 --kernel pingpong_gfx950 --visibility group -o pp.hsaco
 module attributes {sched.target = "gfx950"} {
   sched.schedule @pingpong_256x256x64 stagger 4 {
     sched.program prologue {
