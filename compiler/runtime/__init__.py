@@ -7,7 +7,10 @@
 * ``cache``: the content-addressed disk cache of compiled artefacts;
 * ``tensors``: ``as_matrix`` (torch / DLPack / ``__cuda_array_interface__`` to ``MatrixArg``);
 * ``gemm``: ``GemmKernel`` and ``gemm()``, the Hopper GEMM on torch tensors;
-* ``tune``: the per-shape search behind ``warpsched-tune``, and ``TuningTable``.
+* ``schedule_kernel``: ``ScheduleKernel``, an AMD ``sched.kernel`` lowered to sm_90a, on torch
+  tensors (``ScheduleLaunch``, ``ScheduleArgumentError``);
+* ``nv_kernel``: ``NvKernelLaunch``, launching a ``sched.nv_kernel`` on the sm_100a tcgen05 path;
+* ``tune``: the per-shape search behind ``warpsched-tune``, and ``TuningTable``;
 * ``timing``: ``graph_times``, CUDA-graph timing shared by the tuner and the benchmarks.
 
 Importing this package needs no GPU, no CUDA driver and no torch;
@@ -36,15 +39,21 @@ from .params import (
     TensorMapParam,
     pack_params,
 )
+from .schedule_kernel import ScheduleArgumentError, ScheduleKernel, ScheduleLaunch
 from .tensormap import Swizzle, TensorMapError, TensorMapSpec, encode
 from .tensors import Layout, MatrixArg, TensorArgumentError, as_matrix
+from .timing import graph_times
 from .tune import TuningTable
 
 __all__ = [
     "GemmArgumentError",
     "GemmKernel",
+    "ScheduleArgumentError",
+    "ScheduleKernel",
+    "ScheduleLaunch",
     "TuningTable",
     "gemm",
+    "graph_times",
     "CACHE_DIR_ENV",
     "CACHE_SCHEMA",
     "CudaError",
