@@ -78,3 +78,11 @@ def test_unknown_target_is_a_diagnostic() -> None:
     module = load_module(KERNEL, "k.mlir", context)
     with pytest.raises(DiagnosticError, match="unsupported target 'gfx1100'"):
         compile_module(module, context, "k.mlir", CompileOptions("gfx1100"))
+
+
+def test_an_unknown_visibility_rule_is_a_problem() -> None:
+    assert problems(CompileOptions("gfx950", visibility="lockstep")) == [
+        "visibility 'lockstep': the rule must be group or wave"
+    ]
+    assert problems(CompileOptions("gfx950", visibility="group")) == []
+    assert problems(CompileOptions("gfx950")) == []

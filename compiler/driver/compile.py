@@ -53,6 +53,9 @@ def problems(options: CompileOptions) -> list[str]:
     found += backend.problems(options)
     if options.opt_level not in (0, 1, 2, 3):
         found.append(f"-O{options.opt_level}: the optimisation level must be 0, 1, 2 or 3")
+    rules = [v.value for v in Visibility]
+    if options.visibility and options.visibility not in rules:
+        found.append(f"visibility '{options.visibility}': the rule must be {' or '.join(rules)}")
     return found
 
 
