@@ -1,15 +1,18 @@
 """``sched-verify``: model-check the schedules of a module (``warpsched.verify``).
 
 Every ``sched.schedule`` (expanded or not; ``sched.build`` ops are built on a
-copy first) runs through ``warpsched.verify.amd.check_schedule`` with the
-structure of the ``sched.kernel`` that uses it (ping-pong when none does and
-the stagger falls inside the prologue, else 4-wave).  The first violation
-fails the pass at the op that causes it, with the counterexample as notes.
-The module is not changed.
+copy first) runs through ``warpsched.verify.amd.check_schedule`` once for each
+``sched.kernel`` that uses it, with that kernel's structure and, under
+``lds-geometry=kernel``, its element footprints (``verify.amd_footprint``: a DMA
+and a fragment load conflict only where their elements meet, with the DMA lanes of
+``target=``, else of the module's ``sched.target``).  A schedule no kernel uses is
+checked per half tile, as ping-pong when its stagger falls inside the prologue,
+else 4-wave.  The first violation fails the pass at the op that causes it, with
+the counterexample as notes.  The module is not changed.
 
 Then every ``sched.nv_kernel`` and ``sched.nv_gemm`` goes through the NVIDIA
-model checker (``verify_nvidia``; ``target=`` as ``sched-to-nvvm``'s, default
-the module's ``sched.target``).
+model checker (``verify_nvidia``; an ``sm_`` ``target=`` as ``sched-to-nvvm``'s,
+default the module's ``sched.target``).
 
 ``lds-geometry=kernel`` (default) reads half tiles with the LDS layout of the
 kernel that runs the schedule (the ping-pong kernel's: a wave group's own A half,
@@ -28,13 +31,15 @@ from __future__ import annotations
 import dataclasses
 import functools
 
+from warpsched.amdgpu.kernel_spec import KernelSpec
+from warpsched.amdgpu.targets import ARCHS
 from warpsched.core.ir import ir
 from warpsched.dialects.amd.kernel_ops import KernelOp
 from warpsched.dialects.amd.ops import EntryOp, ProgramOp, ScheduleOp, is_schedule
 from warpsched.dialects.common.ops import body_ops
 from warpsched.schedule import Phase
 from warpsched.tile_geometry import KernelStructure
-from warpsched.verify.amd import Geometry, WarRule, check_schedule
+from warpsched.verify.amd import Geometry, Overlaps, WarRule, check_schedule
 from warpsched.verify.amd_trace import DEFAULT_VISIBILITY, Visibility
 
 from .base import ModulePass, OptionError, PassFailure
@@ -83,25 +88,76 @@ class AmdModel:
     visibility: Visibility = DEFAULT_VISIBILITY
 
 
+@dataclasses.dataclass(frozen=True)
+class KernelFootprint:
+    """One kernel's element footprints, built when its check runs (numpy is imported there,
+    off a compile's main thread)."""
+
+    spec: KernelSpec
+    lane_bytes: int
+
+    def oracle(self) -> Overlaps:
+        from warpsched.verify.amd_footprint import KernelGeometry, overlap_oracle
+
+        s = self.spec
+        return overlap_oracle(KernelGeometry(s.gemm, s.tile, s.structure, self.lane_bytes))
+
+
 def collect_checks(
-    module: ir.Operation, target: str = "", model: AmdModel = AmdModel()
+    module: ir.Operation, target: str = "", model: AmdModel = AmdModel(), kernel: str = ""
 ) -> list[Check]:
-    """The checks of every schedule, then of every NVIDIA kernel, in module order."""
+    """The checks of every schedule, then of every NVIDIA kernel, in module order.
+
+    ``target`` is the compile's: an AMD one (or sm_90a, which runs AMD schedules with 16-byte
+    ``cp.async`` lanes) sets the DMA lanes of the footprints, an ``sm_`` one the NVIDIA
+    checks' target.  ``kernel`` (a compile's ``--kernel``) limits the AMD checks to that
+    ``sched.kernel``'s schedule; schedules no kernel uses are checked either way."""
     if any(True for _ in builds(module)):
         from .sched_build_program import BuildProgram  # the AMD builders (networkx)
 
         module = module.clone()
         BuildProgram().apply(module)
-    structures = kernel_structures(module)
+    kernels = kernel_specs(module)
+    lanes = dma_lane_bytes(module, target)
     checks = []
     for op in schedule_ops(module):
-        structure = structures.get(ScheduleOp(op).name) or default_structure(op)
-        checks.append(schedule_check(op, structure, model))
-    return checks + nv_checks(module, target)
+        users = schedule_users(kernels, op)
+        if not users:
+            checks.append(schedule_check(op, default_structure(op), model))
+        for spec in (s for s in users if kernel in ("", s.name)):
+            footprint = KernelFootprint(spec, lanes) if model.geometry is Geometry.KERNEL else None
+            checks.append(schedule_check(op, spec.structure, model, footprint))
+    return checks + nv_checks(module, target if target.startswith("sm_") else "")
 
 
-def schedule_check(op: ir.Operation, structure: KernelStructure, model: AmdModel) -> Check:
-    """The AMD check of one ``sched.schedule``; a violation points at its entry's op."""
+def schedule_users(kernels: list[KernelSpec], op: ir.Operation) -> list[KernelSpec]:
+    """The kernels that run the ``sched.schedule`` ``op`` (a kernel naming no schedule runs the
+    module's only one)."""
+    name = ScheduleOp(op).name
+    return [spec for spec in kernels if spec.schedule in (None, name)]
+
+
+def dma_lane_bytes(module: ir.Operation, target: str) -> int:
+    """Bytes a lane's DMA copies for ``target`` (the module's ``sched.target`` when it is not
+    an AMD target or sm_90a; gfx950 when the module has none)."""
+    if target not in ARCHS and not target.startswith("sm_"):
+        attrs = module.attributes
+        target = attrs["sched.target"].value if "sched.target" in attrs else "gfx950"
+    if target in ARCHS:
+        return ARCHS[target].dma_lane_bytes
+    from warpsched.nvidia.crossvendor.select import CP_ASYNC_BYTES  # the sm_90a lowering's
+
+    return CP_ASYNC_BYTES
+
+
+def schedule_check(
+    op: ir.Operation,
+    structure: KernelStructure,
+    model: AmdModel,
+    footprint: KernelFootprint | None = None,
+) -> Check:
+    """The AMD check of one ``sched.schedule`` as one kernel runs it (``footprint``: that
+    kernel's, else per half tile); a violation points at its entry's op."""
     phases: dict[Phase, list] = {}
     where: dict[tuple[Phase, int], ir.Location] = {}
     for program in map(ProgramOp, body_ops(op)):
@@ -109,7 +165,8 @@ def schedule_check(op: ir.Operation, structure: KernelStructure, model: AmdModel
         phases[program.phase] = entries
         where.update({(program.phase, i): site.location for i, site in enumerate(sites)})
     schedule = expanded_schedule(op, phases, op)
-    run = functools.partial(
+
+    check = functools.partial(
         check_schedule,
         schedule,
         structure,
@@ -117,6 +174,19 @@ def schedule_check(op: ir.Operation, structure: KernelStructure, model: AmdModel
         war=model.war,
         visibility=model.visibility,
     )
+
+    def run() -> list:
+        # Per half tile first: the footprints only narrow which DMAs count, so a schedule
+        # clean per half tile is clean per element, and only a flagged one pays for numpy.
+        found = check()
+        if not found or footprint is None:
+            return found
+        runs = f", as @{footprint.spec.name} runs it"
+        return [
+            dataclasses.replace(v, message=v.message + runs)
+            for v in check(overlaps=footprint.oracle())
+        ]
+
     return Check(run, op.location, where, lambda v: v.at)
 
 
@@ -144,16 +214,15 @@ def schedule_ops(module: ir.Operation):
             yield from schedule_ops(op)
 
 
-def kernel_structures(module: ir.Operation) -> dict[str | None, KernelStructure]:
-    """The kernel structure each ``sched.kernel`` gives the schedule it names."""
-    out = {}
+def kernel_specs(module: ir.Operation) -> list[KernelSpec]:
+    """The spec of every well-formed ``sched.kernel`` (the lowering reports a bad one)."""
+    out = []
     for op in body_ops(module):
         if op.name == KernelOp.OPERATION_NAME:
             try:
-                spec = KernelOp(op).spec()
+                out.append(KernelOp(op).spec())
             except (TypeError, ValueError):
-                continue  # the lowering reports a bad kernel
-            out[spec.schedule] = spec.structure
+                continue
     return out
 
 

@@ -13,6 +13,7 @@ from crossvendor_cases import (
     ATTRIBUTION_SHAPE,
     FOUR_WAVE,
     FOUR_WAVE_STRICT,
+    LOWERING_LANES,
     MUTATIONS,
     PINGPONG,
     PINGPONG_FIXED,
@@ -24,8 +25,10 @@ from crossvendor_cases import (
 from warpsched.dialects.registry import new_context
 from warpsched.frontend.load import load_module
 from warpsched.interpret import interpret, load_kernel
+from warpsched.passes.sched_verify import AmdModel, collect_checks
+from warpsched.passes.verify_checks import first_finding
 from warpsched.tools.run import main
-from warpsched.verify.amd_trace import Visibility
+from warpsched.verify.amd_trace import DEFAULT_VISIBILITY, Visibility
 
 
 def _outcome(text: str, kernel: str = "", arch: str = "", **options):
@@ -181,7 +184,7 @@ def test_every_wrong_element_on_the_h100_is_one_the_interpreter_poisons() -> Non
     the fixed S1 has no hazard, yet 14336 of its elements were wrong: the rule is unsound."""
     gpu = np.load(H100_WRONG)
     cases = {c.name: c for c in SCHEDULES + MUTATIONS}
-    assert set(gpu.files) == {name for name, c in cases.items() if not c.correct}
+    assert {name for name, c in cases.items() if not c.correct} <= set(gpu.files)
     for name in gpu.files:
         wrong = gpu[name]
         assert not (wrong & ~poisoned_elements(cases[name], Visibility.WAVE)).any(), name
@@ -212,3 +215,22 @@ def test_schedules_the_h100_must_compute_are_exact_here(case) -> None:
     for rule in Visibility:
         out = _outcome(case.text, case.kernel, m=m, n=n, k=k, visibility=rule)
         assert out.correct and not out.hazards, rule
+
+
+@pytest.mark.parametrize("case", SCHEDULES + MUTATIONS, ids=lambda c: c.name)
+def test_sched_verify_and_the_interpreter_agree(case) -> None:
+    """One model (``verify.amd_footprint``, ``amd_trace``): for each case the H100 runs, under
+    both rules, ``sched-verify`` (as sm_90a compiles the kernel) reports a violation exactly
+    when the interpreter (16-byte lanes) finds a hazard; under the default rule, exactly for
+    the cases that are not correct."""
+    for rule in Visibility:
+        context = new_context()
+        with context:
+            module = load_module(case.text, f"{case.name}.mlir", context)
+            program = load_kernel(module, f"{case.name}.mlir", case.kernel, LOWERING_LANES)
+            model = AmdModel(visibility=rule)
+            checks = collect_checks(module.operation, "sm_90a", model, case.kernel)
+            flagged = first_finding(checks) is not None
+        assert flagged == bool(interpret(program, visibility=rule).hazards), rule
+        if rule is DEFAULT_VISIBILITY:
+            assert flagged != case.correct

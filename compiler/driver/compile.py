@@ -70,12 +70,11 @@ def compile_module(
     assert backend is not None
     if not options.verify:
         return _compile(module, context, filename, options, backend)
-    target = options.target if options.target.startswith("sm_") else ""
     with mlir_diagnostics(context, filename):
         try:
             rule = options.visibility or DEFAULT_VISIBILITY.value
             model = AmdModel(visibility=Visibility(rule))
-            checks = collect_checks(module.operation, target, model)
+            checks = collect_checks(module.operation, options.target, model, options.kernel)
         except PassFailure as failure:
             raise DiagnosticError(Finding.of(failure).diagnostics(filename)) from None
     verify = BackgroundVerify(checks)

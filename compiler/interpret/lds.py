@@ -1,91 +1,16 @@
-"""LDS as a numpy array of elements: what each wave's DMA writes and what a fragment load reads.
+"""LDS as a numpy array of elements, for the CPU interpreter.
 
-Addresses come from ``warpsched.tile_geometry`` with the lowering's per-lane DMA
-formula (``load_slice`` + ``dma_plan``: lane ``l`` of wave ``w`` copies
-``lane_bytes`` to ``offset + (copy*waves + w)*wave_bytes + l*lane_bytes``) and
-``fragment_region`` (element ``(r, kk)`` at ``offset(wave) + r*row_step + kk*k_step``),
-so the interpreter reads and writes the bytes the kernel does.  Indices are in
-elements of ``gemm.in_dtype`` (bytes // element size).
+What each wave's DMA writes and each fragment load reads is ``verify.amd_footprint``'s
+(shared with ``sched-verify``); this module adds the global values behind a copy and the
+size of the allocation.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
-from warpsched.schedule import OpDesc
-from warpsched.tile_geometry import (
-    GemmSpec,
-    KernelStructure,
-    Operand,
-    TileShape,
-    dma_plan,
-    fragment_region,
-    lds_bytes,
-    load_slice,
-)
-
-WAVE_SIZE = 64
-
-
-@dataclass(frozen=True)
-class Geometry:
-    """The tile geometry one kernel runs with."""
-
-    gemm: GemmSpec
-    tile: TileShape
-    structure: KernelStructure
-    lane_bytes: int
-
-    @property
-    def waves(self) -> list[tuple[int, int]]:
-        """``(warp_m, warp_n)`` of every wave; wave group = ``warp_m`` for ping-pong."""
-        return [(w // self.tile.warps_n, w % self.tile.warps_n) for w in range(self.tile.waves)]
-
-    def group_of(self, wave: int) -> int:
-        """The wave group that executes ``wave`` (0 for every wave of the 4-wave kernel)."""
-        if self.structure is KernelStructure.PING_PONG:
-            return wave // self.tile.warps_n
-        return 0
-
-
-def dma_copy(
-    geo: Geometry, op: OpDesc, k_start: int, group: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(lds index, row, k)`` of every element the waves of ``group`` copy for LOAD ``op``.
-
-    ``row`` is the M (A) or N (B) coordinate in the block, ``k`` the global K
-    coordinate; ``k_start`` is the K element the loop iteration starts at.
-    """
-    sl = load_slice(geo.gemm, geo.tile, op)
-    dst = sl.dst
-    plan = dma_plan(dst, geo.tile.waves, geo.lane_bytes, WAVE_SIZE)
-    k0 = sl.k_range(k_start)[0]
-    elem = dst.elem_bytes
-    idx, rows, ks = [], [], []
-    lanes = np.arange(WAVE_SIZE)
-    for wave in range(geo.tile.waves):
-        if geo.group_of(wave) != group:
-            continue
-        for copy in range(plan.copies):
-            byte = (wave * WAVE_SIZE + lanes) * geo.lane_bytes
-            outer = byte // dst.pitch + copy * plan.outer_per_copy
-            inner = byte % dst.pitch // elem
-            at = (
-                dst.offset
-                + (copy * geo.tile.waves + wave) * plan.wave_bytes
-                + lanes * geo.lane_bytes
-            )
-            for e in range(geo.lane_bytes // elem):
-                mn, k = (outer, inner + e) if dst.k_contiguous else (inner + e, outer)
-                idx.append((at + e * elem) // elem)
-                rows.append(sl.mn_start + mn)
-                ks.append(k0 + k)
-    if not idx:
-        empty = np.zeros(0, dtype=np.int64)
-        return empty, empty, empty
-    return np.concatenate(idx), np.concatenate(rows), np.concatenate(ks)
+from warpsched.tile_geometry import Operand, lds_bytes
+from warpsched.verify.amd_footprint import KernelGeometry
 
 
 def global_values(operand: Operand, a: np.ndarray, b: np.ndarray, rows, ks) -> np.ndarray:
@@ -93,18 +18,6 @@ def global_values(operand: Operand, a: np.ndarray, b: np.ndarray, rows, ks) -> n
     return a[rows, ks] if operand is Operand.A else b[ks, rows]
 
 
-def fragment_indices(geo: Geometry, op: OpDesc, wave: int) -> tuple[tuple, np.ndarray]:
-    """``((operand, quadrant), rows x k lds indices)`` that ``wave`` reads for MMA_LOAD ``op``."""
-    region = fragment_region(geo.gemm, geo.tile, op, geo.structure)
-    src = region.src
-    base = region.offset.evaluate(*geo.waves[wave], geo.tile.warps_n)
-    r = np.arange(region.rows)[:, None]
-    k = np.arange(region.k)[None, :]
-    return (region.operand, region.quadrant), (base + r * src.row_step + k * src.k_step) // (
-        src.elem_bytes
-    )
-
-
-def lds_elements(geo: Geometry) -> int:
+def lds_elements(geo: KernelGeometry) -> int:
     """Elements of the LDS allocation (A and B stages)."""
     return lds_bytes(geo.gemm, geo.tile) // geo.gemm.in_dtype.bytes

@@ -18,6 +18,7 @@ import numpy as np
 from warpsched.schedule import Ops, PingPongOps, pingpong
 from warpsched.tile_geometry import Operand, acc_quadrant, fragment_region
 from warpsched.verify.amd import DEFAULT_VM_PER_LOAD
+from warpsched.verify.amd_footprint import KernelGeometry, dma_copy, fragment_indices
 from warpsched.verify.amd_trace import (
     DEFAULT_VISIBILITY,
     FRAGMENT_LOADS,
@@ -29,7 +30,7 @@ from warpsched.verify.amd_trace import (
 )
 
 from .hazards import Hazard, classify
-from .lds import Geometry, dma_copy, fragment_indices, global_values, lds_elements
+from .lds import global_values, lds_elements
 from .source import KernelProgram
 
 
@@ -40,7 +41,7 @@ class Outcome:
     c: np.ndarray
     reference: np.ndarray
     hazards: tuple[Hazard, ...]
-    geometry: Geometry
+    geometry: KernelGeometry
     iterations: int
 
     @property
@@ -52,7 +53,7 @@ class Outcome:
         return int(np.count_nonzero(~(self.c == self.reference)))
 
 
-def check_shape(geo: Geometry, m: int, n: int, k: int) -> int:
+def check_shape(geo: KernelGeometry, m: int, n: int, k: int) -> int:
     """The K-loop iterations for ``m x n x k``; ``ValueError`` says which extent is wrong."""
     t = geo.tile
     if m <= 0 or m % t.bm or n <= 0 or n % t.bn:
@@ -73,7 +74,7 @@ def interpret(
     """Interpret ``program`` on random ``m x k`` A and ``k x n`` B (defaults: one tile, K = 6*BK);
     ``visibility`` is ``amd_trace.Visibility``'s rule for which reads see which DMAs."""
     spec = program.spec
-    geo = Geometry(spec.gemm, spec.tile, spec.structure, program.lane_bytes)
+    geo = KernelGeometry(spec.gemm, spec.tile, spec.structure, program.lane_bytes)
     t = geo.tile
     m, n, k = m or t.bm, n or t.bn, k or 6 * t.bk
     iterations = check_shape(geo, m, n, k)
@@ -179,7 +180,7 @@ def _run_block(geo, order, landing, copies, reads, waves, blk_a, blk_b) -> dict:
     return acc
 
 
-def _store(geo: Geometry, acc: dict) -> np.ndarray:
+def _store(geo: KernelGeometry, acc: dict) -> np.ndarray:
     """Every wave's accumulator quadrants written to the block's C (NaN where none is stored)."""
     t = geo.tile
     out = np.full((t.bm, t.bn), np.nan)

@@ -39,6 +39,7 @@ MMA that consumes them), the guarantee the ISA itself gives.
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 
 from warpsched.schedule import ExpandedSchedule, Ops
 from warpsched.tile_geometry import KernelStructure
@@ -57,6 +58,8 @@ from .amd_trace import DmaWrite as _Write
 from .amd_trace import dma_writes as _writes
 from .counterexample import Step, Violation
 
+Overlaps = Callable[[Event, _Write], bool]
+"""Whether a DMA writes an element a fragment load reads (``amd_footprint.overlap_oracle``)."""
 SCHED_GROUP_MASK_ALL = 0x7FF  # LLVM AMDGPU SchedGroupMask: ALU .. TRANS
 DEFAULT_VM_PER_LOAD = 2  # the reference target (mi355x, 256x256x64 bf16): VMCNT_PER_LOAD_A/B
 
@@ -92,11 +95,16 @@ def check_schedule(
     vm_per_load: int = DEFAULT_VM_PER_LOAD,
     war: WarRule = WarRule.ISSUE,
     visibility: Visibility = DEFAULT_VISIBILITY,
+    overlaps: Overlaps | None = None,
 ) -> list[Violation]:
-    """Every violation of ``schedule`` run by ``structure`` (two K-loop iterations)."""
+    """Every violation of ``schedule`` run by ``structure`` (two K-loop iterations).
+
+    ``overlaps`` (``amd_footprint.overlap_oracle`` of one kernel) narrows the dataflow rules
+    to the DMAs that write an element the fragment load reads; without it a DMA into the
+    half tile counts, whoever's part it is."""
     streams = trace(schedule, structure)
     out = _barrier_balance(streams) + [v for s in streams.values() for v in _prio_and_masks(s)]
-    return out + _dataflow(streams, structure, geometry, vm_per_load, war, visibility)
+    return out + _dataflow(streams, structure, geometry, vm_per_load, war, visibility, overlaps)
 
 
 def _barrier_balance(streams: dict[int, tuple[Event, ...]]) -> list[Violation]:
@@ -182,7 +190,9 @@ def _reads(event: Event, structure: KernelStructure, geometry: Geometry) -> list
     return [("B", st, 0), ("B", st, 1)]
 
 
-def _dataflow(streams, structure, geometry, vm_per_load, war, visibility) -> list[Violation]:
+def _dataflow(
+    streams, structure, geometry, vm_per_load, war, visibility, overlaps
+) -> list[Violation]:
     writes = [w for s in streams.values() for w in _writes(s, vm_per_load)]
     out = []
     for stream in streams.values():
@@ -190,7 +200,11 @@ def _dataflow(streams, structure, geometry, vm_per_load, war, visibility) -> lis
         for read in (e for e in stream if e.op.tag in FRAGMENT_LOADS):
             end = ends.get(read.position, read)
             for region in _reads(read, structure, geometry):
-                mine = [w for w in writes if w.region == region]
+                mine = [
+                    w
+                    for w in writes
+                    if w.region == region and (overlaps is None or overlaps(read, w))
+                ]
                 out.extend(_check_read(read, end, mine, streams, visibility))
     return _unique(out)
 

@@ -21,10 +21,13 @@ from warpsched.passes.nv_kernel_model import to_kernel
 from warpsched.passes.sched_build_program import BuildProgram
 from warpsched.passes.sched_to_nvvm import nv_kernels
 from warpsched.passes.sched_verify import (
+    KernelFootprint,
     default_structure,
-    kernel_structures,
+    dma_lane_bytes,
+    kernel_specs,
     program_entries,
     schedule_ops,
+    schedule_users,
 )
 from warpsched.passes.verify_nvidia import verify_target
 from warpsched.passes.walk import builds, expanded_schedule
@@ -92,9 +95,14 @@ def timelines(module: ir.Operation) -> list[Timeline]:
         module = module.clone()
         BuildProgram().apply(module)
     out = []
-    structures = kernel_structures(module)
+    kernels = kernel_specs(module)
+    lanes = dma_lane_bytes(module, "")
     for op in schedule_ops(module):
-        out.append(_amd(op, structures.get(ScheduleOp(op).name) or default_structure(op)))
+        users = schedule_users(kernels, op)
+        if users:  # drawn as the first kernel that runs it runs it
+            out.append(_amd(op, users[0].structure, KernelFootprint(users[0], lanes)))
+        else:
+            out.append(_amd(op, default_structure(op), None))
     for op in nv_kernels(module):
         try:
             kernel = to_kernel(op, verify_target(module, ""))
@@ -121,7 +129,7 @@ def op_kind(op: OpDesc) -> Kind:
     }.get(op.role, Kind.OTHER)
 
 
-def _amd(op: ir.Operation, structure) -> Timeline:
+def _amd(op: ir.Operation, structure, footprint: KernelFootprint | None) -> Timeline:
     phases = {p.phase: program_entries(p)[0] for p in map(ProgramOp, body_ops(op))}
     schedule = expanded_schedule(op, phases, op)
     blocks = {p: block_index(getattr(schedule, p.name.lower())) for p in Phase}
@@ -139,7 +147,8 @@ def _amd(op: ir.Operation, structure) -> Timeline:
             for e in events
         )
         lanes.append(Lane(f"wave group {group}", items))
-    violations = tuple(check_schedule(schedule, structure))
+    overlaps = footprint.oracle() if footprint is not None else None
+    violations = tuple(check_schedule(schedule, structure, overlaps=overlaps))
     return Timeline(ScheduleOp(op).name or "schedule", "amd", tuple(lanes), violations)
 
 
