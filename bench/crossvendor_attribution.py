@@ -4,7 +4,7 @@
     here:    .venv/bin/python bench/crossvendor_attribution.py masks.npz
 
 For every racy schedule and mutation in the file, the interpreter runs the same schedule at
-``crossvendor_cases.ATTRIBUTION_SHAPE`` with the lowering's 16-byte DMA lanes under each
+``crossvendor_cases.ATTRIBUTION_SHAPE`` as sm_90a runs it (16-byte DMA lanes) under each
 visibility rule (``crossvendor_cases.poisoned_elements``).  A wrong element on the GPU outside
 the poisoned set would be a wrong answer the model cannot explain: the last column counts them
 for the default rule, and the script exits 1 when there is any.  The run of 2026-11-23 is kept

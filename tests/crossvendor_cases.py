@@ -154,9 +154,9 @@ MUTATIONS = (
 ATTRIBUTION_SHAPE = (512, 256, 640)
 """M, N, K at which the GPU's wrong elements of C are compared with the interpreter's poisoned
 ones (``bench/crossvendor_device.py masks``, ``tests/data/h100_wrong_elements.npz``)."""
-LOWERING_LANES = "gfx950"
-"""The interpreter's DMA lane model that matches the sm_90a lowering: 16 bytes a lane, as
-``cp.async`` copies and as gfx950 does (gfx942 has 4)."""
+LOWERED_TARGET = "sm_90a"
+"""The target the H100 cases are interpreted and verified for: the sm_90a lowering's 16-byte
+``cp.async`` lanes (gfx950's width; gfx942 has 4)."""
 
 
 def poisoned_elements(case: Case, rule, shape=ATTRIBUTION_SHAPE):
@@ -170,7 +170,7 @@ def poisoned_elements(case: Case, rule, shape=ATTRIBUTION_SHAPE):
 
     with new_context() as context:
         module = load_module(case.text, f"{case.name}.mlir", context)
-        program = load_kernel(module, f"{case.name}.mlir", case.kernel, LOWERING_LANES)
+        program = load_kernel(module, f"{case.name}.mlir", case.kernel, LOWERED_TARGET)
     return np.isnan(interpret(program, *shape, visibility=rule).c)
 
 

@@ -13,7 +13,7 @@ from crossvendor_cases import (
     ATTRIBUTION_SHAPE,
     FOUR_WAVE,
     FOUR_WAVE_STRICT,
-    LOWERING_LANES,
+    LOWERED_TARGET,
     MUTATIONS,
     PINGPONG,
     PINGPONG_FIXED,
@@ -221,16 +221,29 @@ def test_schedules_the_h100_must_compute_are_exact_here(case) -> None:
 def test_sched_verify_and_the_interpreter_agree(case) -> None:
     """One model (``verify.amd_footprint``, ``amd_trace``): for each case the H100 runs, under
     both rules, ``sched-verify`` (as sm_90a compiles the kernel) reports a violation exactly
-    when the interpreter (16-byte lanes) finds a hazard; under the default rule, exactly for
+    when the interpreter (as sm_90a runs it) finds a hazard; under the default rule, exactly for
     the cases that are not correct."""
     for rule in Visibility:
         context = new_context()
         with context:
             module = load_module(case.text, f"{case.name}.mlir", context)
-            program = load_kernel(module, f"{case.name}.mlir", case.kernel, LOWERING_LANES)
+            program = load_kernel(module, f"{case.name}.mlir", case.kernel, LOWERED_TARGET)
             model = AmdModel(visibility=rule)
             checks = collect_checks(module.operation, "sm_90a", model, case.kernel)
             flagged = first_finding(checks) is not None
         assert flagged == bool(interpret(program, visibility=rule).hazards), rule
         if rule is DEFAULT_VISIBILITY:
             assert flagged != case.correct
+
+
+def test_target_sets_the_dma_lanes(capsys) -> None:
+    """``--target sm_90a`` interprets a kernel as the cross-vendor lowering runs it (16-byte
+    ``cp.async`` lanes); gfx942's 4-byte lanes make the fixed S1's bk = 32 kernel race."""
+    path = str(ROOT / "examples/pingpong_fixed.mlir")
+    args = ["--interpret", path, "--kernel", "pingpong_gfx942", "--target"]
+    assert main([*args, "sm_90a"]) == 0
+    assert "sm_90a DMA 16 B/lane" in capsys.readouterr().out
+    assert main([*args, "gfx942"]) == 1
+    assert main([*args, "sm_100a"]) == 1
+    err = capsys.readouterr().err
+    assert "target 'sm_100a' runs no AMD schedule (gfx942, gfx950, sm_90a)" in err

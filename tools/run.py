@@ -34,7 +34,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--n", type=int, default=0, help="N (default: the tile's BN)")
     parser.add_argument("--k", type=int, default=0, help="K (default: 6*BK, two loop iterations)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random A and B")
-    parser.add_argument("--target", default="", help="gfx942 or gfx950 (default: sched.target)")
+    parser.add_argument(
+        "--target",
+        default="",
+        help="gfx942, gfx950 or sm_90a (the cross-vendor lowering's 16-byte lanes; default: "
+        "sched.target)",
+    )
     parser.add_argument(
         "--visibility",
         choices=[v.value for v in Visibility],

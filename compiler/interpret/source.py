@@ -17,26 +17,27 @@ from warpsched.dialects.amd.kernel_ops import KernelOp
 from warpsched.dialects.amd.ops import ProgramOp, ScheduleOp, is_schedule
 from warpsched.dialects.common.ops import body_ops
 from warpsched.passes.sched_build_program import BuildProgram
-from warpsched.passes.sched_verify import program_entries
+from warpsched.passes.sched_verify import dma_lane_bytes, program_entries
 from warpsched.passes.walk import builds, expanded_schedule
 from warpsched.schedule import ExpandedSchedule, Phase
 
 Site = tuple[str, int, int]
+SM90A = "sm_90a"
+"""The NVIDIA target that runs AMD schedules (``warpsched-compile --target sm_90a``)."""
 
 
 @dataclass(frozen=True)
 class KernelProgram:
-    """One kernel: its spec, expanded schedule, DMA lane width and the site of every entry."""
+    """One kernel: its spec, expanded schedule, the target it runs on (an AMD one, or sm_90a
+    through the cross-vendor lowering), that target's DMA lane width and the site of every
+    entry."""
 
     spec: KernelSpec
     schedule: ExpandedSchedule
     arch: str
+    lane_bytes: int
     sites: tuple[tuple[tuple[Phase, int], Site], ...]
     kernel_site: Site
-
-    @property
-    def lane_bytes(self) -> int:
-        return ARCHS[self.arch].dma_lane_bytes
 
     def site(self, at: tuple[Phase, int] | None) -> Site:
         """Where entry ``at`` was written (the kernel op for structural ops)."""
@@ -73,10 +74,11 @@ def load_kernel(module: ir.Module, filename: str, kernel: str, arch: str = "") -
     if not arch:
         attr = module.operation.attributes
         arch = attr["sched.target"].value if "sched.target" in attr else "gfx950"
-    if arch not in ARCHS:
-        raise _error(f"target '{arch}' is not an AMD target ({', '.join(ARCHS)})", site)
+    if arch not in (*ARCHS, SM90A):
+        raise _error(f"target '{arch}' runs no AMD schedule ({', '.join((*ARCHS, SM90A))})", site)
     schedule, sites = _expanded(match[0], filename)
-    return KernelProgram(spec, schedule, arch, tuple(sites.items()), site)
+    lanes = dma_lane_bytes(top, arch)
+    return KernelProgram(spec, schedule, arch, lanes, tuple(sites.items()), site)
 
 
 def _expanded(op: ir.Operation, filename: str) -> tuple[ExpandedSchedule, dict]:

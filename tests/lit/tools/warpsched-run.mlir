@@ -16,3 +16,12 @@
 // S1: error: pingpong_gfx950: pingpong geometry, {{.*}} 4 hazard(s), C != A·B
 
 // SHAPE: error: 'sched.kernel' op K must be a positive multiple of 2*BK = 128
+
+// --target sets the DMA lanes: the fixed S1's bk = 32 kernel as sm_90a runs it (16-byte
+// cp.async lanes) has no hazard; with gfx942's 4-byte lanes it races; sm_100a runs no AMD schedule.
+// RUN: %PYTHON -m warpsched.tools.run --interpret %S/../../../examples/pingpong_fixed.mlir --kernel pingpong_gfx942 --target sm_90a | FileCheck %s --check-prefix=SM90
+// RUN: not %PYTHON -m warpsched.tools.run --interpret %S/../../../examples/pingpong_fixed.mlir --kernel pingpong_gfx942 --target gfx942 2>&1 | FileCheck %s --check-prefix=GFX942
+// RUN: not %PYTHON -m warpsched.tools.run --interpret %S/../../../examples/pingpong_fixed.mlir --kernel pingpong_gfx942 --target sm_100a 2>&1 | FileCheck %s --check-prefix=SM100
+// SM90: pingpong_gfx942: pingpong geometry, tile 256x256x32, 8 waves, sm_90a DMA 16 B/lane, K loop iterations 2, C 256x256: 0 hazard(s), C == A·B
+// GFX942: gfx942 DMA 4 B/lane, {{.*}} 2 hazard(s), C != A·B
+// SM100: error: target 'sm_100a' runs no AMD schedule (gfx942, gfx950, sm_90a)
