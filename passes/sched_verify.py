@@ -90,17 +90,18 @@ class AmdModel:
 
 @dataclasses.dataclass(frozen=True)
 class KernelFootprint:
-    """One kernel's element footprints, built when its check runs (numpy is imported there,
-    off a compile's main thread)."""
+    """One kernel's element footprints on ``target`` (``schedule_target``'s), built when its
+    check runs: numpy and the target's lane width are imported there, off a compile's main
+    thread."""
 
     spec: KernelSpec
-    lane_bytes: int
+    target: str
 
     def oracle(self) -> Overlaps:
         from warpsched.verify.amd_footprint import KernelGeometry, overlap_oracle
 
-        s = self.spec
-        return overlap_oracle(KernelGeometry(s.gemm, s.tile, s.structure, self.lane_bytes))
+        s, lanes = self.spec, dma_lane_bytes(self.target)
+        return overlap_oracle(KernelGeometry(s.gemm, s.tile, s.structure, lanes))
 
 
 def collect_checks(
@@ -118,14 +119,15 @@ def collect_checks(
         module = module.clone()
         BuildProgram().apply(module)
     kernels = kernel_specs(module)
-    lanes = dma_lane_bytes(module, target)
+    runs_on = schedule_target(module, target)
     checks = []
     for op in schedule_ops(module):
         users = schedule_users(kernels, op)
         if not users:
             checks.append(schedule_check(op, default_structure(op), model))
         for spec in (s for s in users if kernel in ("", s.name)):
-            footprint = KernelFootprint(spec, lanes) if model.geometry is Geometry.KERNEL else None
+            per_element = model.geometry is Geometry.KERNEL
+            footprint = KernelFootprint(spec, runs_on) if per_element else None
             checks.append(schedule_check(op, spec.structure, model, footprint))
     return checks + nv_checks(module, target if target.startswith("sm_") else "")
 
@@ -137,12 +139,19 @@ def schedule_users(kernels: list[KernelSpec], op: ir.Operation) -> list[KernelSp
     return [spec for spec in kernels if spec.schedule in (None, name)]
 
 
-def dma_lane_bytes(module: ir.Operation, target: str) -> int:
-    """Bytes a lane's DMA copies for ``target`` (the module's ``sched.target`` when it is not
-    an AMD target or sm_90a; gfx950 when the module has none)."""
-    if target not in ARCHS and not target.startswith("sm_"):
-        attrs = module.attributes
-        target = attrs["sched.target"].value if "sched.target" in attrs else "gfx950"
+def schedule_target(module: ir.Operation, target: str = "") -> str:
+    """The target whose DMA lanes the module's AMD schedules run with: ``target`` when it is
+    an AMD one or an ``sm_`` one (the cross-vendor lowering), else the module's
+    ``sched.target`` (gfx950 when it has none)."""
+    if target in ARCHS or target.startswith("sm_"):
+        return target
+    attrs = module.attributes
+    return attrs["sched.target"].value if "sched.target" in attrs else "gfx950"
+
+
+def dma_lane_bytes(target: str) -> int:
+    """Bytes one lane's DMA copies on ``target``: the AMD target's widest LDS DMA, or the
+    sm_90a lowering's ``cp.async``."""
     if target in ARCHS:
         return ARCHS[target].dma_lane_bytes
     from warpsched.nvidia.crossvendor.select import CP_ASYNC_BYTES  # the sm_90a lowering's

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from warpsched.llvm.mlir_text import FuncWriter
-from warpsched.schedule_lowering.values import affine, wave_indices
+from warpsched.schedule_lowering.values import affine, block_frame, wave_indices
 
 from ..tile_geometry import Dim, GemmSpec, Operand, TileShape, WaveAffine, WaveIndex
 from .targets import WAVE_SIZE
@@ -44,8 +44,7 @@ class KernelValues:
         wave_index = wave_indices(w, wave, tile)
         bx = w.emit("rocdl.workgroup.id.x : i32")
         by = w.emit("rocdl.workgroup.id.y : i32")
-        origin = {Operand.A: w.muli(by, tile.bm), Operand.B: w.muli(bx, tile.bn)}
-        extent = {Dim.M: args["M"], Dim.N: args["N"], Dim.K: args["K"]}
+        origin, extent = block_frame(w, tile, bx, by, args)
         lds = w.emit(f"llvm.mlir.addressof @{LDS_SYMBOL} : {PTR_LDS}")
         in_bytes, out_bytes = gemm.in_dtype.bytes, gemm.out_dtype.bytes
         rsrc = {

@@ -17,7 +17,7 @@ from warpsched.dialects.amd.kernel_ops import KernelOp
 from warpsched.dialects.amd.ops import ProgramOp, ScheduleOp, is_schedule
 from warpsched.dialects.common.ops import body_ops
 from warpsched.passes.sched_build_program import BuildProgram
-from warpsched.passes.sched_verify import dma_lane_bytes, program_entries
+from warpsched.passes.sched_verify import dma_lane_bytes, program_entries, schedule_target
 from warpsched.passes.walk import builds, expanded_schedule
 from warpsched.schedule import ExpandedSchedule, Phase
 
@@ -71,14 +71,11 @@ def load_kernel(module: ir.Module, filename: str, kernel: str, arch: str = "") -
     match = [s for s in schedules if spec.schedule in (None, ScheduleOp(s).name)]
     if len(match) != 1:
         raise _error(f"'sched.kernel' op schedule '{spec.schedule}' not found", site)
-    if not arch:
-        attr = module.operation.attributes
-        arch = attr["sched.target"].value if "sched.target" in attr else "gfx950"
+    arch = arch or schedule_target(top)
     if arch not in (*ARCHS, SM90A):
         raise _error(f"target '{arch}' runs no AMD schedule ({', '.join((*ARCHS, SM90A))})", site)
     schedule, sites = _expanded(match[0], filename)
-    lanes = dma_lane_bytes(top, arch)
-    return KernelProgram(spec, schedule, arch, lanes, tuple(sites.items()), site)
+    return KernelProgram(spec, schedule, arch, dma_lane_bytes(arch), tuple(sites.items()), site)
 
 
 def _expanded(op: ir.Operation, filename: str) -> tuple[ExpandedSchedule, dict]:

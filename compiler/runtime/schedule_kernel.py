@@ -108,14 +108,13 @@ class ScheduleKernel:
         want = torch.float32 if f.out_dtype == "f32" else torch.bfloat16
         if c.dtype != want:
             raise ScheduleArgumentError(f"C must be {f.out_dtype} for @{f.name}")
-        m, k = a.shape
-        if b.shape[0] != k or tuple(c.shape) != (m, b.shape[1]):
+        (m, k), n = a.shape, b.shape[1]
+        if b.shape[0] != k or tuple(c.shape) != (m, n):
             raise ScheduleArgumentError(
                 f"A is {m}x{k}, B {tuple(b.shape)}, C {tuple(c.shape)}: sizes do not chain"
             )
         if len({a.device, b.device, c.device}) > 1:
             raise ScheduleArgumentError("A, B and C must be on one device")
-        n = b.shape[1]
         if f.a_layout == "row" and a.stride() != (k, 1):
             raise ScheduleArgumentError("A must be row-major and contiguous (a_layout = row)")
         if f.a_layout == "col" and a.stride() != (1, m):
@@ -140,9 +139,9 @@ class ScheduleKernel:
                 f"K = {k}: @{f.name}'s K loop takes two {f.bk}-deep stages a step, so K must be "
                 f"a positive multiple of {2 * f.bk}"
             )
-        if max(m, b.shape[1], k) >= 2**31 or m * k >= 2**31 or k * b.shape[1] >= 2**31:
+        if max(m, n, k) >= 2**31 or m * k >= 2**31 or k * n >= 2**31:
             raise ScheduleArgumentError("every operand must hold fewer than 2**31 elements")
-        return m, b.shape[1], k
+        return m, n, k
 
     def __call__(self, a, b, out=None, stream=None):
         """``out = a @ b`` (``out`` allocated when None); returns ``out``."""

@@ -28,6 +28,15 @@ from warpsched.tile_geometry import (
 )
 
 
+def block_frame(
+    w: FuncWriter, tile: TileShape, block_x: str, block_y: str, args: dict[str, str]
+) -> tuple[dict[Operand, str], dict[Dim, str]]:
+    """The block's origin (first row of A: ``block_y * bm``; first column of B: ``block_x *
+    bn``) and the runtime extents M, N, K of the kernel arguments ``args``."""
+    origin = {Operand.A: w.muli(block_y, tile.bm), Operand.B: w.muli(block_x, tile.bn)}
+    return origin, {Dim.M: args["M"], Dim.N: args["N"], Dim.K: args["K"]}
+
+
 def wave_indices(w: FuncWriter, wave: str, tile: TileShape) -> dict[WaveIndex, str]:
     """``warp_m``, ``warp_n``, ``b_half`` and ``b_local`` of wave ``wave``."""
     warp_m = w.emit(f"llvm.udiv {wave}, {w.const(tile.warps_n)} : i32")

@@ -23,10 +23,10 @@ from warpsched.passes.sched_to_nvvm import nv_kernels
 from warpsched.passes.sched_verify import (
     KernelFootprint,
     default_structure,
-    dma_lane_bytes,
     kernel_specs,
     program_entries,
     schedule_ops,
+    schedule_target,
     schedule_users,
 )
 from warpsched.passes.verify_nvidia import verify_target
@@ -96,11 +96,11 @@ def timelines(module: ir.Operation) -> list[Timeline]:
         BuildProgram().apply(module)
     out = []
     kernels = kernel_specs(module)
-    lanes = dma_lane_bytes(module, "")
+    runs_on = schedule_target(module)
     for op in schedule_ops(module):
         users = schedule_users(kernels, op)
         if users:  # drawn as the first kernel that runs it runs it
-            out.append(_amd(op, users[0].structure, KernelFootprint(users[0], lanes)))
+            out.append(_amd(op, users[0].structure, KernelFootprint(users[0], runs_on)))
         else:
             out.append(_amd(op, default_structure(op), None))
     for op in nv_kernels(module):

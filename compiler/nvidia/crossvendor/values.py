@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from warpsched.llvm.mlir_text import FuncWriter
-from warpsched.schedule_lowering.values import affine, wave_indices
+from warpsched.schedule_lowering.values import affine, block_frame, wave_indices
 from warpsched.tile_geometry import Dim, Operand, TileShape, WaveAffine, WaveIndex
 
 from ..nvvm_ops import PTR_GLOBAL, PTR_SHARED
@@ -48,8 +48,7 @@ class ThreadValues:
         wave_index = wave_indices(w, wave, tile)
         bx = w.emit("nvvm.read.ptx.sreg.ctaid.x : i32")
         by = w.emit("nvvm.read.ptx.sreg.ctaid.y : i32")
-        origin = {Operand.A: w.muli(by, tile.bm), Operand.B: w.muli(bx, tile.bn)}
-        extent = {Dim.M: args["M"], Dim.N: args["N"], Dim.K: args["K"]}
+        origin, extent = block_frame(w, tile, bx, by, args)
         smem = w.emit(f"llvm.mlir.addressof @{SMEM_SYMBOL} : {PTR_SHARED}")
         return ThreadValues(wave_lane, lane, half, wave, wave_index, origin, extent, smem, args)
 
