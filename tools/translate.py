@@ -93,10 +93,15 @@ def _sched_input_error(text: str, filename: str, context: ir.Context) -> Diagnos
     )
 
 
+TARGET_ATTR = "sched.target"
+"""The target a lowering leaves on the module it lowered: not a marker of unlowered IR."""
+
+
 def _is_sched(op: ir.Operation) -> bool:
-    """A ``sched`` op, or a ``builtin.module`` marked as a sched schedule or program."""
+    """A ``sched`` op, or a ``builtin.module`` marked as a sched schedule or program (any
+    ``sched.*`` attribute but the lowered module's ``sched.target``)."""
     marked = op.name == "builtin.module" and any(
-        name.startswith("sched.") for name, _ in op.attributes.items()
+        name.startswith("sched.") and name != TARGET_ATTR for name, _ in op.attributes.items()
     )
     return op.name.startswith("sched.") or marked
 
