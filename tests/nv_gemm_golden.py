@@ -1,0 +1,119 @@
+"""The Hopper GEMM's lowered MLIR and PTX for every configuration the tuner can produce, as data.
+
+``tests/data/nv_gemm_golden.json`` holds, for every candidate of ``tune.candidates`` over the
+default search space, for each of the four operand layouts and both C types, the SHA-256 of the
+kernel's lowered MLIR text, and for the configurations ``ptx_cases`` picks the SHA-256 of its PTX.
+It was first written by the generator that ``sched.nv_gemm`` lowered through before the
+expansion into ``sched.nv_kernel`` existed, so ``test_nv_gemm_expansion`` proves that the
+expanded program lowers to exactly the kernel that was measured (docs/benchmarks.md).
+
+A deliberate change of the kernel regenerates it::
+
+    .venv/bin/python tests/nv_gemm_golden.py
+
+which prints how many entries changed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import itertools
+import json
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+GOLDEN = Path(__file__).parent / "data" / "nv_gemm_golden.json"
+LAYOUTS = tuple(itertools.product(("row", "col"), ("row", "col")))
+OUT_DTYPES = ("bf16", "f32")
+
+
+def ptx_cases(configs: dict[str, object]) -> list[str]:
+    """The keys whose PTX is pinned as well: the first candidate of each combination of consumer
+    mode, epilogue, cluster shape and decomposition, the layouts and C type turning from one
+    combination to the next (the MLIR hash pins the rest: the same MLIR gives the same PTX)."""
+    variants = [f"{a}/{b}/{c}" for (a, b), c in itertools.product(LAYOUTS, OUT_DTYPES)]
+
+    def features(config) -> tuple:
+        return (config.consumers, config.epilogue, config.cluster_m, config.decomposition)
+
+    combos = list(dict.fromkeys(features(config) for config in configs.values()))
+    seen = {}
+    for index, combo in enumerate(combos):
+        variant = variants[index % len(variants)]
+        seen[combo] = next(
+            key
+            for key, config in configs.items()
+            if key.endswith(variant) and features(config) == combo
+        )
+    return sorted(seen.values())
+
+
+def golden_configs() -> Iterator[tuple[str, object]]:
+    """``(key, HopperGemmConfig)`` for every tuner candidate, layout and C type; the key is
+    ``<name>/<a_layout>/<b_layout>/<out_dtype>``."""
+    from warpsched.nvidia.hopper.config import HopperGemmConfig
+    from warpsched.runtime.tune import candidates
+
+    for (a_layout, b_layout), out_dtype in itertools.product(LAYOUTS, OUT_DTYPES):
+        base = HopperGemmConfig(a_layout=a_layout, b_layout=b_layout, out_dtype=out_dtype)
+        for config in candidates(base):
+            yield f"{config.name}/{a_layout}/{b_layout}/{out_dtype}", config
+
+
+def sha256(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def snapshot(lowered_mlir: Callable[[object], str], ptx_of: Callable[[str], str]) -> dict:
+    """The golden data: ``lowered_mlir(config)`` hashed for every configuration, and
+    ``ptx_of(mlir)`` hashed for ``ptx_cases``."""
+    configs = dict(golden_configs())
+    pinned = ptx_cases(configs)
+    mlir, ptx = {}, {}
+    for key, config in configs.items():
+        text = lowered_mlir(config)
+        mlir[key] = sha256(text)
+        if key in pinned:
+            ptx[key] = sha256(ptx_of(text))
+    return {"mlir": mlir, "ptx": ptx, "attributes": _attributes()}
+
+
+def _attributes() -> dict[str, dict]:
+    """Each candidate's attributes (row/row/bf16 variant), so a reader can see what a key is."""
+    out = {}
+    for key, config in golden_configs():
+        name = key.split("/")[0]
+        if key.endswith("/row/row/bf16"):
+            out[name] = {
+                f.name: getattr(config, f.name).value
+                if hasattr(getattr(config, f.name), "value")
+                else getattr(config, f.name)
+                for f in dataclasses.fields(config)
+                if f.name not in ("name", "a_layout", "b_layout", "out_dtype")
+            }
+    return out
+
+
+def main() -> int:
+    from warpsched.nvidia.hopper.compile import llvm_ir_of
+    from warpsched.nvidia.hopper.kernel import gemm_module
+
+    from warpsched.nvidia.codegen import llvm_ir_to_ptx
+    from warpsched.nvidia.targets import NVTarget
+
+    def ptx_of(text: str) -> str:
+        return llvm_ir_to_ptx(llvm_ir_of(text), NVTarget.SM90A)
+
+    data = snapshot(lambda config: gemm_module(config).mlir, ptx_of)
+    old = json.loads(GOLDEN.read_text()) if GOLDEN.exists() else {"mlir": {}, "ptx": {}}
+    changed = sum(old["mlir"].get(k) != v for k, v in data["mlir"].items())
+    GOLDEN.parent.mkdir(exist_ok=True)
+    GOLDEN.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+    print(f"{len(data['mlir'])} configurations, {changed} changed; {len(data['ptx'])} PTX pinned")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
