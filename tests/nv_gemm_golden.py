@@ -2,7 +2,7 @@
 
 ``tests/data/nv_gemm_golden.json`` holds, for every candidate of ``tune.candidates`` over the
 default search space, for each of the four operand layouts and both C types, the SHA-256 of the
-kernel's lowered MLIR text, and for the configurations ``ptx_cases`` picks the SHA-256 of its PTX.
+kernel's lowered MLIR text in ``canonical`` form, and for the configurations ``ptx_cases`` picks the SHA-256 of its PTX.
 It was first written by the generator that ``sched.nv_gemm`` lowered through before the
 expansion into ``sched.nv_kernel`` existed, so ``test_nv_gemm_expansion`` proves that the
 expanded program lowers to exactly the kernel that was measured (docs/benchmarks.md).
@@ -20,6 +20,7 @@ import dataclasses
 import hashlib
 import itertools
 import json
+import re
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -66,6 +67,40 @@ def sha256(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+CONSTANT = re.compile(r"^\s*(%[\w.]+) = llvm\.mlir\.(constant\((.*)\) : \S+|zero : (.*))$")
+NAME = re.compile(r"[%^][\w.$-]+")
+
+
+def canonical(mlir: str) -> str:
+    """``mlir`` with its names made independent of the order the lowering interned them in.
+
+    Constants (``llvm.mlir.constant`` / ``llvm.mlir.zero``, hoisted into the entry block in the
+    order they were first asked for) are named after their value and listed sorted; every other
+    SSA value and block label is renumbered in order of first appearance.  Two kernels with the
+    same canonical text translate to the same LLVM IR: the translation keeps no MLIR name, and
+    turns every constant into an operand."""
+    names: dict[str, str] = {}
+    constants, body = set(), []
+    for line in mlir.splitlines():
+        match = CONSTANT.match(line)
+        if match:
+            value = match.group(3) or f"zero {match.group(4)}"
+            names[match.group(1)] = f"%<{value}>"
+            constants.add(value)
+        else:
+            body.append(line)
+    counters = {"%": 0, "^": 0}
+
+    def rename(token: re.Match) -> str:
+        name = token.group(0)
+        if name not in names:
+            counters[name[0]] += 1
+            names[name] = f"{name[0]}n{counters[name[0]]}"
+        return names[name]
+
+    return "\n".join([*sorted(constants), *(NAME.sub(rename, line) for line in body)])
+
+
 def snapshot(lowered_mlir: Callable[[object], str], ptx_of: Callable[[str], str]) -> dict:
     """The golden data: ``lowered_mlir(config)`` hashed for every configuration, and
     ``ptx_of(mlir)`` hashed for ``ptx_cases``."""
@@ -74,7 +109,7 @@ def snapshot(lowered_mlir: Callable[[object], str], ptx_of: Callable[[str], str]
     mlir, ptx = {}, {}
     for key, config in configs.items():
         text = lowered_mlir(config)
-        mlir[key] = sha256(text)
+        mlir[key] = sha256(canonical(text))
         if key in pinned:
             ptx[key] = sha256(ptx_of(text))
     return {"mlir": mlir, "ptx": ptx, "attributes": _attributes()}
@@ -97,10 +132,9 @@ def _attributes() -> dict[str, dict]:
 
 
 def main() -> int:
+    from warpsched.nvidia.codegen import llvm_ir_to_ptx
     from warpsched.nvidia.hopper.compile import llvm_ir_of
     from warpsched.nvidia.hopper.kernel import gemm_module
-
-    from warpsched.nvidia.codegen import llvm_ir_to_ptx
     from warpsched.nvidia.targets import NVTarget
 
     def ptx_of(text: str) -> str:
