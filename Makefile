@@ -74,7 +74,7 @@ demo: setup
 	done
 	@echo "warpsched-compile examples/hopper_gemm.mlir --target sm_90a -o $(OUT)/hopper_gemm.sm_90a.cubin"
 	@$(VENV)/bin/warpsched-compile examples/hopper_gemm.mlir --target sm_90a -o $(OUT)/hopper_gemm.sm_90a.cubin
-	@$(VENV)/bin/python -c "from warpsched.nvidia.sass import summary; print(summary('$(OUT)/hopper_gemm.sm_90a.cubin'))"
+	@$(VENV)/bin/python -c "from warpsched.nvidia.backend.sass import summary; print(summary('$(OUT)/hopper_gemm.sm_90a.cubin'))"
 	@for pair in four_wave_strict:four_wave pingpong_strict:pingpong_gfx950; do \
 	  file=$${pair%%:*}; kernel=$${pair##*:}; \
 	  echo "warpsched-compile examples/$$file.mlir --target sm_90a --kernel $$kernel -o $(OUT)/$$file.sm_90a.cubin --report"; \

@@ -40,7 +40,7 @@ def warm_stages() -> tuple[float, ...]:
     from warpsched.dialects.registry import new_context
     from warpsched.frontend.load import load_module
     from warpsched.llvm.translate import module_to_llvm_ir
-    from warpsched.nvidia.codegen import llvm_ir_to_ptx, ptx_to_cubin
+    from warpsched.nvidia.backend.codegen import llvm_ir_to_ptx, ptx_to_cubin
     from warpsched.nvidia.targets import NVTarget
     from warpsched.passes.pipeline import parse_element, run_pipeline
 

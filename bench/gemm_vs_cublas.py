@@ -21,7 +21,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from warpsched.nvidia.hopper.config import HopperGemmConfig
+from warpsched.nvidia.gemm.config import HopperGemmConfig
 
 CANDIDATES = {
     "coop_128x256_s4_regs": {"stages": 4, "epilogue": "registers"},

@@ -11,7 +11,7 @@
 //                         memory, TMA-store it, arrive.
 //
 // Compile it with:  warpsched-compile examples/ws_gemm_sm100a.mlir --target sm_100a --report
-// The dialect spelling of warpsched.nvidia.proof_gemm's PER_TILE program on sm_100a (docs/blackwell.md).
+// The dialect spelling of proof_gemm's PER_TILE program on sm_100a (docs/blackwell.md).
 module attributes {sched.target = "sm_100a"} {
   sched.nv_kernel @ws_gemm_sm_100a_per_tile_s2 layout warp_role_1d1d<has_sfb = false, num_epi_warps = 4> threads 224 block_m 128 block_n 128 block_k 64 {
     sched.nv_input_pipeline @ab num_stages 2 producer_count 32 consumer_count 32 payload ab_tiles

@@ -10,7 +10,7 @@
 //   epilogue (warps 0-3)  drain each accumulator stage to C and arrive on its empty barrier.
 //
 // Lower it with:  warpsched-opt --sched-to-nvvm=target=sm_90a examples/ws_gemm_sm90a.mlir
-// This is the dialect spelling of warpsched.nvidia.proof_gemm's PER_TILE program.
+// This is the dialect spelling of proof_gemm's PER_TILE program.
 module attributes {sched.target = "sm_90a"} {
   sched.nv_kernel @ws_gemm_sm_90a_per_tile_s2 layout warp_role_1d1d<has_sfb = false, num_epi_warps = 4> threads 224 block_m 32 block_n 32 block_k 32 {
     sched.nv_input_pipeline @ab num_stages 2 producer_count 32 consumer_count 32 payload ab_tiles

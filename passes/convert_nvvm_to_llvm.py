@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 
 from warpsched.core.ir import ir
-from warpsched.nvidia.nvvm_to_llvm import convert_nvvm_to_llvm
+from warpsched.nvidia.ptx.nvvm_to_llvm import convert_nvvm_to_llvm
 
 from .base import ModulePass
 

@@ -1,9 +1,9 @@
-"""A verified ``sched.nv_kernel`` as the NVIDIA program model (``warpsched.nvidia.program.Kernel``).
+"""A verified ``sched.nv_kernel`` as the NVIDIA program model (``warpsched.nvidia.program.kernel.Kernel``).
 
 ``to_kernel`` converts the kernel's ops 1:1: the pipelines, then each role's
 steps (an op's ``OpSpec.model_class``), naming linear stages ``stage0``,
 ``stage1``... in acquire order.  ``sched-to-nvvm`` lowers the result with
-``warpsched.nvidia.lower``; ``sched-verify`` and ``warpsched-viz`` model-check
+``warpsched.nvidia.lowering.kernel``; ``sched-verify`` and ``warpsched-viz`` model-check
 and draw it.  Imported when a module holds a ``sched.nv_kernel``: a module with
 only a ``sched.nv_gemm`` never builds the program model.
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 from warpsched.core.ir import ir
 from warpsched.dialects.nvidia.ops import NvOp
 from warpsched.nvidia import program as P
-from warpsched.nvidia.pipeline_config import (
+from warpsched.nvidia.program.pipeline_config import (
     BarrierCounts,
     InputPipelineConfig,
     OutputPipelineConfig,

@@ -2,14 +2,14 @@
 ``llvm.func`` in llvm + nvvm.
 
 For a ``sched.nv_kernel`` the pass converts the kernel's ops 1:1 into the
-program model (``warpsched.nvidia.program.Kernel``: ``nv_kernel_model.to_kernel``) and lowers
-it with the library (``warpsched.nvidia.lower.lower_kernel``).  A
+program model (``warpsched.nvidia.program.kernel.Kernel``: ``nv_kernel_model.to_kernel``) and lowers
+it with the library (``warpsched.nvidia.lowering.kernel.lower_kernel``).  A
 ``sched.nv_gemm`` (sm_90a only) becomes the Hopper GEMM its attributes
-describe (``warpsched.nvidia.hopper.kernel.gemm_module``).  Either way the
+describe (``warpsched.nvidia.datapaths.wgmma.kernel.gemm_module``).  Either way the
 resulting ops go where the op was: the shared-memory global, then the kernel
 function.  A module without either, holding AMD ``sched.kernel``s (sm_90a only),
 has the one named by ``kernel=`` (or its only one) lowered from its expanded
-schedule by ``warpsched.nvidia.crossvendor.lower_schedule_sm90`` (issue 14: the
+schedule by ``warpsched.nvidia.amd_schedules.lower_schedule_sm90`` (issue 14: the
 AMD schedule run on an NVIDIA GPU), and its body replaced by the kernel, as
 ``sched-to-rocdl`` does.
 The top module gets ``sched.target``.  The target comes from the ``target``
@@ -24,8 +24,8 @@ from warpsched.core.ir import ir
 from warpsched.dialects.common.ops import body_ops
 from warpsched.dialects.nvidia.gemm import is_nv_gemm, op_config
 from warpsched.dialects.nvidia.ops import is_nv_kernel
-from warpsched.nvidia.hopper.kernel import gemm_module
-from warpsched.nvidia.report import CROSS_VENDOR_PATH, DATA_PATH_KEY, WGMMA_PATH
+from warpsched.nvidia.backend.report import CROSS_VENDOR_PATH, DATA_PATH_KEY, WGMMA_PATH
+from warpsched.nvidia.datapaths.wgmma.kernel import gemm_module
 from warpsched.nvidia.targets import NVTarget
 
 from .base import ModulePass, PassFailure
@@ -75,7 +75,7 @@ class SchedToNvvm(ModulePass):
             replace_with(kernel, ir.Module.parse(gemm_module(op_config(kernel)).mlir))
             data_path = WGMMA_PATH
         else:
-            from warpsched.nvidia.lower import LoweringError, lower_kernel
+            from warpsched.nvidia.lowering.kernel import LoweringError, lower_kernel
 
             from .nv_kernel_model import to_kernel
 
@@ -90,7 +90,7 @@ class SchedToNvvm(ModulePass):
 
     def apply_cross_vendor(self, module: ir.Operation) -> dict[str, object]:
         """The AMD ``sched.kernel`` of ``module`` lowered for sm_90a (see the module docstring)."""
-        from warpsched.nvidia.crossvendor import FACTS_KEY, CrossVendorError, lower_schedule_sm90
+        from warpsched.nvidia.amd_schedules import FACTS_KEY, CrossVendorError, lower_schedule_sm90
 
         from .sched_to_rocdl import replace_body, select_kernel
 

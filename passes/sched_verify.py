@@ -154,7 +154,7 @@ def dma_lane_bytes(target: str) -> int:
     sm_90a lowering's ``cp.async``."""
     if target in ARCHS:
         return ARCHS[target].dma_lane_bytes
-    from warpsched.nvidia.crossvendor.select import CP_ASYNC_BYTES  # the sm_90a lowering's
+    from warpsched.nvidia.amd_schedules.select import CP_ASYNC_BYTES  # the sm_90a lowering's
 
     return CP_ASYNC_BYTES
 

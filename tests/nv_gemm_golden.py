@@ -54,7 +54,7 @@ def ptx_cases(configs: dict[str, object]) -> list[str]:
 def golden_configs() -> Iterator[tuple[str, object]]:
     """``(key, HopperGemmConfig)`` for every tuner candidate, layout and C type; the key is
     ``<name>/<a_layout>/<b_layout>/<out_dtype>``."""
-    from warpsched.nvidia.hopper.config import HopperGemmConfig
+    from warpsched.nvidia.gemm.config import HopperGemmConfig
     from warpsched.runtime.tune import candidates
 
     for (a_layout, b_layout), out_dtype in itertools.product(LAYOUTS, OUT_DTYPES):
@@ -132,9 +132,9 @@ def _attributes() -> dict[str, dict]:
 
 
 def main() -> int:
-    from warpsched.nvidia.codegen import llvm_ir_to_ptx
-    from warpsched.nvidia.hopper.compile import llvm_ir_of
-    from warpsched.nvidia.hopper.kernel import gemm_module
+    from warpsched.nvidia.backend.codegen import llvm_ir_to_ptx
+    from warpsched.nvidia.datapaths.wgmma.compile import llvm_ir_of
+    from warpsched.nvidia.datapaths.wgmma.kernel import gemm_module
     from warpsched.nvidia.targets import NVTarget
 
     def ptx_of(text: str) -> str:

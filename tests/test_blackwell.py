@@ -7,9 +7,21 @@ from __future__ import annotations
 import functools
 
 import pytest
+from proof_gemm import Mode, ProofConfig, build_proof_kernel
 
 from warpsched.llvm.translate import mlir_to_llvm_ir
-from warpsched.nvidia.blackwell.descriptors import (
+from warpsched.nvidia.backend.codegen import llvm_ir_to_ptx, ptx_to_cubin
+from warpsched.nvidia.backend.sass import summary
+from warpsched.nvidia.datapaths.select import DataPath
+from warpsched.nvidia.datapaths.tcgen05.tmem_layout import (
+    TMEM_COLUMNS,
+    TMEM_LANES,
+    AccumulatorLayout,
+    ld_32x32b,
+    tmem_address,
+)
+from warpsched.nvidia.lowering.kernel import lower_kernel
+from warpsched.nvidia.ptx.tcgen05_descriptors import (
     DType,
     Swizzle,
     decode_instruction_descriptor,
@@ -18,19 +30,7 @@ from warpsched.nvidia.blackwell.descriptors import (
     mma_shape_problem,
     smem_descriptor,
 )
-from warpsched.nvidia.blackwell.tmem_layout import (
-    TMEM_COLUMNS,
-    TMEM_LANES,
-    AccumulatorLayout,
-    ld_32x32b,
-    tmem_address,
-)
-from warpsched.nvidia.codegen import llvm_ir_to_ptx, ptx_to_cubin
-from warpsched.nvidia.data_paths import DataPath
-from warpsched.nvidia.hopper.descriptors import Major, OperandTile
-from warpsched.nvidia.lower import lower_kernel
-from warpsched.nvidia.proof_gemm import Mode, ProofConfig, build_proof_kernel
-from warpsched.nvidia.sass import summary
+from warpsched.nvidia.ptx.wgmma_descriptors import Major, OperandTile
 from warpsched.nvidia.targets import NVTarget
 
 # ---- instruction descriptor (PTX ISA, tcgen05 "Instruction descriptor", .kind::f16) ----------

@@ -1,4 +1,4 @@
-"""AMD schedules lowered to sm_90a (``warpsched.nvidia.crossvendor``), checked without a GPU:
+"""AMD schedules lowered to sm_90a (``warpsched.nvidia.amd_schedules``), checked without a GPU:
 the wait conversion, the instructions in PTX and SASS, the CLI and its diagnostics, and the
 runtime's cache of the compiled kernels.  ``tests/test_crossvendor_gpu.py`` runs them."""
 
@@ -15,8 +15,8 @@ from crossvendor_cases import FOUR_WAVE, FOUR_WAVE_STRICT, PINGPONG_STRICT, SCHE
 from warpsched.dialects.registry import new_context
 from warpsched.frontend.load import load_module
 from warpsched.interpret import load_kernel
-from warpsched.nvidia.crossvendor import lower_schedule_sm90, wait_groups
-from warpsched.nvidia.crossvendor.waits import DEFAULT_VM_PER_LOAD
+from warpsched.nvidia.amd_schedules import lower_schedule_sm90, wait_groups
+from warpsched.nvidia.amd_schedules.waits import DEFAULT_VM_PER_LOAD
 from warpsched.schedule import Ops, Phase, PingPongOps
 from warpsched.tile_geometry import Operand, dma_plan, lds_tile
 from warpsched.tile_geometry.execution import StructuralOps, execution_plan
@@ -77,7 +77,7 @@ LOWERED = [
 @pytest.mark.parametrize("case", LOWERED, ids=lambda c: c.name)
 def test_ptx_holds_each_ops_counterpart(case):
     from warpsched.llvm.translate import mlir_to_llvm_ir
-    from warpsched.nvidia.codegen import llvm_ir_to_ptx
+    from warpsched.nvidia.backend.codegen import llvm_ir_to_ptx
     from warpsched.nvidia.targets import NVTarget
 
     program, lowered = _lowered(case.text, case.kernel)
@@ -111,7 +111,7 @@ def test_ptx_holds_each_ops_counterpart(case):
 
 
 def test_s4_sass_is_hmma_ldsm_ldgsts_without_spills(tmp_path):
-    from warpsched.nvidia.sass import disassemble, summary
+    from warpsched.nvidia.backend.sass import disassemble, summary
 
     done = _compile(tmp_path, FOUR_WAVE_STRICT, "-o", str(tmp_path / "k.cubin"))
     assert done.returncode == 0, done.stderr

@@ -8,10 +8,10 @@ import re
 
 import pytest
 
-from warpsched.nvidia.codegen import nvjitlink_cubin
-from warpsched.nvidia.hopper.compile import compile_gemm
-from warpsched.nvidia.hopper.config import HopperGemmConfig
-from warpsched.nvidia.sass import disassemble, summary
+from warpsched.nvidia.backend.codegen import nvjitlink_cubin
+from warpsched.nvidia.backend.sass import disassemble, summary
+from warpsched.nvidia.datapaths.wgmma.compile import compile_gemm
+from warpsched.nvidia.gemm.config import HopperGemmConfig
 
 CONFIGS = {
     "coop_rr": {"epilogue": "registers", "stages": 4},

@@ -2,7 +2,7 @@
 
 import pytest
 
-from warpsched.nvidia.hopper.config import (
+from warpsched.nvidia.gemm.config import (
     ConsumerMode,
     EpilogueKind,
     GemmConfigError,

@@ -8,20 +8,20 @@ bitfield agrees (read, not copied).
 
 import pytest
 
-from warpsched.nvidia.hopper.config import HopperGemmConfig
-from warpsched.nvidia.hopper.descriptors import (
-    Major,
-    OperandTile,
-    Swizzle,
-    decode_descriptor,
-    encode_descriptor,
-)
-from warpsched.nvidia.hopper.operands import (
+from warpsched.nvidia.datapaths.wgmma.operands import (
     TensorMapShape,
     copies,
     major,
     tensor_map_shape,
     wgmma_layout,
+)
+from warpsched.nvidia.gemm.config import HopperGemmConfig
+from warpsched.nvidia.ptx.wgmma_descriptors import (
+    Major,
+    OperandTile,
+    Swizzle,
+    decode_descriptor,
+    encode_descriptor,
 )
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 from hopper_device import hopper_present
 
-from warpsched.nvidia.hopper.config import HopperGemmConfig
+from warpsched.nvidia.gemm.config import HopperGemmConfig
 
 pytestmark = [
     pytest.mark.gpu,

@@ -3,7 +3,7 @@
 import dataclasses
 import io
 
-from warpsched.nvidia.hopper.config import HopperGemmConfig
+from warpsched.nvidia.gemm.config import HopperGemmConfig
 from warpsched.runtime.cache import KernelCache
 from warpsched.runtime.gemm import GemmKernel
 from warpsched.runtime.tune import (

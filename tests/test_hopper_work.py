@@ -1,4 +1,4 @@
-"""The persistent scheduler's work items (``warpsched.nvidia.hopper.work.walk_items``): every
+"""The persistent scheduler's work items (``warpsched.nvidia.datapaths.wgmma.work.walk_items``): every
 k-block of every tile is computed exactly once, stream-K balances the CTAs, and a split tile's
 head comes first in a lower CTA while its tail comes last in the next one."""
 
@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from warpsched.nvidia.hopper.work import Segment, walk_items
+from warpsched.nvidia.datapaths.wgmma.work import Segment, walk_items
 
 CASES = [
     (2048, 132, 128),  # 8192³ with 128x256 tiles: 15.5 waves

@@ -6,16 +6,16 @@ import functools
 import re
 
 import pytest
+from proof_gemm import Mode, ProofConfig, build_proof_kernel
 
 from warpsched.llvm.translate import mlir_to_llvm_ir
-from warpsched.nvidia.codegen import (
+from warpsched.nvidia.backend.codegen import (
     CodegenError,
     llvm_ir_to_ptx,
     nvjitlink_cubin,
     ptx_to_cubin,
 )
-from warpsched.nvidia.lower import lower_kernel
-from warpsched.nvidia.proof_gemm import Mode, ProofConfig, build_proof_kernel
+from warpsched.nvidia.lowering.kernel import lower_kernel
 from warpsched.nvidia.targets import NVTarget
 
 

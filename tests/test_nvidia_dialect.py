@@ -8,6 +8,7 @@ import dataclasses
 from pathlib import Path
 
 import pytest
+from proof_gemm import Mode, ProofConfig, build_proof_kernel
 
 from warpsched.core.ir import ir
 from warpsched.dialects.nvidia.layouts import LayoutSpec, layout_attr, layout_spec
@@ -17,9 +18,8 @@ from warpsched.dialects.printer import print_pretty
 from warpsched.dialects.registry import new_context
 from warpsched.frontend.load import load_module
 from warpsched.nvidia import program as P
-from warpsched.nvidia.lower import lower_kernel
-from warpsched.nvidia.proof_gemm import Mode, ProofConfig, build_proof_kernel
-from warpsched.nvidia.roles import Role, custom_layout, warp_role_1d1d, warp_role_8warp
+from warpsched.nvidia.lowering.kernel import lower_kernel
+from warpsched.nvidia.program.roles import Role, custom_layout, warp_role_1d1d, warp_role_8warp
 from warpsched.nvidia.targets import NVTarget
 from warpsched.passes.nv_kernel_model import to_kernel
 from warpsched.passes.pipeline import parse_pipeline, run_pipeline

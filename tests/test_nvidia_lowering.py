@@ -6,12 +6,12 @@ import dataclasses
 import re
 
 import pytest
+from proof_gemm import Broken, Mode, ProofConfig, build_proof_kernel
 
 from warpsched.nvidia import program as P
-from warpsched.nvidia.data_paths import DataPath, DataPathError
-from warpsched.nvidia.lower import LoweringError, lower_kernel
-from warpsched.nvidia.proof_gemm import Broken, Mode, ProofConfig, build_proof_kernel
-from warpsched.nvidia.roles import Role
+from warpsched.nvidia.datapaths.select import DataPath, DataPathError
+from warpsched.nvidia.lowering.kernel import LoweringError, lower_kernel
+from warpsched.nvidia.program.roles import Role
 from warpsched.nvidia.targets import NVTarget
 
 

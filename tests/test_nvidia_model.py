@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import pytest
+from proof_gemm import Broken, Mode, ProofConfig, build_proof_kernel
 
 from warpsched.nvidia import program as P
-from warpsched.nvidia.pipeline_config import (
+from warpsched.nvidia.program.pipeline_config import (
     BarrierCounts,
     InputPipelineConfig,
     OutputPipelineConfig,
     sync_barrier_threads,
 )
-from warpsched.nvidia.proof_gemm import Broken, Mode, ProofConfig, build_proof_kernel
-from warpsched.nvidia.roles import (
+from warpsched.nvidia.program.roles import (
     Role,
     WarpRole1D1DConstants,
     custom_layout,

@@ -2,7 +2,7 @@
 
 import pytest
 
-from warpsched.nvidia.hopper.config import HopperGemmConfig
+from warpsched.nvidia.gemm.config import HopperGemmConfig
 from warpsched.runtime.gemm import launch_grid
 
 

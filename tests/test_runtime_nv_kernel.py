@@ -5,9 +5,9 @@ and what ``launch`` hands the driver (tensor-map encoding and the driver call ar
 from __future__ import annotations
 
 import pytest
+from proof_gemm import ProofConfig, build_proof_kernel
 
-from warpsched.nvidia.lower import lower_kernel
-from warpsched.nvidia.proof_gemm import ProofConfig, build_proof_kernel
+from warpsched.nvidia.lowering.kernel import lower_kernel
 from warpsched.nvidia.targets import NVTarget
 from warpsched.runtime import NvKernelLaunch, Swizzle, pack_params
 from warpsched.runtime import nv_kernel as nvk

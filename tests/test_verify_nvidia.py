@@ -6,16 +6,16 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from proof_gemm import Broken, Mode, ProofConfig, build_proof_kernel
 
-from warpsched.nvidia.hopper.config import HopperGemmConfig
-from warpsched.nvidia.hopper.operands import copies as real_copies
-from warpsched.nvidia.hopper.operands import stage_arrival_bytes
-from warpsched.nvidia.pipeline_config import (
+from warpsched.nvidia.datapaths.wgmma.operands import copies as real_copies
+from warpsched.nvidia.datapaths.wgmma.operands import stage_arrival_bytes
+from warpsched.nvidia.gemm.config import HopperGemmConfig
+from warpsched.nvidia.program.pipeline_config import (
     BarrierCounts,
     InputPipelineConfig,
     OutputPipelineConfig,
 )
-from warpsched.nvidia.proof_gemm import Broken, Mode, ProofConfig, build_proof_kernel
 from warpsched.nvidia.targets import NVTarget
 from warpsched.verify.named_barriers import NamedUse, check_named
 from warpsched.verify.nvidia import check_kernel
@@ -206,7 +206,7 @@ def test_expect_tx_counts_every_box_a_cta_receives(b_layout):
 
 def test_expect_tx_byte_mismatch_is_reported(monkeypatch):
     """A stage whose copies no longer cover B (one box dropped) would never complete."""
-    from warpsched.nvidia.hopper import operands
+    from warpsched.nvidia.datapaths.wgmma import operands
 
     config = HopperGemmConfig(block_n=128)
     monkeypatch.setattr(operands, "copies", lambda cfg: real_copies(cfg)[:-1])
@@ -219,7 +219,7 @@ def test_expect_tx_byte_mismatch_is_reported(monkeypatch):
 def test_tcgen05_expect_tx_matches_the_runtime_boxes(monkeypatch):
     """sm_100a: the stage's ``expect_tx`` equals the bytes of the boxes the runtime encodes; a
     box that no longer covers B (as if the runtime split B for a pair) is reported."""
-    from warpsched.nvidia.blackwell import rules
+    from warpsched.nvidia.datapaths.tcgen05 import rules
 
     kernel = build_proof_kernel(ProofConfig(target=NVTarget.SM100A))
     assert check_kernel(kernel) == []

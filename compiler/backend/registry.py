@@ -15,7 +15,7 @@ from .interface import Backend
 
 BACKENDS: tuple[str, ...] = (
     "warpsched.amdgpu.backend:BACKEND",
-    "warpsched.nvidia.backend:BACKEND",
+    "warpsched.nvidia.backend.stages:BACKEND",
 )
 """``module:attribute`` of every backend, in the order their targets are listed."""
 

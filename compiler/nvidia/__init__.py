@@ -6,9 +6,20 @@ imports nothing heavy; ``lower`` and ``codegen`` load the toolchain when used.
 ``backend`` is the ``warpsched-compile`` backend for sm_90a and sm_100a.
 """
 
-from .pipeline_config import BarrierCounts, InputPipelineConfig, OutputPipelineConfig
-from .roles import Role, RoleRange, WarpRoleLayout, custom_layout, warp_role_1d1d, warp_role_8warp
-from .targets import NVTarget
+from warpsched.nvidia.program.pipeline_config import (
+    BarrierCounts,
+    InputPipelineConfig,
+    OutputPipelineConfig,
+)
+from warpsched.nvidia.program.roles import (
+    Role,
+    RoleRange,
+    WarpRoleLayout,
+    custom_layout,
+    warp_role_1d1d,
+    warp_role_8warp,
+)
+from warpsched.nvidia.targets import NVTarget
 
 __all__ = [
     "BarrierCounts",

@@ -27,15 +27,15 @@ import functools
 import threading
 from collections import OrderedDict
 
-from ..nvidia.hopper.config import (
+from ..nvidia.datapaths.wgmma.kernel import gemm_module
+from ..nvidia.datapaths.wgmma.operands import c_tensor_map_shape, tensor_map_shape
+from ..nvidia.gemm.config import (
     EpilogueKind,
     GemmConfigError,
     HopperGemmConfig,
     MatrixLayout,
     OutDtype,
 )
-from ..nvidia.hopper.kernel import gemm_module
-from ..nvidia.hopper.operands import c_tensor_map_shape, tensor_map_shape
 from .cache import KernelCache, cache_key
 from .driver import DeviceBuffer, Kernel, current_context, device_sm_count, stream_handle
 from .params import I32Param, PointerParam, TensorMapParam
@@ -112,7 +112,7 @@ class GemmKernel:
         key = self.cache_key
         cubin = self.cache.get(key)
         if cubin is None:
-            from ..nvidia.hopper.compile import compile_gemm
+            from ..nvidia.datapaths.wgmma.compile import compile_gemm
 
             compiled = compile_gemm(self.config)
             cubin = compiled.cubin

@@ -1,7 +1,7 @@
 """Launching a compiled ``sched.nv_kernel`` on the sm_100a tcgen05 data path.
 
 The kernel's parameters are ``(tmap_a, tmap_b, tmap_c: __grid_constant__
-CUtensorMap, M, N, K: i32)`` (``warpsched.nvidia.lower.TMA_KERNEL_ARGS``) for
+CUtensorMap, M, N, K: i32)`` (``warpsched.nvidia.lowering.kernel.TMA_KERNEL_ARGS``) for
 ``C[M,N] = A[M,K] · B[N,K]ᵀ`` (bf16 A and B row-major, i.e. K-major; f32 C
 row-major).  ``NvKernelLaunch`` holds what a launch needs besides the
 pointers, all read off the program and its ``LoweredKernel``:
@@ -27,9 +27,9 @@ import math
 from dataclasses import dataclass
 
 from warpsched.nvidia import program as P
-from warpsched.nvidia.blackwell.rules import input_boxes
-from warpsched.nvidia.data_paths import DataPath
-from warpsched.nvidia.lower import LoweredKernel
+from warpsched.nvidia.datapaths.select import DataPath
+from warpsched.nvidia.datapaths.tcgen05.rules import input_boxes
+from warpsched.nvidia.lowering.kernel import LoweredKernel
 
 from .driver import Kernel
 from .params import I32Param, KernelParam, TensorMapParam

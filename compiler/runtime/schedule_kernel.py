@@ -1,4 +1,4 @@
-"""Launching an AMD schedule compiled for sm_90a (``warpsched.nvidia.crossvendor``).
+"""Launching an AMD schedule compiled for sm_90a (``warpsched.nvidia.amd_schedules``).
 
 ``ScheduleKernel.from_mlir(path, kernel)`` compiles the ``sched.kernel`` of a ``.mlir`` file
 through the disk cache, keyed by the file's text, the kernel's name and a fingerprint of
@@ -174,8 +174,8 @@ def _compile(text: str, filename: str, kernel: str) -> tuple[bytes, ScheduleLaun
     from warpsched.dialects.registry import new_context
     from warpsched.frontend.load import load_module
     from warpsched.llvm.translate import mlir_to_llvm_ir
-    from warpsched.nvidia.codegen import llvm_ir_to_ptx, ptx_to_cubin
-    from warpsched.nvidia.crossvendor import FACTS_KEY
+    from warpsched.nvidia.amd_schedules import FACTS_KEY
+    from warpsched.nvidia.backend.codegen import llvm_ir_to_ptx, ptx_to_cubin
     from warpsched.nvidia.targets import NVTarget
     from warpsched.passes.pipeline import parse_pipeline, run_pipeline
 

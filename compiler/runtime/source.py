@@ -15,7 +15,7 @@ from ..core.ir import ir
 from ..dialects.nvidia.gemm import is_nv_gemm, op_config
 from ..dialects.registry import new_context
 from ..frontend.load import load_module
-from ..nvidia.hopper.config import HopperGemmConfig
+from ..nvidia.gemm.config import HopperGemmConfig
 
 
 def gemm_configs(text: str, filename: str = "<string>") -> dict[str, HopperGemmConfig]:

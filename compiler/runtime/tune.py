@@ -22,7 +22,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..nvidia.hopper.config import GemmConfigError, HopperGemmConfig
+from ..nvidia.gemm.config import GemmConfigError, HopperGemmConfig
 from .timing import graph_times
 
 Shape = tuple[int, int, int]

@@ -1,4 +1,4 @@
-"""Model checks of a ``sched.nv_kernel``'s protocol (its program model, ``warpsched.nvidia.program``).
+"""Model checks of a ``sched.nv_kernel``'s protocol (its program model, ``warpsched.nvidia.program.kernel``).
 
 ``check_kernel(kernel)`` reports ``Violation``s whose ``at`` is the
 program-model object that causes them (a ``RoleBody``, a step, a pipeline or
@@ -32,9 +32,9 @@ input pipelines' declared counts (``pipeline_config``).
 from __future__ import annotations
 
 from warpsched.nvidia import program as P
-from warpsched.nvidia.blackwell.rules import input_box_bytes
-from warpsched.nvidia.pipeline_config import SYNC_BARRIER_ID
-from warpsched.nvidia.smem_layout import SmemLayout
+from warpsched.nvidia.datapaths.tcgen05.rules import input_box_bytes
+from warpsched.nvidia.program.pipeline_config import SYNC_BARRIER_ID
+from warpsched.nvidia.program.smem_layout import SmemLayout
 
 from .counterexample import Step, Violation
 from .expect_tx import check_expect_tx

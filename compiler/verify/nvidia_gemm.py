@@ -43,12 +43,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from warpsched.nvidia.hopper.config import ConsumerMode, EpilogueKind, HopperGemmConfig
-from warpsched.nvidia.hopper.consumer import ORDER_BARRIERS
-from warpsched.nvidia.hopper.epilogue_tma import STAGING_BARRIER
-from warpsched.nvidia.hopper.operands import stage_arrival_bytes
-from warpsched.nvidia.hopper.stream_k import HANDOFF_BARRIER
-from warpsched.nvidia.hopper.work import walk_items
+from warpsched.nvidia.datapaths.wgmma.consumer import ORDER_BARRIERS
+from warpsched.nvidia.datapaths.wgmma.epilogue_tma import STAGING_BARRIER
+from warpsched.nvidia.datapaths.wgmma.operands import stage_arrival_bytes
+from warpsched.nvidia.datapaths.wgmma.stream_k import HANDOFF_BARRIER
+from warpsched.nvidia.datapaths.wgmma.work import walk_items
+from warpsched.nvidia.gemm.config import ConsumerMode, EpilogueKind, HopperGemmConfig
 
 from .counterexample import Step, Violation
 from .expect_tx import check_expect_tx

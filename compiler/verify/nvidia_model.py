@@ -17,12 +17,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from warpsched.nvidia import program as P
-from warpsched.nvidia.pipeline_config import (
+from warpsched.nvidia.program.pipeline_config import (
     CONSUMER_START_PHASE,
     PRODUCER_START_PHASE,
     SYNC_BARRIER_ID,
 )
-from warpsched.nvidia.roles import Role
+from warpsched.nvidia.program.roles import Role
 
 from .nvidia_actions import DEALLOC, WARP, Action, Kind, barrier_name
 

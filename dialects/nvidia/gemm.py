@@ -1,4 +1,4 @@
-"""``sched.nv_gemm``: a Hopper GEMM kernel (``warpsched.nvidia.hopper``) declared by its attributes.
+"""``sched.nv_gemm``: a Hopper GEMM kernel (``warpsched.nvidia.datapaths.wgmma``) declared by its attributes.
 
     sched.nv_gemm @gemm block_m 128 block_n 256 stages 3 consumers cooperative epilogue tma
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 import enum
 
 from warpsched.core.ir import ir
-from warpsched.nvidia.hopper.config import HopperGemmConfig
+from warpsched.nvidia.gemm.config import HopperGemmConfig
 
 from .ops import NvOp, nv_name
 from .specs import Value

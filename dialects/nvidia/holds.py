@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 
 from warpsched.core.diagnostics import Diagnostic, error_at, location_of
 from warpsched.core.ir import ir
-from warpsched.nvidia.model_enums import Side
-from warpsched.nvidia.roles import Role
+from warpsched.nvidia.program.enums import Side
+from warpsched.nvidia.program.roles import Role
 
 from .ops import NvOp, marker, nv_name
 from .protocol import ARRIVES_AT_EXIT, CONSUMER, OUTPUT

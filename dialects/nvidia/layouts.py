@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from warpsched.core.ir import ir
-from warpsched.nvidia.roles import (
+from warpsched.nvidia.program.roles import (
     Role,
     WarpRoleLayout,
     custom_layout,

@@ -16,7 +16,7 @@ sequential walk of each block checks "on every path".
 from __future__ import annotations
 
 from warpsched.core.ir import ir
-from warpsched.nvidia.roles import Role
+from warpsched.nvidia.program.roles import Role
 
 from .holds import RoleState, StageHolds
 from .ops import NvOp, is_nv_op, nv_name

@@ -1,6 +1,6 @@
 """Python op view of the NVIDIA ``sched`` ops (``sched.nv_*``): one view and one builder for all.
 
-Every op maps 1:1 onto a class of the program model (``warpsched.nvidia.program``);
+Every op maps 1:1 onto a class of the program model (``warpsched.nvidia.program.kernel``);
 ``specs.SPECS`` gives each op's shape, ``layouts`` the warp-role layout attribute.
 
 Region ops are ``builtin.module`` containers carrying one marker attribute,

@@ -4,8 +4,8 @@ release, scope or need a held stage."""
 
 from __future__ import annotations
 
-from warpsched.nvidia.model_enums import Payload, Side
-from warpsched.nvidia.roles import Role
+from warpsched.nvidia.program.enums import Payload, Side
+from warpsched.nvidia.program.roles import Role
 
 OUTPUT, AB_TILES, TILE_ID = "output", Payload.AB_TILES.value, Payload.TILE_ID.value
 PRODUCER, CONSUMER = Side.PRODUCER, Side.CONSUMER

@@ -2,7 +2,7 @@
 //
 // dialects/registry.py merges these ops into the `irdl.dialect @sched` of amd/sched.irdl.mlir,
 // so MLIR loads a single `sched` dialect.  Every op is named `nv_<op>` and maps 1:1 onto a
-// class of the program model (warpsched.nvidia.program; dialects/nvidia/specs.py SPECS).
+// class of the program model (warpsched.nvidia.program.kernel; dialects/nvidia/specs.py SPECS).
 // IRDL checks the presence and kind of each attribute, operand and result;
 // dialects/nvidia/verify.py checks the semantics (layouts and launch, pipeline references,
 // which role may run an op, the Sync wait, linear use of stages).  Pipeline references
@@ -30,7 +30,7 @@ irdl.dialect @sched {
   // A linear accumulator stage held by the epilogue warps (EpilogueStage).
   irdl.type @nv_epilogue_stage
 
-  // A Hopper GEMM kernel (warpsched.nvidia.hopper): its symbol; the tuning attributes
+  // A Hopper GEMM kernel (warpsched.nvidia.datapaths.wgmma): its symbol; the tuning attributes
   // (block_m, stages, consumers, epilogue, ...: HopperGemmConfig's fields, integers and
   // strings) are optional and checked by dialects/nvidia/verify.py.
   irdl.operation @nv_gemm {

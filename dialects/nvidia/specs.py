@@ -1,5 +1,5 @@
 """The NVIDIA ops (``sched.nv_*``) as one table: ``SPECS`` gives each op's parameters, region,
-stage result/operand and program-model class (``warpsched.nvidia.program``).
+stage result/operand and program-model class (``warpsched.nvidia.program.kernel``).
 
 Positional parameters come first, then ``keyword value`` pairs in the pretty
 form; in the IR a parameter is an attribute of the same name (symbols and enum
@@ -11,9 +11,9 @@ from __future__ import annotations
 import enum
 from dataclasses import Field, dataclass, fields
 
-from warpsched.nvidia.hopper.config import HopperGemmConfig, enum_field_type
-from warpsched.nvidia.model_enums import Payload, Side
-from warpsched.nvidia.roles import Role, WarpRoleLayout
+from warpsched.nvidia.gemm.config import HopperGemmConfig, enum_field_type
+from warpsched.nvidia.program.enums import Payload, Side
+from warpsched.nvidia.program.roles import Role, WarpRoleLayout
 
 PREFIX = "sched.nv_"
 MMA_STAGE_TYPE = "!sched.nv_mma_stage"
@@ -65,7 +65,7 @@ class OpSpec:
 
     @property
     def model_class(self) -> type:
-        """The ``warpsched.nvidia.program`` class named ``model`` (the program model is imported
+        """The ``warpsched.nvidia.program.kernel`` class named ``model`` (the program model is imported
         here, on first use: parsing a module does not need it)."""
         from warpsched.nvidia import program
 

@@ -29,15 +29,15 @@ from __future__ import annotations
 
 from warpsched.core.diagnostics import Diagnostic
 from warpsched.core.ir import ir
-from warpsched.nvidia.blackwell.rules import tcgen05_problems
-from warpsched.nvidia.hopper.config import GemmConfigError
-from warpsched.nvidia.model_enums import Payload
-from warpsched.nvidia.pipeline_config import (
+from warpsched.nvidia.datapaths.tcgen05.rules import tcgen05_problems
+from warpsched.nvidia.gemm.config import GemmConfigError
+from warpsched.nvidia.program.enums import Payload
+from warpsched.nvidia.program.pipeline_config import (
     BarrierCounts,
     InputPipelineConfig,
     OutputPipelineConfig,
 )
-from warpsched.nvidia.roles import Role, WarpRoleLayout
+from warpsched.nvidia.program.roles import Role, WarpRoleLayout
 
 from .gemm import gemm_config
 from .holds import RoleState
@@ -72,7 +72,7 @@ class _Verifier(RoleBodyChecker):
             )
         try:
             layout.check_launch(params["threads"])
-            from warpsched.nvidia.program import GemmParams  # only for a sched.nv_kernel
+            from warpsched.nvidia.program.kernel import GemmParams  # only for a sched.nv_kernel
 
             GemmParams(params["block_m"], params["block_n"], params["block_k"])
         except ValueError as exc:

@@ -18,12 +18,15 @@ from pathlib import Path
 
 from warpsched.core.atomic import write_atomic
 from warpsched.llvm.translate import mlir_to_llvm_ir
-from warpsched.nvidia.codegen import llvm_ir_to_ptx, ptx_to_cubin
-from warpsched.nvidia.lower import lower_kernel
-from warpsched.nvidia.proof_gemm import Broken, Mode, ProofConfig, build_proof_kernel
+from warpsched.nvidia.backend.codegen import llvm_ir_to_ptx, ptx_to_cubin
+from warpsched.nvidia.lowering.kernel import lower_kernel
 from warpsched.nvidia.targets import NVTarget
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests"))  # the proof kernel is a test kernel (tests/proof_gemm.py)
+
+from proof_gemm import Broken, Mode, ProofConfig, build_proof_kernel  # noqa: E402
+
 DIALECT_SOURCES = {
     "ws_gemm_sm_90a_per_tile_s2": ROOT / "examples" / "ws_gemm_sm90a.mlir",
     "ws_gemm_sm_90a_per_k_s2": ROOT / "tests" / "lit" / "nvidia" / "Inputs" / "ws_gemm_per_k.mlir",
@@ -87,7 +90,7 @@ def build(out: Path) -> dict[str, dict]:
             "smem_bytes": lowered.smem_bytes,
             "block_m": cfg.gemm.block_m,
             "block_n": cfg.gemm.block_n,
-            "source": str(source.relative_to(ROOT)) if source else "warpsched.nvidia.proof_gemm",
+            "source": str(source.relative_to(ROOT)) if source else "proof_gemm",
         }
     write_atomic(out / "manifest.json", json.dumps(manifest, indent=1, sort_keys=True))
     return manifest

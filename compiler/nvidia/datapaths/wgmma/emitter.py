@@ -1,0 +1,226 @@
+"""The shared state of one Hopper GEMM kernel while it is being written: values every role uses.
+
+``GemmEmitter`` wraps ``NvvmEmitter`` (control flow, special registers,
+mbarrier init) with what the GEMM's roles share: the problem-size arguments,
+the 1024-byte-aligned shared base, the stage and barrier addresses of a ring
+*slot* (slot ``q`` uses stage ``q mod stages`` at parity ``(q div stages) & 1``)
+and the tile order of the persistent scheduler.
+
+The scheduler walks *units*: a tile, or with 2x1 clusters a pair of vertically
+adjacent tiles, one per CTA of the cluster (rank ``r`` takes tile row
+``2 i + r``).  Unit ``u`` of a CTA is its cluster's ``first_unit + j·unit_step``;
+every role of both CTAs walks the same units, so the pair's rings stay in step.
+A CTA whose tile row is past M still loads its part of B for its peer; its own
+A rows are zero-filled by TMA and its stores fall outside C.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from warpsched.nvidia.gemm.config import HopperGemmConfig, Raster
+from warpsched.nvidia.ptx.nvvm_ops import PTR_SHARED, NvvmEmitter
+from warpsched.nvidia.ptx.tma import TMAP_ATTRS
+
+SMEM_SYMBOL = "warpsched_gemm_smem"
+WAIT_TICKS = 10_000_000
+"""The suspend-time hint of ``mbarrier.try_wait.parity`` (what CUTLASS passes)."""
+
+
+@dataclass(frozen=True)
+class KernelArgs:
+    """SSA names of the kernel's parameters."""
+
+    tmap_a: str = "%tmap_a"
+    tmap_b: str = "%tmap_b"
+    tmap_c: str = "%tmap_c"
+    c: str = "%c"
+    m: str = "%m"
+    n: str = "%n"
+    k: str = "%k"
+    ldc: str = "%ldc"
+    workspace: str = "%workspace"
+
+
+ARGS = KernelArgs()
+SIGNATURE = (
+    f"{ARGS.tmap_a}: !llvm.ptr {TMAP_ATTRS}, {ARGS.tmap_b}: !llvm.ptr {TMAP_ATTRS}, "
+    f"{ARGS.tmap_c}: !llvm.ptr {TMAP_ATTRS}, "
+    f"{ARGS.c}: !llvm.ptr<1>, {ARGS.m}: i32, {ARGS.n}: i32, {ARGS.k}: i32, {ARGS.ldc}: i32, "
+    f"{ARGS.workspace}: !llvm.ptr<1>"
+)
+"""``(tmap_a, tmap_b, tmap_c, c, M, N, K, ldc, workspace)``: three ``__grid_constant__``
+CUtensorMaps (C's is read by the TMA epilogue only), C's base address, the sizes and the
+stream-K workspace (``HopperGemmConfig.workspace_bytes``; unused, and may be null, otherwise)."""
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A ring slot's stage index and the parity of its current use."""
+
+    stage: str
+    parity: str
+
+
+@dataclass(frozen=True)
+class StreamKRun:
+    """The stream-K split of a launch, as SSA values computed once per CTA."""
+
+    whole_units: str
+    """``U - sk``: the units taken whole."""
+    begin: str
+    """The CTA's first stream-K iteration."""
+    end: str
+    """One past its last."""
+
+
+def stream_k_run(em: GemmEmitter) -> StreamKRun:
+    """``U - sk`` and this CTA's run ``[c·S / P, (c+1)·S / P)`` (64-bit products)."""
+    w = em.w
+    units, per_wave = em.total_units, em.unit_step
+    partial_wave = em.urem(units, per_wave)
+    split = em.and_(w.icmp("ne", partial_wave, w.const(0)), w.icmp("ugt", units, per_wave))
+    sk_units = em.select(split, w.add(partial_wave, per_wave), w.const(0))
+
+    def wide(value: str) -> str:
+        return w.emit(f"llvm.zext {value} : i32 to i64")
+
+    iterations = em.binop("mul", wide(sk_units), wide(em.k_blocks), "i64")
+    waves = wide(per_wave)
+
+    def bound(index: str) -> str:
+        start = em.binop("udiv", em.binop("mul", wide(index), iterations, "i64"), waves, "i64")
+        return w.emit(f"llvm.trunc {start} : i64 to i32")
+
+    return StreamKRun(
+        whole_units=em.binop("sub", units, sk_units),
+        begin=bound(em.first_unit),
+        end=bound(w.addi(em.first_unit, 1)),
+    )
+
+
+class GemmEmitter(NvvmEmitter):
+    """``NvvmEmitter`` plus the GEMM's shared values; create once per kernel, at the entry block."""
+
+    def __init__(self, writer, config: HopperGemmConfig) -> None:
+        super().__init__(writer, SMEM_SYMBOL)
+        self.config = config
+        w = self.w
+        raw = w.emit(f"llvm.ptrtoint {self.smem} : {PTR_SHARED} to i32")
+        aligned = self.binop("and", w.addi(raw, 1023), w.const(-1024))
+        self.base = self.smem_at(self.binop("sub", aligned, raw))
+        """``!llvm.ptr<3>`` to the 1024-byte-aligned start of the stages."""
+        self.base_addr = aligned
+        """The same address as an i32 shared-window address (for descriptors)."""
+        self.tid = self.sreg("tid.x")
+        cta, grid = self.sreg("ctaid.x"), self.sreg("nctaid.x")
+        self.tiles_m = self.ceil_div(ARGS.m, config.block_m)
+        self.tiles_n = self.ceil_div(ARGS.n, config.block_n)
+        self.rank: str | None = None
+        """``%cluster_ctarank`` with 2x1 clusters (None without: every CTA is rank 0)."""
+        if config.multicast_b:
+            self.rank = self.sreg("cluster.ctarank")
+            self.first_unit = self.udiv(cta, w.const(config.cluster_m))
+            self.unit_step = self.udiv(grid, w.const(config.cluster_m))
+            self.units_m = self.ceil_div(self.tiles_m, config.cluster_m)
+        else:
+            self.first_unit, self.unit_step, self.units_m = cta, grid, self.tiles_m
+        self.total_units = w.mul(self.units_m, self.tiles_n)
+        """Units of work (see the module docstring); a CTA takes ``first_unit``, then every
+        ``unit_step``-th."""
+        self.k_blocks = self.ceil_div(ARGS.k, config.block_k)
+        self.grid = grid
+        self.stream_k_run: StreamKRun | None = stream_k_run(self) if config.stream_k else None
+        """The launch's stream-K split (``work.py``), computed once in the entry block."""
+
+    @property
+    def acc_type(self) -> str:
+        """The LLVM struct of one m64n``block_n`` f32 accumulator fragment (``block_n / 2``
+        floats per thread)."""
+        return "!llvm.struct<(" + ", ".join(["f32"] * (self.config.block_n // 2)) + ")>"
+
+    # ---- arithmetic --------------------------------------------------------------------------
+    def ceil_div(self, value: str, divisor: int) -> str:
+        return self.binop("udiv", self.w.addi(value, divisor - 1), self.w.const(divisor))
+
+    def udiv(self, a: str, b: str) -> str:
+        return self.binop("udiv", a, b)
+
+    def urem(self, a: str, b: str) -> str:
+        return self.binop("urem", a, b)
+
+    def umin(self, a: str, b: str) -> str:
+        return self.select(self.w.icmp("ult", a, b), a, b)
+
+    # ---- ring ---------------------------------------------------------------------------------
+    def slot(self, q: str) -> Slot:
+        """Stage and parity of ring slot ``q``."""
+        stages = self.w.const(self.config.stages)
+        turn = self.udiv(q, stages)
+        return Slot(self.urem(q, stages), self.binop("and", turn, self.w.const(1)))
+
+    def stage_ptr(self, stage: str, byte_offset: int) -> str:
+        """``!llvm.ptr<3>`` to ``byte_offset`` inside ``stage``."""
+        off = self.w.add(
+            self.w.mul(stage, self.w.const(self.config.stage_bytes)), self.w.const(byte_offset)
+        )
+        return self.elem(self.base, off, "i8", PTR_SHARED)
+
+    def full_barrier(self, stage: str) -> str:
+        return self._barrier(stage, 0)
+
+    def empty_barrier(self, stage: str) -> str:
+        return self._barrier(stage, self.config.stages)
+
+    def _barrier(self, stage: str, first: int) -> str:
+        index = self.w.add(stage, self.w.const(first))
+        off = self.w.add(self.w.const(self.config.barrier_offset), self.w.muli(index, 8))
+        return self.elem(self.base, off, "i8", PTR_SHARED)
+
+    def wait_parity(self, bar: str, parity: str) -> None:
+        """Block until the phase of ``bar`` with ``parity`` has completed."""
+        self.w.stmt(
+            f'"nvvm.mbarrier.try_wait.parity"({bar}, {parity}, {self.w.const(WAIT_TICKS)}) '
+            f": ({PTR_SHARED}, i32, i32) -> ()"
+        )
+
+    def init_barriers(self) -> None:
+        """Thread 0: ``full[s]`` expects the producer's one arrival (plus the TMA bytes),
+        ``empty[s]`` one arrival per releasing consumer warpgroup."""
+        for s in range(self.config.stages):
+            stage = self.w.const(s)
+            self.mbarrier_init(self.full_barrier(stage), 1)
+            self.mbarrier_init(self.empty_barrier(stage), self.config.empty_arrivals)
+
+    # ---- scheduler ----------------------------------------------------------------------------
+    def tile_coords(self, u: str) -> tuple[str, str]:
+        """(tile row, tile column) of this CTA's tile in unit ``u``: the units in grouped order
+        (``group`` units wide), then the CTA's row of a cluster unit."""
+        w, cfg = self.w, self.config
+        major, minor = (
+            (self.units_m, self.tiles_n)
+            if cfg.raster is Raster.ALONG_M
+            else (self.tiles_n, self.units_m)
+        )
+        per_group = w.muli(minor, cfg.group)
+        g = self.udiv(u, per_group)
+        first = w.muli(g, cfg.group)
+        width = self.umin(self.binop("sub", major, first), w.const(cfg.group))
+        r = self.binop("sub", u, w.mul(g, per_group))
+        along = w.add(first, self.urem(r, width))
+        across = self.udiv(r, width)
+        unit_m, tn = (along, across) if cfg.raster is Raster.ALONG_M else (across, along)
+        if self.rank is None:
+            return unit_m, tn
+        return w.add(w.muli(unit_m, cfg.cluster_m), self.rank), tn
+
+    def cluster_sync(self, aligned: bool) -> None:
+        """``barrier.cluster.arrive`` + ``wait`` (release / acquire) by every thread of both
+        CTAs; ``aligned`` when all threads of each warp execute it together."""
+        attr = " {aligned}" if aligned else ""
+        self.w.stmt(f"nvvm.cluster.arrive{attr}")
+        self.w.stmt(f"nvvm.cluster.wait{attr}")
+
+    def set_max_registers(self, count: int, increase: bool) -> None:
+        action = "increase" if increase else "decrease"
+        self.w.stmt(f"nvvm.setmaxregister {action} {count}")

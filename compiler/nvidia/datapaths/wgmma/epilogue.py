@@ -1,0 +1,111 @@
+"""The epilogue: a consumer warpgroup's wgmma accumulators → C in global memory.
+
+wgmma m64nN leaves, in thread ``t`` of the warpgroup (warp ``w = t / 32``,
+lane ``l``), register ``4j + r`` of the fragment at row ``16w + l/4 + 8(r/2)``
+and column ``8j + 2(l%4) + r%2``.  Each pair ``(r, r+1)`` is two adjacent
+columns, stored as one 4-byte (bf16) or 8-byte (f32) vector.  A tile that lies
+wholly inside C (and an even ``ldc``, so pairs are aligned) takes the
+unguarded path; an edge tile checks each row and column against M and N.
+"""
+
+from __future__ import annotations
+
+from warpsched.nvidia.datapaths.wgmma.emitter import ARGS, GemmEmitter
+from warpsched.nvidia.gemm.config import OutDtype
+
+PTR_GLOBAL = "!llvm.ptr<1>"
+
+
+def _row_ptr(em: GemmEmitter, row: str, col: str) -> str:
+    """``&C[row][col]`` (64-bit offset arithmetic)."""
+    w = em.w
+    row64 = w.emit(f"llvm.zext {row} : i32 to i64")
+    col64 = w.emit(f"llvm.zext {col} : i32 to i64")
+    ldc64 = w.emit(f"llvm.zext {ARGS.ldc} : i32 to i64")
+    index = em.binop("add", em.binop("mul", row64, ldc64, "i64"), col64, "i64")
+    return w.emit(
+        f"llvm.getelementptr {ARGS.c}[{index}] : ({PTR_GLOBAL}, i64) -> {PTR_GLOBAL}, {_elem(em)}"
+    )
+
+
+def _elem(em: GemmEmitter) -> str:
+    """C's element type in the llvm dialect (``bf16`` or ``f32``)."""
+    return em.config.out_dtype.value
+
+
+def _value(em: GemmEmitter, acc: str, index: int) -> str:
+    """Accumulator element ``index`` of fragment ``acc`` in C's element type."""
+    x = em.w.emit(f"llvm.extractvalue {acc}[{index}] : {em.acc_type}")
+    if em.config.out_dtype is OutDtype.BF16:
+        return em.w.emit(f"llvm.fptrunc {x} : f32 to bf16")
+    return x
+
+
+def column_pair(em: GemmEmitter, acc: str, index: int) -> tuple[str, str]:
+    """Elements ``index`` and ``index + 1`` of fragment ``acc`` (two adjacent columns of one
+    row) as a ``vector<2 x C's element type>``: the value and its type."""
+    w = em.w
+    vec = f"vector<2x{_elem(em)}>"
+    v = w.zero(vec)
+    for lane in range(2):
+        v = w.emit(
+            f"llvm.insertelement {_value(em, acc, index + lane)}, {v}[{w.const(lane)} : i32] "
+            f": {vec}"
+        )
+    return v, vec
+
+
+def _store_pair(em: GemmEmitter, acc: str, index: int, ptr: str) -> None:
+    v, vec = column_pair(em, acc, index)
+    em.w.stmt(
+        f"llvm.store {v}, {ptr} {{alignment = {2 * em.config.out_dtype.nbytes} : i64}} : "
+        f"{vec}, {PTR_GLOBAL}"
+    )
+
+
+def emit_epilogue(em: GemmEmitter, accs: list[str], thread: str, row0: str, col0: str) -> None:
+    """Store fragments ``accs`` (one per m64 block) of the sub-tile at (``row0``, ``col0``)."""
+    w, cfg = em.w, em.config
+    warp, lane = em.udiv(thread, w.const(32)), em.urem(thread, w.const(32))
+    row_base = w.add(row0, w.add(w.muli(warp, 16), em.udiv(lane, w.const(4))))
+    col_base = w.add(col0, w.muli(em.urem(lane, w.const(4)), 2))
+    rows_in = w.icmp("ule", w.addi(row0, cfg.rows_per_consumer), ARGS.m)
+    cols_in = w.icmp("ule", w.addi(col0, cfg.block_n), ARGS.n)
+    even = w.icmp("eq", em.binop("and", ARGS.ldc, w.const(1)), w.const(0))
+    inside = em.and_(em.and_(rows_in, cols_in), even)
+    fast, slow, done = em.label("epi_fast"), em.label("epi_edge"), em.label("epi_done")
+    em.cond_br(inside, fast, slow)
+
+    em.open(fast)
+    for atom, acc in enumerate(accs):
+        for half in range(2):
+            ptr = _row_ptr(em, w.addi(row_base, atom * 64 + half * 8), col_base)
+            for j in range(cfg.block_n // 8):
+                at = w.emit(
+                    f"llvm.getelementptr {ptr}[{j * 8}] : ({PTR_GLOBAL}) -> {PTR_GLOBAL}, "
+                    f"{_elem(em)}"
+                )
+                _store_pair(em, acc, 4 * j + 2 * half, at)
+    em.br(done)
+
+    em.open(slow)
+    for atom, acc in enumerate(accs):
+        for half in range(2):
+            row = w.addi(row_base, atom * 64 + half * 8)
+
+            def store_row(acc=acc, half=half, row=row) -> None:
+                for j in range(cfg.block_n // 8):
+                    for e in range(2):
+                        col = w.addi(col_base, 8 * j + e)
+                        em.if_then(
+                            w.icmp("ult", col, ARGS.n),
+                            lambda col=col, j=j, e=e: w.stmt(
+                                f"llvm.store {_value(em, acc, 4 * j + 2 * half + e)}, "
+                                f"{_row_ptr(em, row, col)} : {_elem(em)}, {PTR_GLOBAL}"
+                            ),
+                            "epi_col",
+                        )
+
+            em.if_then(w.icmp("ult", row, ARGS.m), store_row, "epi_row")
+    em.br(done)
+    em.open(done)

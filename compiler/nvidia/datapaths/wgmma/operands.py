@@ -1,0 +1,139 @@
+"""Where A and B come from and where they land: TMA boxes, shared-memory offsets, descriptors.
+
+A is M×K and B is K×N.  An operand stored with K contiguous (A row-major, B
+column-major) is *K-major*: one TMA box of ``64 (K) × mn`` rows fills its
+stage tile.  An operand stored with M (or N) contiguous is *MN-major*: its
+stage tile is ``mn / 64`` chunks, each one ``64 (M/N) × 64 (K)`` box of 8 KiB.
+Both use the 128-byte swizzle, which wgmma reads through ``descriptors``.
+
+With 2x1 clusters (``multicast_b``) the pair's common B tile is split between
+the two CTAs: MN-major chunks alternate between ranks, a K-major box is cut
+into two halves of ``block_n / 2`` rows, and each CTA multicasts its part
+into the same offset of both CTAs' stage.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from warpsched.nvidia.gemm.config import (
+    ELEMENT_BYTES,
+    SWIZZLE_BYTES,
+    HopperGemmConfig,
+    MatrixLayout,
+)
+from warpsched.nvidia.ptx.wgmma_descriptors import Major, OperandTile
+
+CHUNK = 64
+"""M/N elements of one MN-major box (128 bytes of bf16)."""
+
+
+@dataclass(frozen=True)
+class OperandCopy:
+    """One ``cp.async.bulk.tensor.2d`` per stage: operand ``"a"`` or ``"b"``, whether the
+    tensor map's inner dimension is K (``k_inner``), the byte offset of its box in the
+    stage, and the M/N offset of its box inside the tile.  ``issuer`` is None for a copy
+    every CTA makes into its own stage, else the cluster rank that multicasts it to both."""
+
+    operand: str
+    k_inner: bool
+    smem_offset: int
+    mn_offset: int
+    issuer: int | None = None
+
+
+@dataclass(frozen=True)
+class TensorMapShape:
+    """A 2-D tiled tensor map: dims and box innermost first, the outer stride in bytes."""
+
+    dims: tuple[int, int]
+    outer_stride_bytes: int
+    box: tuple[int, int]
+
+
+def major(config: HopperGemmConfig, operand: str) -> Major:
+    """K-major when K is the contiguous dimension of the operand's storage."""
+    layout = config.a_layout if operand == "a" else config.b_layout
+    k_contiguous = (layout is MatrixLayout.ROW) == (operand == "a")
+    return Major.K if k_contiguous else Major.MN
+
+
+def operand_tile(config: HopperGemmConfig, operand: str) -> OperandTile:
+    mn = config.block_m if operand == "a" else config.block_n
+    return OperandTile(major(config, operand), mn, config.block_k)
+
+
+def copies(config: HopperGemmConfig) -> tuple[OperandCopy, ...]:
+    """The TMA copies that fill one stage, A's first."""
+    out = []
+    for operand, base in (("a", 0), ("b", config.a_stage_bytes)):
+        tile = operand_tile(config, operand)
+        shared = operand == "b" and config.multicast_b
+        if tile.major is Major.K:
+            parts = 2 if shared else 1
+            rows = tile.mn // parts
+            out.extend(
+                OperandCopy(
+                    operand, True, base + p * rows * SWIZZLE_BYTES, p * rows, p if shared else None
+                )
+                for p in range(parts)
+            )
+        else:
+            out.extend(
+                OperandCopy(
+                    operand,
+                    False,
+                    base + c * tile.chunk_bytes,
+                    c * CHUNK,
+                    c % 2 if shared else None,
+                )
+                for c in range(tile.mn // CHUNK)
+            )
+    return tuple(out)
+
+
+def copy_bytes(config: HopperGemmConfig, copy: OperandCopy) -> int:
+    """Bytes one copy lands in each CTA it writes (its TMA box)."""
+    if copy.k_inner:
+        return config.block_k * box_rows(config, copy.operand) * ELEMENT_BYTES
+    return CHUNK * config.block_k * ELEMENT_BYTES
+
+
+def stage_arrival_bytes(config: HopperGemmConfig) -> int:
+    """Bytes that complete on one CTA's ``full`` barrier per stage: its own copies and, with
+    2x1 clusters, every part of B (its own and the peer's multicast)."""
+    return sum(copy_bytes(config, c) for c in copies(config))
+
+
+def box_rows(config: HopperGemmConfig, operand: str) -> int:
+    """Rows (M or N) of a K-major operand's TMA box: the tile's, or half of B's when the
+    cluster pair splits it."""
+    rows = operand_tile(config, operand).mn
+    return rows // 2 if operand == "b" and config.multicast_b else rows
+
+
+def tensor_map_shape(
+    config: HopperGemmConfig, operand: str, mn: int, k: int, stride_elems: int
+) -> TensorMapShape:
+    """The tensor map of an operand with ``mn`` rows (M or N), ``k`` depth and the storage's
+    leading stride ``stride_elems`` (elements between consecutive outer indices)."""
+    tile = operand_tile(config, operand)
+    if tile.major is Major.K:
+        return TensorMapShape(
+            (k, mn), stride_elems * ELEMENT_BYTES, (config.block_k, box_rows(config, operand))
+        )
+    return TensorMapShape((mn, k), stride_elems * ELEMENT_BYTES, (CHUNK, config.block_k))
+
+
+def wgmma_layout(config: HopperGemmConfig, operand: str) -> str:
+    """The MLIR ``nvvm.wgmma.mma_async`` layout of an operand: A ``row`` and B ``col`` are K-major."""
+    k_major = major(config, operand) is Major.K
+    if operand == "a":
+        return "row" if k_major else "col"
+    return "col" if k_major else "row"
+
+
+def c_tensor_map_shape(config: HopperGemmConfig, m: int, n: int, ldc: int) -> TensorMapShape:
+    """The TMA epilogue's map of row-major C: boxes of one consumer's rows × one 128-byte row."""
+    esize = config.out_dtype.nbytes
+    return TensorMapShape((n, m), ldc * esize, (SWIZZLE_BYTES // esize, config.rows_per_consumer))

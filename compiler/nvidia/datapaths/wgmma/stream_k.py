@@ -1,0 +1,121 @@
+"""Stream-K's handoff: a tile split between two CTAs is summed through a global workspace.
+
+The workspace (``HopperGemmConfig.workspace_bytes``, zeroed once when it is allocated) holds
+one i32 *ready flag* per CTA and consumer warpgroup, then one f32 partial tile per CTA
+(``rows_per_consumer × block_n`` floats per warpgroup).  Slot ``s = 2·ctaid + c`` belongs to
+consumer warpgroup ``c`` of CTA ``ctaid``.
+
+* The *head* segment's warpgroup (``work.py``) writes its accumulators to its own slot, in
+  groups of four floats laid out so that a warp's stores are contiguous (group ``g`` of thread
+  ``t`` at float ``4·(128·g + t)``); ``bar.sync 5 + c, 128``; its leader issues
+  ``fence.acq_rel.gpu`` and ``st.relaxed.gpu`` of 1 into the slot's flag.
+* The *tail* segment's warpgroup, in the CTA one cluster later (``ctaid + cluster_m``: the
+  same rank of the next cluster), has its leader spin on ``ld.acquire.gpu`` of that CTA's flag
+  until it reads 1 and reset it to 0 (so the workspace is zero again when the kernel ends),
+  ``bar.sync 5 + c, 128``, then every thread adds the partial to its accumulators and stores the
+  tile as usual.
+
+Each slot is written once per launch, by one head, and read by one tail; launches that share a
+workspace must be ordered (the runtime keeps one per stream).
+"""
+
+from __future__ import annotations
+
+from warpsched.nvidia.datapaths.wgmma.emitter import ARGS, GemmEmitter
+
+HANDOFF_BARRIER = 5
+"""Named barrier ``HANDOFF_BARRIER + c`` orders consumer warpgroup ``c``'s partial and flag."""
+PTR_GLOBAL = "!llvm.ptr<1>"
+VEC = "vector<4xf32>"
+
+
+def _slot(em: GemmEmitter, index: str, cta: str) -> tuple[str, str]:
+    """(flag, partial) pointers of consumer warpgroup ``index`` of CTA ``cta``."""
+    w, cfg = em.w, em.config
+    slot = w.add(w.muli(cta, 2), index)
+    flag = em.elem(ARGS.workspace, slot, "i32", PTR_GLOBAL)
+    flags_bytes = em.binop("and", w.addi(w.muli(em.grid, 8), 255), w.const(-256))
+    partial_bytes = cfg.rows_per_consumer * cfg.block_n * 4
+    offset = w.add(flags_bytes, w.muli(slot, partial_bytes))
+    return flag, em.elem(ARGS.workspace, offset, "i8", PTR_GLOBAL)
+
+
+def _groups(em: GemmEmitter, accs: list[str]):
+    """(accumulator, first element, float offset for thread 0) of each group of four."""
+    per_atom = em.config.block_n // 2
+    for atom, acc in enumerate(accs):
+        for first in range(0, per_atom, 4):
+            group = (atom * per_atom + first) // 4
+            yield atom, acc, first, group * 128 * 4
+
+
+def _handoff_sync(em: GemmEmitter, index: str) -> None:
+    w = em.w
+    bar = w.addi(index, HANDOFF_BARRIER)
+    w.stmt(f"nvvm.barrier id = {bar} number_of_threads = {w.const(128)}")
+
+
+def _flag_asm(em: GemmEmitter, text: str, flag: str) -> None:
+    addr = em.w.emit(f"llvm.ptrtoint {flag} : {PTR_GLOBAL} to i64")
+    em.w.stmt(
+        f'llvm.inline_asm has_side_effects asm_dialect = att "{text}", "l" {addr} : (i64) -> ()'
+    )
+
+
+def write_partial(em: GemmEmitter, accs: list[str], thread: str, leader: str, index: str) -> None:
+    """Head segment: store the partial sums ``accs`` of consumer ``index`` and raise its flag."""
+    w = em.w
+    flag, partial = _slot(em, index, em.sreg("ctaid.x"))
+    mine = em.elem(partial, w.muli(thread, 4), "f32", PTR_GLOBAL)
+    for _atom, acc, first, offset in _groups(em, accs):
+        vec = w.zero(VEC)
+        for lane in range(4):
+            x = w.emit(f"llvm.extractvalue {acc}[{first + lane}] : {em.acc_type}")
+            vec = w.emit(f"llvm.insertelement {x}, {vec}[{w.const(lane)} : i32] : {VEC}")
+        ptr = em.elem(mine, offset, "f32", PTR_GLOBAL)
+        w.stmt(f"llvm.store {vec}, {ptr} {{alignment = 16 : i64}} : {VEC}, {PTR_GLOBAL}")
+    _handoff_sync(em, index)
+    em.if_then(
+        leader,
+        lambda: _flag_asm(em, "fence.acq_rel.gpu; st.relaxed.gpu.global.u32 [$0], 1;", flag),
+        "raise_flag",
+    )
+
+
+def add_partial(
+    em: GemmEmitter, accs: list[str], thread: str, leader: str, index: str
+) -> list[str]:
+    """Tail segment: wait for the head's flag (in CTA ``ctaid - cluster_m``), reset it, and
+    return ``accs`` plus the head's partial sums."""
+    w, cfg = em.w, em.config
+    flag, partial = _slot(em, index, w.addi(em.sreg("ctaid.x"), -cfg.cluster_m))
+
+    def wait_flag() -> None:
+        spin, ready = em.label("sk_spin"), em.label("sk_ready")
+        em.br(spin)
+        em.open(spin)
+        addr = w.emit(f"llvm.ptrtoint {flag} : {PTR_GLOBAL} to i64")
+        value = w.emit(
+            "llvm.inline_asm has_side_effects asm_dialect = att "
+            '"ld.acquire.gpu.global.u32 $0, [$1];", "=r,l" '
+            f"{addr} : (i64) -> i32"
+        )
+        em.cond_br(w.icmp("eq", value, w.const(0)), spin, ready)
+        em.open(ready)
+        _flag_asm(em, "st.relaxed.gpu.global.u32 [$0], 0;", flag)
+
+    em.if_then(leader, wait_flag, "sk_wait")
+    _handoff_sync(em, index)
+    mine = em.elem(partial, w.muli(thread, 4), "f32", PTR_GLOBAL)
+    out = list(accs)
+    for atom, _acc, first, offset in _groups(em, accs):
+        ptr = em.elem(mine, offset, "f32", PTR_GLOBAL)
+        vec = w.emit(f"llvm.load {ptr} {{alignment = 16 : i64}} : {PTR_GLOBAL} -> {VEC}")
+        for lane in range(4):
+            x = w.emit(f"llvm.extractvalue {out[atom]}[{first + lane}] : {em.acc_type}")
+            y = w.emit(f"llvm.extractelement {vec}[{w.const(lane)} : i32] : {VEC}")
+            total = w.emit(f"llvm.fadd {x}, {y} : f32")
+            out[atom] = w.emit(
+                f"llvm.insertvalue {total}, {out[atom]}[{first + lane}] : {em.acc_type}"
+            )
+    return out

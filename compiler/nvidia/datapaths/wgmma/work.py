@@ -1,0 +1,106 @@
+"""The persistent scheduler's work items: whole units, or stream-K runs of k-blocks.
+
+Every role of a CTA walks the same sequence of *work items*, each the k-blocks
+``[k_begin, k_end)`` of one unit (a tile, or a 2x1 cluster's pair of tiles; see
+``emitter.py``).  With ``P`` units in flight (``nctaid.x / cluster_m``), ``U``
+units and ``kb`` k-blocks per tile, a CTA whose cluster index is ``c``:
+
+* data-parallel: takes units ``c, c + P, ...`` below ``U``, whole;
+* stream-K: when ``U > P`` and ``P`` does not divide ``U``, the last
+  ``sk = U mod P + P`` units (the last full wave and the partial one) are one
+  run of ``S = sk · kb`` k-block iterations, and CTA ``c`` takes iterations
+  ``[c·S / P, (c+1)·S / P)`` of it.  The units before stay whole (``c, c + P,
+  ...`` below ``U - sk``), and are taken first.  Each run is at least ``kb``
+  long, so a tile is split between at most two CTAs: the *head* segment
+  (``k_begin = 0``) in the lower-numbered CTA and the *tail* (``k_end = kb``)
+  in the next one.  A CTA walks its run's segments from the highest tile
+  down, so its head segment is its first stream-K item and its tail segment
+  its last: the partial a tail waits for (``stream_k.py``) was the lower CTA's
+  first stream-K item.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from warpsched.nvidia.datapaths.wgmma.emitter import GemmEmitter
+
+
+@dataclass(frozen=True)
+class WorkItem:
+    """One work item, as SSA values (i1 ``valid``: the walk is not over)."""
+
+    valid: str
+    unit: str
+    k_begin: str
+    k_end: str
+    next_state: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A work item in numbers: k-blocks ``[k_begin, k_end)`` of unit ``unit``."""
+
+    unit: int
+    k_begin: int
+    k_end: int
+
+
+def walk_items(units: int, per_wave: int, k_blocks: int, cta: int, stream_k: bool) -> list[Segment]:
+    """The work items of cluster index ``cta`` in the order its roles walk them: what
+    ``WorkWalk`` emits, in Python (for the ring model of ``sched-verify`` and the tests)."""
+    split = stream_k and units > per_wave and units % per_wave != 0
+    sk_units = units % per_wave + per_wave if split else 0
+    whole = units - sk_units
+    items = [Segment(u, 0, k_blocks) for u in range(cta, whole, per_wave)]
+    iterations = sk_units * k_blocks
+    begin, end = cta * iterations // per_wave, (cta + 1) * iterations // per_wave
+    while end > begin:
+        local = (end - 1) // k_blocks
+        start = max(begin, local * k_blocks)
+        items.append(Segment(whole + local, start - local * k_blocks, end - local * k_blocks))
+        end = start
+    return items
+
+
+class WorkWalk:
+    """One role's walk over its CTA's work items; the state is block arguments
+    ``%<prefix>t`` (the next whole unit) and, with stream-K, ``%<prefix>e`` (one past the
+    next segment's last iteration).  ``first``/``step``: the role's whole units."""
+
+    def __init__(self, em: GemmEmitter, prefix: str, first: str, step: str) -> None:
+        self.em, self.first, self.step = em, first, step
+        self.run = em.stream_k_run
+        self.names = (f"%{prefix}t",) + ((f"%{prefix}e",) if self.run else ())
+
+    @property
+    def params(self) -> list[tuple[str, str]]:
+        return [(name, "i32") for name in self.names]
+
+    @property
+    def initial(self) -> tuple[str, ...]:
+        return (self.first,) + ((self.run.end,) if self.run else ())
+
+    def item(self) -> WorkItem:
+        """The current item and the state after it (emit where the state is in scope)."""
+        em, w = self.em, self.em.w
+        t = self.names[0]
+        if self.run is None:
+            return WorkItem(
+                w.icmp("ult", t, em.total_units), t, w.const(0), em.k_blocks, (w.add(t, self.step),)
+            )
+        e, run = self.names[1], self.run
+        whole = w.icmp("ult", t, run.whole_units)
+        local = em.udiv(w.addi(e, -1), em.k_blocks)  # the tile of iteration e - 1
+        tile_start = w.mul(local, em.k_blocks)
+        seg_start = em.select(w.icmp("ugt", run.begin, tile_start), run.begin, tile_start)
+        return WorkItem(
+            valid=em.binop("or", whole, w.icmp("ugt", e, run.begin), "i1"),
+            unit=em.select(whole, t, w.add(run.whole_units, local)),
+            k_begin=em.select(whole, w.const(0), em.binop("sub", seg_start, tile_start)),
+            k_end=em.select(whole, em.k_blocks, em.binop("sub", e, tile_start)),
+            next_state=(
+                em.select(whole, w.add(t, self.step), t),
+                em.select(whole, e, seg_start),
+            ),
+        )

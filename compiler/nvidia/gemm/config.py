@@ -1,0 +1,350 @@
+"""The tuning surface of the Hopper GEMM: one frozen ``HopperGemmConfig`` per kernel.
+
+Every field is an attribute of the ``sched.nv_gemm`` op.  ``problems()`` lists
+what is illegal about a configuration (each message names the field, the value
+and the rule); the constructor raises ``GemmConfigError`` with them.  The
+derived properties (thread count, shared-memory bytes, accumulator registers,
+barrier counts) are what the kernel generator and the runtime both read, so
+they never disagree.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import Field, dataclass, fields
+
+from warpsched.nvidia.ptx.wgmma_descriptors import ELEMENT_BYTES, SWIZZLE_BYTES
+from warpsched.nvidia.targets import MAX_DYNAMIC_SMEM
+
+WARPGROUP_THREADS = 128
+SMEM_ALIGN_SLACK = 1024
+"""Bytes allocated beyond the layout so the kernel can align its base to 1024 (128-byte swizzle)."""
+PRODUCER_REGISTERS = 40
+CONSUMER_REGISTERS = 232
+REGISTER_FILE = 65536
+MAX_ACCUMULATOR_REGISTERS = 128
+"""f32 accumulator registers one consumer thread may hold (more spills at 232 registers)."""
+
+
+def workspace_flags_bytes(grid: int) -> int:
+    """Stream-K: the ready flags' part of the workspace (one i32 per CTA and consumer
+    warpgroup), rounded up to 256 bytes so the partial tiles after it stay aligned."""
+    return -(-grid * 2 * 4 // 256) * 256
+
+
+class GemmConfigError(ValueError):
+    """An illegal ``HopperGemmConfig``; ``problems`` lists every broken rule (the message joins
+    them)."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = list(problems)
+        super().__init__("; ".join(self.problems))
+
+
+class ConsumerMode(str, enum.Enum):
+    """How the two consumer warpgroups share the work.
+
+    ``COOPERATIVE``: both work on the same output tile, each on half of its rows.
+    ``PINGPONG``: each works on its own tile (alternate tiles of the CTA), so one
+    warpgroup's epilogue overlaps the other's mainloop.
+    """
+
+    COOPERATIVE = "cooperative"
+    PINGPONG = "pingpong"
+
+
+class Decomposition(str, enum.Enum):
+    """How the persistent CTAs divide the output tiles.
+
+    ``DATA_PARALLEL``: each CTA takes whole tiles (``ctaid.x``, then every ``nctaid.x``-th), so
+    when the tile count is not a multiple of the grid the last wave leaves SMs idle.
+    ``STREAM_K``: the whole waves but one stay data-parallel; the last full wave and the partial
+    one are cut into equal runs of k-blocks, one per CTA, so every CTA finishes together.  A
+    tile split between two CTAs is summed through a global workspace (see ``stream_k.py``).
+    """
+
+    DATA_PARALLEL = "data_parallel"
+    STREAM_K = "stream_k"
+
+
+class Raster(str, enum.Enum):
+    """Grouped tile order: ``ALONG_M`` walks ``group`` tile rows down M before moving along N."""
+
+    ALONG_M = "along_m"
+    ALONG_N = "along_n"
+
+
+class MatrixLayout(str, enum.Enum):
+    """``ROW``: the last (column) index is contiguous; ``COL``: the first."""
+
+    ROW = "row"
+    COL = "col"
+
+
+class EpilogueKind(str, enum.Enum):
+    """How accumulators reach C.
+
+    ``REGISTERS``: each thread stores its column pairs to global memory, guarded on edge tiles.
+    ``TMA``: the warpgroup writes its sub-tile to a swizzled shared-memory staging buffer and
+    one thread issues TMA stores (which clip at C's edges); the consumers go on to the next
+    tile while the copy engine drains the buffer.  Needs C's row stride a multiple of 16 bytes.
+    """
+
+    REGISTERS = "registers"
+    TMA = "tma"
+
+
+class OutDtype(str, enum.Enum):
+    """The element type of C."""
+
+    BF16 = "bf16"
+    F32 = "f32"
+
+    @property
+    def nbytes(self) -> int:
+        return 2 if self is OutDtype.BF16 else 4
+
+
+def enum_field_type(f: Field) -> type[enum.Enum] | None:
+    """The enum a ``HopperGemmConfig`` field holds (the type of its default), or None for the
+    integer and name fields."""
+    return type(f.default) if isinstance(f.default, enum.Enum) else None
+
+
+@dataclass(frozen=True)
+class HopperGemmConfig:
+    """A bf16 GEMM ``C = A·B`` (f32 accumulate) for sm_90a.
+
+    ``block_m × block_n × block_k`` is the CTA tile, ``stages`` the depth of the
+    TMA ring, ``consumers`` the consumer mode, ``cluster_m × cluster_n`` the
+    thread-block cluster (TMA multicast of the shared operand), ``raster`` and
+    ``group`` the persistent scheduler's tile order, ``a_layout``/``b_layout``
+    the operands' storage and ``out_dtype`` C's element type.
+    """
+
+    name: str = "hopper_gemm"
+    block_m: int = 128
+    block_n: int = 256
+    block_k: int = 64
+    stages: int = 3
+    consumers: ConsumerMode = ConsumerMode.COOPERATIVE
+    epilogue: EpilogueKind = EpilogueKind.TMA
+    cluster_m: int = 1
+    cluster_n: int = 1
+    raster: Raster = Raster.ALONG_M
+    group: int = 8
+    decomposition: Decomposition = Decomposition.DATA_PARALLEL
+    a_layout: MatrixLayout = MatrixLayout.ROW
+    b_layout: MatrixLayout = MatrixLayout.ROW
+    out_dtype: OutDtype = OutDtype.BF16
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            kind = enum_field_type(f)
+            if kind is not None and not isinstance(value, kind):
+                try:
+                    object.__setattr__(self, f.name, kind(value))
+                except ValueError:
+                    allowed = ", ".join(k.value for k in kind)
+                    raise GemmConfigError(
+                        [f"{f.name} = {value!r}: expected one of {allowed}"]
+                    ) from None
+        problems = self.problems()
+        if problems:
+            raise GemmConfigError(problems)
+
+    # ---- validation --------------------------------------------------------------------------
+    def problems(self) -> list[str]:
+        """Every rule this configuration breaks (empty when it is legal)."""
+        out = []
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if type(f.default) is int and (
+                not isinstance(value, int) or isinstance(value, bool) or value < 1
+            ):
+                out.append(f"{f.name} = {value!r}: must be a positive integer")
+        if out:
+            return out
+        if not self.name.isidentifier():
+            out.append(f"name = {self.name!r}: must be an identifier")
+        if self.block_k != SWIZZLE_BYTES // ELEMENT_BYTES:
+            out.append(f"block_k = {self.block_k}: must be 64 (one 128-byte swizzle row of bf16)")
+        if self.block_n % 64 or not 64 <= self.block_n <= 256:
+            out.append(
+                f"block_n = {self.block_n}: must be 64, 128, 192 or 256 (wgmma N ≤ 256, "
+                f"TMA boxes of 64)"
+            )
+        if self.rows_per_consumer % 64 or self.rows_per_consumer == 0:
+            legal = "128 or 256" if self.consumers is ConsumerMode.COOPERATIVE else "64 or 128"
+            out.append(
+                f"block_m = {self.block_m}: must be {legal} in {self.consumers.value} mode "
+                f"(each consumer warpgroup issues m64 wgmma)"
+            )
+        elif self.accumulator_registers > MAX_ACCUMULATOR_REGISTERS:
+            out.append(
+                f"block_m × block_n = {self.block_m}×{self.block_n}: "
+                f"{self.accumulator_registers} f32 accumulators per consumer thread "
+                f"(at most {MAX_ACCUMULATOR_REGISTERS})"
+            )
+        if self.stages < 2:
+            out.append(f"stages = {self.stages}: the ring needs at least 2 stages")
+        if self.smem_bytes > MAX_DYNAMIC_SMEM:
+            out.append(
+                f"stages = {self.stages}: {self.smem_bytes} bytes of shared memory "
+                f"(at most {MAX_DYNAMIC_SMEM})"
+            )
+        if self.stream_k and self.consumers is not ConsumerMode.COOPERATIVE:
+            out.append(
+                "decomposition = stream_k: needs cooperative consumers (both warpgroups on "
+                "every k-block run)"
+            )
+        if self.cluster_n != 1 or self.cluster_m not in (1, 2):
+            out.append(
+                f"cluster = {self.cluster_m}x{self.cluster_n}: only 1x1 and 2x1 clusters are "
+                f"implemented (2x1: two CTAs on vertically adjacent tiles share B by TMA multicast)"
+            )
+        return out
+
+    # ---- derived -----------------------------------------------------------------------------
+    @property
+    def consumer_warpgroups(self) -> int:
+        return 2
+
+    @property
+    def threads(self) -> int:
+        """One producer warpgroup and two consumer warpgroups."""
+        return WARPGROUP_THREADS * (1 + self.consumer_warpgroups)
+
+    @property
+    def rows_per_consumer(self) -> int:
+        """Output rows one consumer warpgroup computes per tile."""
+        if self.consumers is ConsumerMode.COOPERATIVE:
+            return self.block_m // self.consumer_warpgroups
+        return self.block_m
+
+    @property
+    def m_atoms(self) -> int:
+        """m64 wgmma instructions per consumer warpgroup per k16 step."""
+        return self.rows_per_consumer // 64
+
+    @property
+    def accumulator_registers(self) -> int:
+        """f32 accumulator registers per consumer thread."""
+        return self.m_atoms * self.block_n // 2
+
+    @property
+    def stream_k(self) -> bool:
+        return self.decomposition is Decomposition.STREAM_K
+
+    def workspace_bytes(self, grid: int) -> int:
+        """Stream-K: the global workspace a launch of ``grid`` CTAs needs (0 otherwise): one
+        ready flag per CTA and consumer warpgroup, then one f32 partial tile per CTA."""
+        if not self.stream_k:
+            return 0
+        return workspace_flags_bytes(grid) + grid * self.partial_tile_bytes
+
+    @property
+    def partial_tile_bytes(self) -> int:
+        """Stream-K: one CTA's f32 partial sums of a tile."""
+        return self.block_m * self.block_n * 4
+
+    @property
+    def cluster_size(self) -> int:
+        return self.cluster_m * self.cluster_n
+
+    @property
+    def multicast_b(self) -> bool:
+        """2x1 clusters: the pair's CTAs compute tiles ``(2i, j)`` and ``(2i + 1, j)`` and each
+        loads part of their common B tile into both CTAs' stages (``.multicast::cluster``)."""
+        return self.cluster_m == 2
+
+    @property
+    def a_stage_bytes(self) -> int:
+        return self.block_m * self.block_k * ELEMENT_BYTES
+
+    @property
+    def b_stage_bytes(self) -> int:
+        return self.block_n * self.block_k * ELEMENT_BYTES
+
+    @property
+    def stage_bytes(self) -> int:
+        """Bytes one ring stage holds, and the ``expect_tx`` count of its full barrier."""
+        return self.a_stage_bytes + self.b_stage_bytes
+
+    @property
+    def staging_boxes(self) -> int:
+        """TMA epilogue: the boxes (``rows_per_consumer`` rows × 128 bytes of C) that one
+        consumer warpgroup's sub-tile spans."""
+        return self.block_n * self.out_dtype.nbytes // SWIZZLE_BYTES
+
+    @property
+    def staging_passes(self) -> int:
+        """TMA epilogue: in how many passes a warpgroup stages and stores its sub-tile.
+
+        The fewest passes (a divisor of ``staging_boxes``) whose staging buffers fit beside
+        the ring, so a deep ring costs a second, buffer-reusing pass rather than an illegal
+        layout.  1 for the register epilogue; when even one box per pass does not fit, the
+        one-box layout, which the shared-memory rule then reports.
+        """
+        boxes = self.staging_boxes
+        if self.epilogue is EpilogueKind.REGISTERS or boxes < 2:
+            return 1
+        divisors = [p for p in range(1, boxes + 1) if boxes % p == 0]
+        for passes in divisors:
+            if self._smem_with_staging(self._staging_bytes_for(passes)) <= MAX_DYNAMIC_SMEM:
+                return passes
+        return divisors[-1]
+
+    def _staging_bytes_for(self, passes: int) -> int:
+        return self.staging_boxes // passes * self.rows_per_consumer * SWIZZLE_BYTES
+
+    @property
+    def staging_bytes(self) -> int:
+        """TMA epilogue: one consumer warpgroup's C staging buffer, ``staging_boxes /
+        staging_passes`` boxes (0 for the register epilogue)."""
+        if self.epilogue is EpilogueKind.REGISTERS:
+            return 0
+        return self._staging_bytes_for(self.staging_passes)
+
+    @property
+    def staging_offset(self) -> int:
+        """Byte offset of the staging buffers (after the stages) from the aligned base."""
+        return self.stages * self.stage_bytes
+
+    @property
+    def barrier_offset(self) -> int:
+        """Byte offset of the barriers (after the stages and staging buffers)."""
+        return self.staging_offset + self.consumer_warpgroups * self.staging_bytes
+
+    @property
+    def smem_bytes(self) -> int:
+        """Dynamic shared memory to launch with: stages, staging buffers, 2 mbarriers per
+        stage, alignment slack."""
+        return self._smem_with_staging(self.staging_bytes)
+
+    def _smem_with_staging(self, staging_bytes: int) -> int:
+        barriers = 2 * self.stages * 8
+        return (
+            self.staging_offset
+            + self.consumer_warpgroups * staging_bytes
+            + barriers
+            + SMEM_ALIGN_SLACK
+        )
+
+    @property
+    def empty_arrivals(self) -> int:
+        """Arrivals that release a stage: one elected thread per consuming warpgroup per CTA
+        of the multicast group that read it."""
+        per_cta = self.consumer_warpgroups if self.consumers is ConsumerMode.COOPERATIVE else 1
+        return per_cta * self.cluster_size
+
+    def attributes(self) -> dict[str, object]:
+        """The configuration as ``sched.nv_gemm`` attribute values (enums as their names)."""
+        return {
+            f.name: getattr(self, f.name).value
+            if isinstance(getattr(self, f.name), enum.Enum)
+            else getattr(self, f.name)
+            for f in fields(self)
+            if f.name != "name"
+        }
