@@ -1,9 +1,9 @@
 """Loading the ``sched`` dialect (IRDL) into an MLIR context.
 
-The dialect is declared in two files, each a complete ``irdl.dialect @sched``:
-``amd/sched.irdl.mlir`` (the AMD schedule ops) and ``nvidia/sched_nvidia.irdl.mlir``
-(the NVIDIA warp-specialization ops).  ``load_sched_dialect`` merges the ops of every
-file into the first file's dialect, so MLIR loads one ``sched`` dialect.
+The dialect is declared in two halves, each a complete ``irdl.dialect @sched``:
+``amd/sched.irdl.mlir`` (the AMD schedule ops) and the NVIDIA warp-specialization ops, whose
+declaration ``nvidia/irdl.py`` generates from their op table.  ``load_sched_dialect`` merges
+the ops of the second into the first's dialect, so MLIR loads one ``sched`` dialect.
 """
 
 from __future__ import annotations
@@ -14,12 +14,14 @@ from pathlib import Path
 from warpsched.core.ir import ir, irdl
 
 HERE = Path(__file__).parent
-IRDL_SOURCES = (HERE / "amd" / "sched.irdl.mlir", HERE / "nvidia" / "sched_nvidia.irdl.mlir")
+AMD_IRDL = HERE / "amd" / "sched.irdl.mlir"
 
 
 @cache
 def _irdl_texts() -> tuple[str, ...]:
-    return tuple(source.read_text() for source in IRDL_SOURCES)
+    from .nvidia.irdl import nvidia_irdl
+
+    return AMD_IRDL.read_text(), nvidia_irdl()
 
 
 def _merged_irdl() -> ir.Module:

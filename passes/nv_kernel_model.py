@@ -1,11 +1,9 @@
-"""A verified ``sched.nv_kernel`` as the NVIDIA program model (``warpsched.nvidia.program.kernel.Kernel``).
+"""A verified ``sched.nv_kernel`` as the NVIDIA program model (``warpsched.nvidia.program.Kernel``).
 
-``to_kernel`` converts the kernel's ops 1:1: the pipelines, then each role's
-steps (an op's ``OpSpec.model_class``), naming linear stages ``stage0``,
-``stage1``... in acquire order.  ``sched-to-nvvm`` lowers the result with
-``warpsched.nvidia.lowering.kernel``; ``sched-verify`` and ``warpsched-viz`` model-check
-and draw it.  Imported when a module holds a ``sched.nv_kernel``: a module with
-only a ``sched.nv_gemm`` never builds the program model.
+``to_kernel`` converts the kernel's ops 1:1: the declarations (pipelines, tile schedulers), then
+each role's steps (the op's generated step class, ``program.steps.step_class``), naming linear
+stages ``stage0``, ``stage1``... in acquire order.  ``sched-to-nvvm`` lowers the result with
+``warpsched.nvidia.lowering``; ``sched-verify`` and ``warpsched-viz`` model-check and draw it.
 """
 
 from __future__ import annotations
@@ -13,11 +11,13 @@ from __future__ import annotations
 from warpsched.core.ir import ir
 from warpsched.dialects.nvidia.ops import NvOp
 from warpsched.nvidia import program as P
+from warpsched.nvidia.program.enums import MatrixLayout, OutDtype
 from warpsched.nvidia.program.pipeline_config import (
     BarrierCounts,
     InputPipelineConfig,
     OutputPipelineConfig,
 )
+from warpsched.nvidia.program.steps import step_class
 from warpsched.nvidia.targets import NVTarget
 
 
@@ -25,14 +25,14 @@ def to_kernel(op: ir.Operation, target: NVTarget) -> P.Kernel:
     """The program-model ``Kernel`` of a verified ``sched.nv_kernel``; ``ValueError`` if the model rejects it."""
     view = NvOp(op)
     params = view.params()
-    inputs, outputs, bodies = [], [], []
+    inputs, outputs, schedulers, bodies = [], [], [], []
     for child in map(NvOp, view.children()):
         p = child.params()
         if child.name == "sched.nv_input_pipeline":
             config = InputPipelineConfig(
                 p["num_stages"], BarrierCounts(p["producer_count"], p["consumer_count"])
             )
-            inputs.append(child.spec.model_class(p["sym_name"], config, p["payload"]))
+            inputs.append(P.InputPipeline(p["sym_name"], config, p["payload"]))
         elif child.name == "sched.nv_output_pipeline":
             config = OutputPipelineConfig(p["num_stages"], p["stage_stride_cols"], p["cta_group"])
             counts = (
@@ -40,10 +40,21 @@ def to_kernel(op: ir.Operation, target: NVTarget) -> P.Kernel:
                 if "producer_count" in p
                 else None
             )
-            outputs.append(child.spec.model_class(p["sym_name"], config, counts))
+            outputs.append(P.OutputPipeline(p["sym_name"], config, counts))
+        elif child.name == "sched.nv_tile_scheduler":
+            schedulers.append(
+                P.TileScheduler(p["sym_name"], p["raster"], p["group"], p["decomposition"])
+            )
         else:
-            bodies.append(child.spec.model_class(p["role"], _StepConverter().steps(child)))
-    gemm = P.GemmParams(params["block_m"], params["block_n"], params["block_k"])
+            bodies.append(P.RoleBody(p["role"], _StepConverter().steps(child)))
+    gemm = P.GemmParams(
+        params["block_m"],
+        params["block_n"],
+        params["block_k"],
+        params.get("a_layout", MatrixLayout.ROW),
+        params.get("b_layout", MatrixLayout.COL),
+        params.get("out_dtype", OutDtype.F32),
+    )
     return P.Kernel(
         params["sym_name"],
         target,
@@ -51,8 +62,10 @@ def to_kernel(op: ir.Operation, target: NVTarget) -> P.Kernel:
         params["threads"],
         gemm,
         tuple(inputs),
-        outputs[0],
+        outputs[0] if outputs else None,
         tuple(bodies),
+        tuple(schedulers),
+        params.get("cluster_m", 1),
     )
 
 
@@ -81,5 +94,5 @@ class _StepConverter:
                 kwargs["stage"] = self.stage_name(view.operation)
             if view.operand is not None:
                 kwargs["stage"] = self.stage_name(view.operand.owner.operation)
-            out.append(view.spec.model_class(**kwargs))
+            out.append(step_class(view.name)(**kwargs))
         return tuple(out)

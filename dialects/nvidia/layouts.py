@@ -11,11 +11,12 @@ from warpsched.nvidia.program.roles import (
     custom_layout,
     warp_role_1d1d,
     warp_role_8warp,
+    warpgroup_roles,
 )
 
 from ..common.ops import i64_attr
 
-LAYOUT_KINDS = ("warp_role_1d1d", "warp_role_8warp", "custom")
+LAYOUT_KINDS = ("warp_role_1d1d", "warp_role_8warp", "warpgroups", "custom")
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,16 @@ class LayoutSpec:
             ):
                 raise ValueError("warp_role_1d1d needs has_sfb = true|false and num_epi_warps = N")
             return warp_role_1d1d(has_sfb, warps)
+        if self.kind == "warpgroups":
+            unknown = set(fields) - {"consumers"}
+            if unknown:
+                raise ValueError(
+                    f"warpgroups has no field '{sorted(unknown)[0]}' (fields: consumers)"
+                )
+            consumers = fields.get("consumers", 2)
+            if isinstance(consumers, bool) or not isinstance(consumers, int):
+                raise ValueError("warpgroups needs consumers = N")
+            return warpgroup_roles(consumers)
         if self.kind == "warp_role_8warp":
             if fields:
                 raise ValueError("warp_role_8warp takes no fields")

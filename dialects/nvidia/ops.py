@@ -5,7 +5,7 @@ Every op maps 1:1 onto a class of the program model (``warpsched.nvidia.program.
 
 Region ops are ``builtin.module`` containers carrying one marker attribute,
 named after the op, whose value is the dictionary of the op's parameters
-(``{sched.nv_role = {role = "mma"}}``); see sched_nvidia.irdl.mlir for why.
+(``{sched.nv_role = {role = "mma"}}``); see ``irdl`` for why.
 ``NvOp`` reads both kinds the same way.  Conversions raise ``ValueError`` /
 ``TypeError`` naming the bad attribute; verify.py turns those into
 diagnostics.

@@ -15,14 +15,18 @@ from .layouts import LayoutSpec
 from .ops import NvOp
 from .specs import Kind, Param, Value
 
-_1D1D_DEFAULTS = (("has_sfb", False), ("num_epi_warps", 4))
+_DEFAULTS = {
+    "warp_role_1d1d": (("has_sfb", False), ("num_epi_warps", 4)),
+    "warpgroups": (("consumers", 2),),
+}
 
 
 def format_layout(spec: LayoutSpec) -> str:
-    """``warp_role_1d1d<has_sfb = false, num_epi_warps = 4>``, ``warp_role_8warp``, ``custom<...>``."""
+    """``warp_role_1d1d<has_sfb = false, num_epi_warps = 4>``, ``warp_role_8warp``,
+    ``warpgroups<consumers = 2>``, ``custom<...>``."""
     fields = dict(spec.fields)
-    if spec.kind == "warp_role_1d1d":
-        fields = {name: fields.get(name, default) for name, default in _1D1D_DEFAULTS}
+    if spec.kind in _DEFAULTS:
+        fields = {name: fields.get(name, default) for name, default in _DEFAULTS[spec.kind]}
     if not fields:
         return spec.kind
     return (

@@ -13,6 +13,13 @@ from __future__ import annotations
 import enum
 from dataclasses import Field, dataclass, fields
 
+from warpsched.nvidia.program.enums import (
+    Decomposition,
+    EpilogueKind,
+    MatrixLayout,
+    OutDtype,
+    Raster,
+)
 from warpsched.nvidia.ptx.wgmma_descriptors import ELEMENT_BYTES, SWIZZLE_BYTES
 from warpsched.nvidia.targets import MAX_DYNAMIC_SMEM
 
@@ -51,58 +58,6 @@ class ConsumerMode(str, enum.Enum):
 
     COOPERATIVE = "cooperative"
     PINGPONG = "pingpong"
-
-
-class Decomposition(str, enum.Enum):
-    """How the persistent CTAs divide the output tiles.
-
-    ``DATA_PARALLEL``: each CTA takes whole tiles (``ctaid.x``, then every ``nctaid.x``-th), so
-    when the tile count is not a multiple of the grid the last wave leaves SMs idle.
-    ``STREAM_K``: the whole waves but one stay data-parallel; the last full wave and the partial
-    one are cut into equal runs of k-blocks, one per CTA, so every CTA finishes together.  A
-    tile split between two CTAs is summed through a global workspace (see ``stream_k.py``).
-    """
-
-    DATA_PARALLEL = "data_parallel"
-    STREAM_K = "stream_k"
-
-
-class Raster(str, enum.Enum):
-    """Grouped tile order: ``ALONG_M`` walks ``group`` tile rows down M before moving along N."""
-
-    ALONG_M = "along_m"
-    ALONG_N = "along_n"
-
-
-class MatrixLayout(str, enum.Enum):
-    """``ROW``: the last (column) index is contiguous; ``COL``: the first."""
-
-    ROW = "row"
-    COL = "col"
-
-
-class EpilogueKind(str, enum.Enum):
-    """How accumulators reach C.
-
-    ``REGISTERS``: each thread stores its column pairs to global memory, guarded on edge tiles.
-    ``TMA``: the warpgroup writes its sub-tile to a swizzled shared-memory staging buffer and
-    one thread issues TMA stores (which clip at C's edges); the consumers go on to the next
-    tile while the copy engine drains the buffer.  Needs C's row stride a multiple of 16 bytes.
-    """
-
-    REGISTERS = "registers"
-    TMA = "tma"
-
-
-class OutDtype(str, enum.Enum):
-    """The element type of C."""
-
-    BF16 = "bf16"
-    F32 = "f32"
-
-    @property
-    def nbytes(self) -> int:
-        return 2 if self is OutDtype.BF16 else 4
 
 
 def enum_field_type(f: Field) -> type[enum.Enum] | None:

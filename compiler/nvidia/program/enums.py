@@ -1,7 +1,5 @@
-"""The enums of the NVIDIA program model that the dialect parses (``warpsched.nvidia.program.kernel``
-re-exports them).  Kept apart so that reading a ``sched`` module does not build the whole
-program model: the ``sched.nv_kernel`` step classes load when a kernel is converted.
-"""
+"""The enums of the NVIDIA program model, which the dialect parses (op parameters whose value is
+a name).  Each member's value is its spelling in the dialect."""
 
 from __future__ import annotations
 
@@ -20,3 +18,96 @@ class Payload(enum.Enum):
 
     AB_TILES = "ab_tiles"  # one BM x BK tile of A and one BN x BK tile of B (bf16)
     TILE_ID = "tile_id"  # one i32 output-tile index (negative past the last tile)
+
+
+class Split(enum.Enum):
+    """How the warpgroups of a role share the work items of a persistent tile loop.
+
+    ``NONE``: the role's threads take every work item together.  ``ROWS``: every warpgroup takes
+    every work item, each its own band of ``block_m / warpgroups`` rows (cooperative).
+    ``TILES``: warpgroup ``c`` of ``W`` takes work items ``c, c + W, ...`` whole (ping-pong); the
+    input stages of an item belong to the warpgroup that takes it, the others step past them.
+    """
+
+    NONE = "none"
+    ROWS = "rows"
+    TILES = "tiles"
+
+
+class Raster(str, enum.Enum):
+    """Grouped tile order: ``ALONG_M`` walks ``group`` tile rows down M before moving along N."""
+
+    ALONG_M = "along_m"
+    ALONG_N = "along_n"
+
+
+class Decomposition(str, enum.Enum):
+    """How the persistent CTAs divide the output tiles.
+
+    ``DATA_PARALLEL``: each CTA takes whole tiles (``ctaid.x``, then every ``nctaid.x``-th), so
+    when the tile count is not a multiple of the grid the last wave leaves SMs idle.
+    ``STREAM_K``: the whole waves but one stay data-parallel; the last full wave and the partial
+    one are cut into equal runs of k-blocks, one per CTA, so every CTA finishes together.  A
+    tile split between two CTAs is summed through a global workspace.
+    """
+
+    DATA_PARALLEL = "data_parallel"
+    STREAM_K = "stream_k"
+
+
+class MatrixLayout(str, enum.Enum):
+    """``ROW``: the last (column) index is contiguous; ``COL``: the first."""
+
+    ROW = "row"
+    COL = "col"
+
+
+class OutDtype(str, enum.Enum):
+    """The element type of C (and of the fused epilogue's bias and residual)."""
+
+    BF16 = "bf16"
+    F32 = "f32"
+
+    @property
+    def nbytes(self) -> int:
+        return 2 if self is OutDtype.BF16 else 4
+
+
+class EpilogueKind(str, enum.Enum):
+    """How accumulators reach C.
+
+    ``REGISTERS``: each thread stores its column pairs to global memory, guarded on edge tiles.
+    ``TMA``: the warpgroup writes its sub-tile to a swizzled shared-memory staging buffer and
+    one thread issues TMA stores (which clip at C's edges); the consumers go on to the next
+    tile while the copy engine drains the buffer.  Needs C's row stride a multiple of 16 bytes.
+    """
+
+    REGISTERS = "registers"
+    TMA = "tma"
+
+
+class Operand(enum.Enum):
+    """Which input matrix a TMA load brings: ``A`` (M×K) or ``B`` (K×N)."""
+
+    A = "a"
+    B = "b"
+
+
+class Multicast(enum.Enum):
+    """Where a TMA load lands: ``NONE``, the issuing CTA's stage; ``CLUSTER``, the same stage of
+    both CTAs of a 2x1 cluster, each CTA issuing its part of the box."""
+
+    NONE = "none"
+    CLUSTER = "cluster"
+
+
+class Activation(enum.Enum):
+    """An elementwise activation of the fused epilogue.
+
+    ``RELU``: ``max(x, 0)``.  ``GELU_TANH``: ``0.5 x (1 + tanh(√(2/π) (x + 0.044715 x³)))``, the
+    tanh approximation (``tanh.approx.f32``) that cuBLASLt's GELU epilogue and
+    ``torch.nn.functional.gelu(approximate="tanh")`` compute.
+    """
+
+    RELU = "relu"
+    GELU_TANH = "gelu_tanh"

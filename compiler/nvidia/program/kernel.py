@@ -1,90 +1,42 @@
 """The program model: a warp-specialized GEMM kernel, spelled the way the ``sched`` dialect spells it.
 
-A ``Kernel`` holds its target, warp-role layout, launch thread count, GEMM
-tile, pipelines, and one ``RoleBody`` per role.  A body is a tuple of steps;
-scoped steps (loops, pipeline contexts, warp contexts) carry a nested
-``body``.  Each class maps 1:1 onto one dialect op (``sched.nv.<op>``, the
-name in the class docstring); a nested ``body`` is the op's single region,
-and pipeline references are the symbol names of the pipeline declarations.
+A ``Kernel`` holds its target, warp-role layout, launch thread count, GEMM tile and operand
+storage, declarations (input and output pipelines, tile schedulers) and one ``RoleBody`` per
+role.  A body is a tuple of steps (``steps``: one generated class per op of ``ops.SPECS``,
+whose docstring is the op's semantics); a region op's nested steps are its ``body``, and
+references are the symbol names of the declarations.
 
-Pipelines and their ops (mojo-semantics §B2, §B4):
+Pipelines (mojo-semantics §B2, §B4): an ``InputPipeline`` is a ``ProducerConsumerPipeline``
+(A/B k-block tiles, or tile ids handed out by a scheduler warp); an ``OutputPipeline`` an
+``OutputTilePipeline`` of accumulator stages between an MMA role and an epilogue role.  A
+``TileScheduler`` is the static persistent scheduler the roles of a TMA + wgmma kernel walk.
 
-* ``InputPipeline``: a ``ProducerConsumerPipeline``.  ``InputProduce`` /
-  ``InputConsume`` wrap one stage (enter: wait; exit: every thread that ran
-  the body arrives, then step), so its counts are thread counts.  Its payload is either A/B k-block tiles or
-  tile ids handed out by the scheduler warp (``TileLoop``).
-* ``OutputPipeline``: an ``OutputTilePipeline``.  The explicit steps
-  (``AcquireForMma``, ``ReleaseFromMma``, ``AcquireForEpilogue``,
-  ``ReleaseFromEpilogue``, ``EpilogueArrive`` = ``AccumBarrier.arrive``), the
-  scoped forms (``OutputProduce`` = ``producer()``, ``OutputConsume`` =
-  ``consumer()``, ``PerKProduce`` / ``PerKConsume`` = ``per_k()``,
-  ``PerKEpilogue`` = ``per_k_epilogue(input)`` with ``ArriveInput``), and
-  the linear forms (``AcquireMmaLinear`` / ``AcquireEpilogueLinear`` naming
-  a stage, ``ReleaseStage`` releasing it).
-
-Warp contexts (§B5): ``MmaContext`` (enter: TMEM allocate on sm_100a, then
-``bar.arrive 1``; exit: relinquish, wait on the dealloc barrier, dealloc) and
-``EpilogueContext`` (enter: ``bar.sync 1``, then read the TMEM address;
-exit: ``signal_complete``).  Data steps move the numbers: ``LoadInputStage``,
-``ZeroAccumulator``, ``MmaTileProduct``, ``StoreAccumulator``,
-``DrainStageToC``, ``AccumulateStage``, ``StoreC``, ``FetchNextTile``.
-
-The steps are in ``steps`` (re-exported here, so ``program.TileLoop`` works).
-
-Construction validates structure (names resolve, roles exist, the launch
-covers the layout); protocol balance is the dialect verifier's job, so a
-deliberately broken kernel can still be built and run.
+Construction validates structure (names resolve, roles exist, the launch covers the layout);
+protocol balance is the verifier's job (``warpsched.verify.nvidia``), so a deliberately
+broken kernel can still be built and run.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from warpsched.nvidia.program.data_steps import (
-    AccumulateStage,
-    DrainStageToC,
-    FetchNextTile,
-    LoadInputStage,
-    MmaTileProduct,
-    StoreAccumulator,
-    StoreC,
-    ZeroAccumulator,
-    ZeroEpilogueAccumulator,
+from warpsched.nvidia.program.enums import (
+    Decomposition,
+    MatrixLayout,
+    OutDtype,
+    Payload,
+    Raster,
+    Side,
 )
-from warpsched.nvidia.program.enums import Payload
+from warpsched.nvidia.program.ops import OUTPUT, SCHEDULER
 from warpsched.nvidia.program.pipeline_config import (
     BarrierCounts,
     InputPipelineConfig,
     OutputPipelineConfig,
 )
 from warpsched.nvidia.program.roles import Role, WarpRoleLayout
-from warpsched.nvidia.program.steps import (
-    INPUT_REFS,
-    PIPELINE_REFS,
-    AcquireEpilogueLinear,
-    AcquireForEpilogue,
-    AcquireForMma,
-    AcquireMmaLinear,
-    ArriveInput,
-    EpilogueArrive,
-    EpilogueContext,
-    InputConsume,
-    InputProduce,
-    KLoop,
-    MmaContext,
-    OutputConsume,
-    OutputProduce,
-    PerKConsume,
-    PerKEpilogue,
-    PerKProduce,
-    ReleaseFromEpilogue,
-    ReleaseFromMma,
-    ReleaseStage,
-    Side,
-    Step,
-    TileLoop,
-    walk,
-)
+from warpsched.nvidia.program.steps import *  # noqa: F403 - the step classes, one per op
+from warpsched.nvidia.program.steps import STEP_CLASSES, Step, walk
 from warpsched.nvidia.targets import NVTarget
 
 __all__ = [
@@ -94,50 +46,26 @@ __all__ = [
     "OutputPipeline",
     "Payload",
     "RoleBody",
-    "AccumulateStage",
-    "AcquireEpilogueLinear",
-    "AcquireForEpilogue",
-    "AcquireForMma",
-    "AcquireMmaLinear",
-    "ArriveInput",
-    "DrainStageToC",
-    "EpilogueArrive",
-    "EpilogueContext",
-    "FetchNextTile",
-    "INPUT_REFS",
-    "InputConsume",
-    "InputProduce",
-    "KLoop",
-    "LoadInputStage",
-    "MmaContext",
-    "MmaTileProduct",
-    "OutputConsume",
-    "OutputProduce",
-    "PIPELINE_REFS",
-    "PerKConsume",
-    "PerKEpilogue",
-    "PerKProduce",
-    "ReleaseFromEpilogue",
-    "ReleaseFromMma",
-    "ReleaseStage",
     "Side",
     "Step",
-    "StoreAccumulator",
-    "StoreC",
-    "TileLoop",
-    "ZeroAccumulator",
-    "ZeroEpilogueAccumulator",
+    "TileScheduler",
     "walk",
+    *(cls.__name__ for cls in STEP_CLASSES.values()),
 ]
 
 
 @dataclass(frozen=True)
 class GemmParams:
-    """The CTA tile of ``C[M,N] = A[M,K] @ B[N,K]^T`` (bf16 in, f32 accumulate and out)."""
+    """The CTA tile of ``C = A·B`` (bf16 in, f32 accumulate) and the operands' storage: A is
+    M×K (``a_layout``), B is K×N (``b_layout``; the default ``col`` is B stored N×K row-major),
+    C is M×N row-major of ``out_dtype``."""
 
     block_m: int = 32
     block_n: int = 32
     block_k: int = 32
+    a_layout: MatrixLayout = MatrixLayout.ROW
+    b_layout: MatrixLayout = MatrixLayout.COL
+    out_dtype: OutDtype = OutDtype.F32
 
     def __post_init__(self) -> None:
         for knob, value, unit in (
@@ -168,6 +96,20 @@ class OutputPipeline:
 
 
 @dataclass(frozen=True)
+class TileScheduler:
+    """``sched.nv_tile_scheduler``: the static persistent scheduler named ``name``."""
+
+    name: str
+    raster: Raster
+    group: int
+    decomposition: Decomposition
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.group, int) or isinstance(self.group, bool) or self.group < 1:
+            raise ValueError(f"tile scheduler group must be a positive integer, got {self.group!r}")
+
+
+@dataclass(frozen=True)
 class RoleBody:
     """``sched.nv.role``: the steps the threads of ``role`` run."""
 
@@ -177,11 +119,10 @@ class RoleBody:
 
 @dataclass(frozen=True)
 class Kernel:
-    """``sched.nv.kernel``: a warp-specialized GEMM kernel.
-
-    The signature is ``(A, B: bf16*, C: f32*, M, N, K: i32)`` with A row-major
-    ``M x K``, B row-major ``N x K`` and C row-major ``M x N``.
-    """
+    """``sched.nv_kernel``: a warp-specialized GEMM kernel (its data path decides the signature:
+    ``warpsched.nvidia.datapaths``).  ``output_pipeline`` is None for a kernel whose MMA role keeps
+    its accumulators in registers (TMA + wgmma); ``cluster_m`` is the 2x1 cluster of TMA
+    multicast (1: none)."""
 
     name: str
     target: NVTarget
@@ -189,8 +130,10 @@ class Kernel:
     launch_threads: int
     gemm: GemmParams
     input_pipelines: tuple[InputPipeline, ...]
-    output_pipeline: OutputPipeline
+    output_pipeline: OutputPipeline | None
     bodies: tuple[RoleBody, ...]
+    schedulers: tuple[TileScheduler, ...] = ()
+    cluster_m: int = 1
 
     def __post_init__(self) -> None:
         if not self.name.isidentifier():
@@ -198,16 +141,22 @@ class Kernel:
         if not isinstance(self.target, NVTarget):
             raise ValueError(f"kernel target must be an NVTarget, got {self.target!r}")
         self.layout.check_launch(self.launch_threads)
-        names = [p.name for p in self.input_pipelines] + [self.output_pipeline.name]
+        output = [self.output_pipeline.name] if self.output_pipeline else []
+        names = [p.name for p in self.input_pipelines] + output
+        names += [s.name for s in self.schedulers]
         if len(set(names)) != len(names):
-            raise ValueError(f"pipeline names must be unique, got {names}")
-        if self.output_pipeline.config.cta_group == 2 and not self.target.has_tmem:
-            raise ValueError(f"cta_group=2 needs sm_100a, got target {self.target.value}")
-        for role in (Role.MMA, Role.EPILOGUE):
-            if not self.layout.has(role):
-                raise ValueError(
-                    f"layout '{self.layout.name}' must have an '{role.value}' role for the output pipeline"
-                )
+            raise ValueError(f"declaration names must be unique, got {names}")
+        if self.cluster_m not in (1, 2):
+            raise ValueError(f"cluster_m must be 1 or 2, got {self.cluster_m!r}")
+        if self.output_pipeline is not None:
+            if self.output_pipeline.config.cta_group == 2 and not self.target.has_tmem:
+                raise ValueError(f"cta_group=2 needs sm_100a, got target {self.target.value}")
+            for role in (Role.MMA, Role.EPILOGUE):
+                if not self.layout.has(role):
+                    raise ValueError(
+                        f"layout '{self.layout.name}' must have an '{role.value}' role for "
+                        "the output pipeline"
+                    )
         roles = [b.role for b in self.bodies]
         if len(set(roles)) != len(roles):
             raise ValueError(f"each role may have one body, got {[r.value for r in roles]}")
@@ -220,19 +169,27 @@ class Kernel:
                 self._check_refs(step)
 
     def _check_refs(self, step: Step) -> None:
-        for attr in PIPELINE_REFS:
-            ref = getattr(step, attr, None)
-            if ref is None:
-                continue
-            if attr in INPUT_REFS or isinstance(
-                step, (InputProduce, InputConsume, LoadInputStage, TileLoop, FetchNextTile)
-            ):
+        for param, kind in step.SPEC.refs.items():
+            ref = getattr(step, param)
+            if kind == SCHEDULER:
+                self.scheduler(ref)
+            elif kind != OUTPUT:
                 self.input_pipeline(ref)
-            elif ref != self.output_pipeline.name:
+            elif self.output_pipeline is None or ref != self.output_pipeline.name:
+                have = self.output_pipeline.name if self.output_pipeline else None
                 raise ValueError(
                     f"{type(step).__name__} names output pipeline '{ref}', "
-                    f"but the kernel's is '{self.output_pipeline.name}'"
+                    f"but the kernel's is {have!r}"
                 )
+
+    def scheduler(self, name: str) -> TileScheduler:
+        """The tile scheduler called ``name``; ValueError when there is none."""
+        for s in self.schedulers:
+            if s.name == name:
+                return s
+        raise ValueError(
+            f"no tile scheduler named '{name}' (have {[s.name for s in self.schedulers]})"
+        )
 
     def input_pipeline(self, name: str) -> InputPipeline:
         """The input pipeline called ``name``; ValueError when there is none."""

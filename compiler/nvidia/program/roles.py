@@ -1,9 +1,10 @@
 """Warp-role layouts: which threads of a CTA play which role (mojo-semantics §B7).
 
 A layout is a set of half-open, warp-aligned thread ranges, one per role.  The
-three constructors are ``warp_role_1d1d`` (``WarpRole1D1D[has_sfb,
+constructors are ``warp_role_1d1d`` (``WarpRole1D1D[has_sfb,
 num_epi_warps]``, ``kernel_common.mojo`` L126-252), ``warp_role_8warp`` (the
-older ``WarpRole``, L57-118) and ``custom_layout``.  Roles never overlap, and
+older ``WarpRole``, L57-118), ``warpgroup_roles`` (a producer warpgroup and
+consumer warpgroups: the sm_90a TMA + wgmma kernels) and ``custom_layout``.  Roles never overlap, and
 ``check_launch`` rejects a launch that leaves a role's threads unlaunched or
 launches threads that have no role.
 
@@ -22,6 +23,7 @@ import itertools
 from dataclasses import dataclass
 
 WARP_SIZE = 32
+WARPGROUP_SIZE = 128
 
 
 class Role(enum.Enum):
@@ -34,6 +36,8 @@ class Role(enum.Enum):
     SFB_TMA_LOAD = "sfb_tma_load"
     SFB_LOAD = "sfb_load"
     EPILOGUE_LOAD = "epilogue_load"
+    PRODUCER = "producer"
+    CONSUMER = "consumer"
 
 
 @dataclass(frozen=True)
@@ -233,6 +237,21 @@ def warp_role_8warp() -> WarpRoleLayout:
             RoleRange(Role.LOAD, 160, 192),
             RoleRange(Role.MMA, 192, 224),
             RoleRange(Role.EPILOGUE_LOAD, 224, 256),
+        ),
+    )
+
+
+def warpgroup_roles(consumers: int = 2) -> WarpRoleLayout:
+    """``warpgroups<consumers = N>``: the producer warpgroup (threads ``[0, 128)``), then ``N``
+    consumer warpgroups (one role, ``[128, 128 (1 + N))``)."""
+    if isinstance(consumers, bool) or not isinstance(consumers, int) or not 1 <= consumers <= 3:
+        raise ValueError(f"warpgroups needs 1 to 3 consumer warpgroups, got {consumers!r}")
+    stop = WARPGROUP_SIZE * (1 + consumers)
+    return WarpRoleLayout(
+        f"warpgroups<consumers={consumers}>",
+        (
+            RoleRange(Role.PRODUCER, 0, WARPGROUP_SIZE),
+            RoleRange(Role.CONSUMER, WARPGROUP_SIZE, stop),
         ),
     )
 

@@ -65,7 +65,7 @@ sched.nv_kernel @role_twice layout custom<epilogue = [0, 128), mma = [128, 160)>
 
 // -----
 // ==== an unknown layout ====
-// expected-error@+1 {{'sched.nv_kernel' op unknown layout 'warp_role_2d' (layouts: warp_role_1d1d, warp_role_8warp, custom)}}
+// expected-error@+1 {{'sched.nv_kernel' op unknown layout 'warp_role_2d' (layouts: warp_role_1d1d, warp_role_8warp, warpgroups, custom)}}
 sched.nv_kernel @unknown_layout layout warp_role_2d threads 160 block_m 32 block_n 32 block_k 32 {
   sched.nv_output_pipeline @acc num_stages 2 stage_stride_cols 32 cta_group 1
 }
@@ -79,7 +79,7 @@ sched.nv_kernel @unknown_field layout warp_role_1d1d<num_mma_warps = 2> threads 
 
 // -----
 // ==== an unknown role in a custom layout ====
-// expected-error@+1 {{'sched.nv_kernel' op unknown role 'producer' (roles: epilogue, load, mma, scheduler, sfb_tma_load, sfb_load, epilogue_load)}}
-sched.nv_kernel @unknown_role layout custom<epilogue = [0, 128), producer = [128, 160)> threads 160 block_m 32 block_n 32 block_k 32 {
+// expected-error@+1 {{'sched.nv_kernel' op unknown role 'writer' (roles: epilogue, load, mma, scheduler, sfb_tma_load, sfb_load, epilogue_load, producer, consumer)}}
+sched.nv_kernel @unknown_role layout custom<epilogue = [0, 128), writer = [128, 160)> threads 160 block_m 32 block_n 32 block_k 32 {
   sched.nv_output_pipeline @acc num_stages 2 stage_stride_cols 32 cta_group 1
 }

@@ -91,8 +91,8 @@ sched.nv_kernel @k layout warp_role_8warp threads 256 block_m 32 block_n 32 bloc
 // -----
 // ==== an unknown enum name ====
 sched.nv_kernel @k layout warp_role_8warp threads 256 block_m 32 block_n 32 block_k 32 {
-  // expected-error@+1 {{'role' must be one of epilogue, load, mma, scheduler, sfb_tma_load, sfb_load, epilogue_load, got 'consumer'}}
-  sched.nv_role consumer {
+  // expected-error@+1 {{'role' must be one of epilogue, load, mma, scheduler, sfb_tma_load, sfb_load, epilogue_load, producer, consumer, got 'writer'}}
+  sched.nv_role writer {
   }
 }
 
