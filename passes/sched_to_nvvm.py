@@ -25,7 +25,7 @@ from warpsched.dialects.common.ops import body_ops
 from warpsched.dialects.nvidia.gemm import is_nv_gemm, op_config
 from warpsched.dialects.nvidia.ops import is_nv_kernel
 from warpsched.nvidia.backend.report import CROSS_VENDOR_PATH, DATA_PATH_KEY, WGMMA_PATH
-from warpsched.nvidia.datapaths.wgmma.kernel import gemm_module
+from warpsched.nvidia.gemm.expand import expand_gemm
 from warpsched.nvidia.targets import NVTarget
 
 from .base import ModulePass, PassFailure
@@ -72,7 +72,9 @@ class SchedToNvvm(ModulePass):
                     f"sched.nv_gemm lowers to wgmma for sm_90a; {target.value} "
                     "(tcgen05) has no GEMM lowering yet",
                 )
-            replace_with(kernel, ir.Module.parse(gemm_module(op_config(kernel)).mlir))
+            from warpsched.nvidia.lowering.kernel import lower_kernel
+
+            replace_with(kernel, ir.Module.parse(lower_kernel(expand_gemm(op_config(kernel))).mlir))
             data_path = WGMMA_PATH
         else:
             from warpsched.nvidia.lowering.kernel import LoweringError, lower_kernel

@@ -134,13 +134,14 @@ def _attributes() -> dict[str, dict]:
 def main() -> int:
     from warpsched.nvidia.backend.codegen import llvm_ir_to_ptx
     from warpsched.nvidia.datapaths.wgmma.compile import llvm_ir_of
-    from warpsched.nvidia.datapaths.wgmma.kernel import gemm_module
+    from warpsched.nvidia.gemm.expand import expand_gemm
+    from warpsched.nvidia.lowering.kernel import lower_kernel
     from warpsched.nvidia.targets import NVTarget
 
     def ptx_of(text: str) -> str:
         return llvm_ir_to_ptx(llvm_ir_of(text), NVTarget.SM90A)
 
-    data = snapshot(lambda config: gemm_module(config).mlir, ptx_of)
+    data = snapshot(lambda config: lower_kernel(expand_gemm(config)).mlir, ptx_of)
     old = json.loads(GOLDEN.read_text()) if GOLDEN.exists() else {"mlir": {}, "ptx": {}}
     changed = sum(old["mlir"].get(k) != v for k, v in data["mlir"].items())
     GOLDEN.parent.mkdir(exist_ok=True)

@@ -27,7 +27,6 @@ import functools
 import threading
 from collections import OrderedDict
 
-from ..nvidia.datapaths.wgmma.kernel import gemm_module
 from ..nvidia.datapaths.wgmma.operands import c_tensor_map_shape, tensor_map_shape
 from ..nvidia.gemm.config import (
     EpilogueKind,
@@ -36,6 +35,8 @@ from ..nvidia.gemm.config import (
     MatrixLayout,
     OutDtype,
 )
+from ..nvidia.gemm.expand import expand_gemm
+from ..nvidia.lowering.kernel import lower_kernel
 from .cache import KernelCache, cache_key
 from .driver import DeviceBuffer, Kernel, current_context, device_sm_count, stream_handle
 from .params import I32Param, PointerParam, TensorMapParam
@@ -88,7 +89,7 @@ class GemmKernel:
 
     def __init__(self, config: HopperGemmConfig, cache: KernelCache | None = None) -> None:
         self.config = config
-        self.module = gemm_module(config)
+        self.module = lower_kernel(expand_gemm(config))
         self.cache = cache or KernelCache()
         self._kernel: Kernel | None = None
         self._lock = threading.Lock()

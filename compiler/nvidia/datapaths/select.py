@@ -2,6 +2,8 @@
 
 * ``MMA_SYNC`` (sm_90a, and sm_100a kernels without A/B stages): plain loads,
   ``mma.sync`` m16n8k16, accumulator stages in shared memory (``gemm_data``);
+* ``WGMMA`` (sm_90a with TMA-loaded stages): ``wgmma.mma_async`` into register accumulators
+  of consumer warpgroups (``wgmma``; lowered by ``lowering.warpgroups``);
 * ``TCGEN05`` (sm_100a with an A/B input pipeline): TMA loads,
   ``tcgen05.mma`` into TMEM, ``tcgen05.ld`` epilogue, TMA store of C
   (``blackwell.data_path``); ``TCGEN05_PAIR`` is the same with cta_group 2
@@ -16,6 +18,7 @@ from warpsched.nvidia import program as P
 from warpsched.nvidia.datapaths.mma_sync import GemmArgs, GemmData
 from warpsched.nvidia.datapaths.tcgen05.data_path import Tcgen05Data
 from warpsched.nvidia.datapaths.tcgen05.rules import tcgen05_problems
+from warpsched.nvidia.datapaths.wgmma.plan import uses_wgmma
 from warpsched.nvidia.program.smem_layout import SmemLayout
 from warpsched.nvidia.ptx.nvvm_ops import NvvmEmitter
 
@@ -28,6 +31,10 @@ class DataPath(str, enum.Enum):
         "tcgen05.mma.cta_group::1.kind::f16 into TMEM, TMA loads (128-byte swizzle), "
         "tcgen05.ld.32x32b epilogue, C through swizzled shared memory and a TMA store"
     )
+    WGMMA = (
+        "wgmma.mma_async m64nNk16 into register accumulators from a TMA-loaded ring "
+        "(128-byte swizzle), register or TMA-store epilogue"
+    )
     TCGEN05_PAIR = (
         "tcgen05.mma.cta_group::2.kind::f16 (M = 256) from the leader CTA of a 2-CTA cluster "
         "into both CTAs' TMEM, TMA loads of each CTA's half (128-byte swizzle), "
@@ -36,6 +43,8 @@ class DataPath(str, enum.Enum):
 
     @staticmethod
     def of(kernel: P.Kernel) -> DataPath:
+        if uses_wgmma(kernel):
+            return DataPath.WGMMA
         if not SmemLayout.uses_tmem_data(kernel):
             return DataPath.MMA_SYNC
         pair = kernel.output_pipeline.config.cta_group == 2

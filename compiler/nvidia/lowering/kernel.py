@@ -36,17 +36,18 @@ shared memory.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from warpsched.llvm.mlir_text import FuncWriter
 from warpsched.nvidia import program as P
 from warpsched.nvidia.datapaths.select import DataPath
+from warpsched.nvidia.datapaths.wgmma.plan import uses_wgmma
+from warpsched.nvidia.lowering.errors import LoweringError
+from warpsched.nvidia.lowering.lowered import LoweredKernel
 from warpsched.nvidia.lowering.pipeline_state import init_pipeline
-from warpsched.nvidia.lowering.roles import LoweringError, RoleLowering
+from warpsched.nvidia.lowering.roles import RoleLowering
+from warpsched.nvidia.lowering.warpgroups import lower_warpgroup_kernel
 from warpsched.nvidia.program.smem_layout import SmemLayout
 from warpsched.nvidia.ptx.nvvm_ops import NvvmEmitter
 from warpsched.nvidia.ptx.tma import TMAP_ATTRS
-from warpsched.nvidia.targets import NVTarget
 
 __all__ = [
     "KERNEL_ARGS",
@@ -69,22 +70,6 @@ cta_group, C f32 N innermost with boxes 32 × 128), then the sizes."""
 CLUSTER_SYNC = "nvvm.cluster.arrive {aligned}", "nvvm.cluster.wait {aligned}"
 
 
-@dataclass(frozen=True)
-class LoweredKernel:
-    """MLIR module text plus the launch facts: block threads, shared-memory bytes (dynamic
-    when ``dynamic_smem``: the launch must pass them) and the data path."""
-
-    mlir: str
-    name: str
-    target: NVTarget
-    threads: int
-    smem_bytes: int
-    dynamic_smem: bool = False
-    data_path: DataPath = DataPath.MMA_SYNC
-    cluster: tuple[int, int, int] = (1, 1, 1)
-    """The cluster shape the kernel requires (``(2, 1, 1)`` for cta_group 2)."""
-
-
 def _init_barriers(kernel: P.Kernel, em: NvvmEmitter, smem: SmemLayout) -> None:
     for p in kernel.input_pipelines:
         init_pipeline(em, smem.barriers[p.name], p.config.counts.producer, p.config.counts.consumer)
@@ -97,7 +82,10 @@ def _init_barriers(kernel: P.Kernel, em: NvvmEmitter, smem: SmemLayout) -> None:
 
 
 def lower_kernel(kernel: P.Kernel) -> LoweredKernel:
-    """The kernel as an MLIR module (llvm + nvvm dialects) with one ``nvvm.kernel`` function."""
+    """The kernel as an MLIR module (llvm + nvvm dialects) with one ``nvvm.kernel`` function:
+    a warpgroup kernel on the TMA + wgmma data path (``warpgroups``), any other by role ranges."""
+    if uses_wgmma(kernel):
+        return lower_warpgroup_kernel(kernel)
     smem = SmemLayout.of(kernel)
     w = FuncWriter()
     em = NvvmEmitter(w, SMEM_SYMBOL)

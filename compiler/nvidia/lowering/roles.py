@@ -6,6 +6,7 @@ from __future__ import annotations
 from warpsched.nvidia import program as P
 from warpsched.nvidia.datapaths.select import data_path
 from warpsched.nvidia.lowering.contexts import ContextLowering
+from warpsched.nvidia.lowering.errors import LoweringError
 from warpsched.nvidia.lowering.pipeline_state import PipelineEnd, StageState
 from warpsched.nvidia.program.roles import Role
 from warpsched.nvidia.program.smem_layout import SmemLayout
@@ -13,10 +14,6 @@ from warpsched.nvidia.ptx.nvvm_ops import NvvmEmitter
 
 TILE_END = -1
 """The tile id that ends a tile loop."""
-
-
-class LoweringError(ValueError):
-    """The program cannot be lowered; the message names the role and the step."""
 
 
 class RoleLowering(ContextLowering):

@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from warpsched.core.ir import ir
 from warpsched.llvm.translate import module_to_llvm_ir
 from warpsched.nvidia.backend.codegen import llvm_ir_to_ptx, ptx_to_cubin
-from warpsched.nvidia.datapaths.wgmma.kernel import GemmModule, gemm_module
 from warpsched.nvidia.gemm.config import HopperGemmConfig
 from warpsched.nvidia.ptx.nvvm_to_llvm import convert_nvvm_to_llvm
 from warpsched.nvidia.targets import NVTarget
@@ -27,7 +26,7 @@ from warpsched.nvidia.targets import NVTarget
 class CompiledGemm:
     """A compiled kernel: its module metadata, PTX, cubin and per-stage seconds."""
 
-    module: GemmModule
+    module: object
     ptx: str
     cubin: bytes
     timings: dict[str, float] = field(default_factory=dict)
@@ -52,7 +51,10 @@ def compile_gemm(config: HopperGemmConfig, opt_level: int = 3) -> CompiledGemm:
         timings[stage] = now - clock
         clock = now
 
-    module = gemm_module(config)
+    from warpsched.nvidia.gemm.expand import expand_gemm
+    from warpsched.nvidia.lowering.kernel import lower_kernel
+
+    module = lower_kernel(expand_gemm(config))
     lap("generate")
     llvm_ir = llvm_ir_of(module.mlir)
     lap("passes + translate")

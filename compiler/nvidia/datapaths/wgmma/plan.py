@@ -1,0 +1,114 @@
+"""The numbers the TMA + wgmma data path lowers a ``sched.nv_kernel`` with, read off the program.
+
+``wgmma_plan(kernel)`` returns the ``HopperGemmConfig`` whose arithmetic (stage bytes, staging
+buffers, shared-memory offsets, accumulator fragments) the emitters use: the tile and operand
+storage from the kernel, the ring depth from its A/B pipeline, the consumer split from the
+consumer role's persistent tile loop (``rows``: cooperative, ``tiles``: ping-pong), the store
+path from its ``store_tile``, the tile order from the tile scheduler and the cluster from
+``cluster_m``.  What the program does, and in which order, stays the program's: the lowering
+walks its ops (``warpsched.nvidia.lowering``).  ``WgmmaPlanError`` lists every rule the kernel
+breaks, each naming the op or parameter to change.
+"""
+
+from __future__ import annotations
+
+from warpsched.nvidia import program as P
+from warpsched.nvidia.gemm.config import ConsumerMode, GemmConfigError, HopperGemmConfig
+from warpsched.nvidia.program.enums import Payload, Split
+from warpsched.nvidia.program.roles import WARPGROUP_SIZE, Role
+
+CONSUMER_WARPGROUPS = 2
+FIELD_NAMES = {"stages": "the A/B pipeline's num_stages", "epilogue": "store_tile's path"}
+
+
+class WgmmaPlanError(ValueError):
+    """The kernel breaks rules of the TMA + wgmma data path; ``problems`` lists them."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = list(problems)
+        super().__init__("; ".join(self.problems))
+
+
+def uses_wgmma(kernel: P.Kernel) -> bool:
+    """True when ``kernel`` takes the TMA + wgmma data path: sm_90a with TMA-loaded stages."""
+    return not kernel.target.has_tmem and any(
+        isinstance(step, P.TmaLoad) for body in kernel.bodies for step in P.walk(body.steps)
+    )
+
+
+def wgmma_plan(kernel: P.Kernel) -> HopperGemmConfig:
+    """The configuration of ``kernel``'s data path; ``WgmmaPlanError`` names every broken rule."""
+    problems: list[str] = []
+    ring = [p for p in kernel.input_pipelines if p.payload is Payload.AB_TILES]
+    if len(ring) != 1:
+        problems.append("needs exactly one input pipeline of ab_tiles (the TMA ring)")
+    if len(kernel.schedulers) != 1:
+        problems.append("needs exactly one sched.nv_tile_scheduler")
+    if kernel.output_pipeline is not None:
+        problems.append("keeps its accumulators in registers: no sched.nv_output_pipeline")
+    expected = WARPGROUP_SIZE * (1 + CONSUMER_WARPGROUPS)
+    if not (kernel.layout.has(Role.PRODUCER) and kernel.layout.has(Role.CONSUMER)):
+        problems.append("needs the warpgroups layout (a producer and consumer warpgroups)")
+    elif kernel.launch_threads != expected:
+        problems.append(
+            f"runs {CONSUMER_WARPGROUPS} consumer warpgroups: layout "
+            f"warpgroups<consumers = {CONSUMER_WARPGROUPS}>, threads {expected}"
+        )
+    split = _consumer_split(kernel)
+    stores = _of_type(kernel, P.StoreTile)
+    if split is None:
+        problems.append(
+            "the consumer role needs one sched.nv_persistent_tile_loop with split rows or tiles"
+        )
+    if len(stores) != 1:
+        problems.append("the consumer role needs exactly one sched.nv_store_tile")
+    if problems:
+        raise WgmmaPlanError(problems)
+    scheduler = kernel.schedulers[0]
+    fixups = _of_type(kernel, P.StreamKFixup)
+    if bool(fixups) != (scheduler.decomposition.value == "stream_k"):
+        raise WgmmaPlanError(
+            [
+                "a stream-K tile scheduler needs its consumer's store_tile inside a "
+                "sched.nv_stream_k_fixup, and only a stream-K scheduler may have one"
+            ]
+        )
+    g = kernel.gemm
+    try:
+        return HopperGemmConfig(
+            name=kernel.name,
+            block_m=g.block_m,
+            block_n=g.block_n,
+            block_k=g.block_k,
+            stages=ring[0].config.num_stages,
+            consumers=ConsumerMode.COOPERATIVE if split is Split.ROWS else ConsumerMode.PINGPONG,
+            epilogue=stores[0].path,
+            cluster_m=kernel.cluster_m,
+            raster=scheduler.raster,
+            group=scheduler.group,
+            decomposition=scheduler.decomposition,
+            a_layout=g.a_layout,
+            b_layout=g.b_layout,
+            out_dtype=g.out_dtype,
+        )
+    except GemmConfigError as exc:
+        raise WgmmaPlanError([_rename(p) for p in exc.problems]) from None
+
+
+def _consumer_split(kernel: P.Kernel) -> Split | None:
+    loops = [
+        s for s in P.walk(kernel.body_of(Role.CONSUMER)) if isinstance(s, P.PersistentTileLoop)
+    ]
+    if len(loops) != 1 or loops[0].split not in (Split.ROWS, Split.TILES):
+        return None
+    return loops[0].split
+
+
+def _of_type(kernel: P.Kernel, cls: type) -> list:
+    return [s for s in P.walk(kernel.body_of(Role.CONSUMER)) if isinstance(s, cls)]
+
+
+def _rename(problem: str) -> str:
+    """A configuration rule in the program's words (``stages`` is the ring's ``num_stages``)."""
+    field = problem.split(" ", 1)[0]
+    return f"{problem} ({FIELD_NAMES[field]})" if field in FIELD_NAMES else problem

@@ -1,0 +1,98 @@
+"""``sched.nv_gemm`` expanded: the ``sched.nv_kernel`` program its attributes describe.
+
+``expand_gemm(config)`` writes the fast sm_90a GEMM in the pipeline ops, the program a user can
+edit and that ``sched-to-nvvm`` lowers (``sched-expand-gemm`` prints it)::
+
+    layout warpgroups<consumers = 2>, 384 threads, cluster_m 1 or 2
+    @ab: input pipeline of `stages` stages; full counts the producer's one expect_tx arrival,
+         empty one release per consuming warpgroup of each CTA that reads the stage
+    @tiles: the persistent tile scheduler (raster, group, decomposition)
+    role producer:  set_max_registers 40
+                    single_thread { persistent_tile_loop @tiles { k_loop {
+                        input_produce @ab expect_tx <stage bytes> { tma_load a; tma_load b } } } }
+    role consumer:  set_max_registers 232
+                    persistent_tile_loop @tiles split rows|tiles {
+                        [take_turns {] zero_accumulator; k_loop {
+                            input_consume @ab mmas_in_flight 1 { mma_tile_product @ab } } [}]
+                        [stream_k_fixup {] store_tile tma|registers [}] }
+
+Cooperative consumers split each tile's rows (``split rows``); ping-pong consumers take
+alternate tiles (``split tiles``) and take turns for the mainloop.  With 2x1 clusters B is
+multicast to both CTAs (``tma_load @ab operand b multicast cluster``).
+"""
+
+from __future__ import annotations
+
+from warpsched.nvidia import program as P
+from warpsched.nvidia.gemm.config import (
+    CONSUMER_REGISTERS,
+    PRODUCER_REGISTERS,
+    ConsumerMode,
+    HopperGemmConfig,
+)
+from warpsched.nvidia.program.enums import Multicast, Operand, Payload, Split
+from warpsched.nvidia.program.pipeline_config import BarrierCounts, InputPipelineConfig
+from warpsched.nvidia.program.roles import Role, warpgroup_roles
+from warpsched.nvidia.targets import NVTarget
+
+RING, TILES = "ab", "tiles"
+MMAS_IN_FLIGHT = 1
+"""wgmma groups a consumer keeps in flight before releasing a stage (``wgmma.wait_group 1``)."""
+
+
+def expand_gemm(config: HopperGemmConfig) -> P.Kernel:
+    """The ``sched.nv_kernel`` of ``config`` as a program-model ``Kernel``."""
+    layout = warpgroup_roles(config.consumer_warpgroups)
+    ring = P.InputPipeline(
+        RING,
+        InputPipelineConfig(config.stages, BarrierCounts(1, config.empty_arrivals)),
+        Payload.AB_TILES,
+    )
+    scheduler = P.TileScheduler(TILES, config.raster, config.group, config.decomposition)
+    gemm = P.GemmParams(
+        config.block_m,
+        config.block_n,
+        config.block_k,
+        config.a_layout,
+        config.b_layout,
+        config.out_dtype,
+    )
+    return P.Kernel(
+        config.name,
+        NVTarget.SM90A,
+        layout,
+        config.threads,
+        gemm,
+        (ring,),
+        None,
+        (_producer(config), _consumer(config)),
+        (scheduler,),
+        config.cluster_m,
+    )
+
+
+def _producer(config: HopperGemmConfig) -> P.RoleBody:
+    multicast = Multicast.CLUSTER if config.multicast_b else None
+    loads = (
+        P.TmaLoad(RING, Operand.A),
+        P.TmaLoad(RING, Operand.B, multicast=multicast),
+    )
+    produce = P.InputProduce(RING, loads, expect_tx=config.stage_bytes)
+    loop = P.PersistentTileLoop(TILES, (P.KLoop((produce,)),))
+    return P.RoleBody(
+        Role.PRODUCER, (P.SetMaxRegisters(PRODUCER_REGISTERS), P.SingleThread((loop,)))
+    )
+
+
+def _consumer(config: HopperGemmConfig) -> P.RoleBody:
+    consume = P.InputConsume(RING, (P.MmaTileProduct(RING),), mmas_in_flight=MMAS_IN_FLIGHT)
+    mainloop: tuple[P.Step, ...] = (P.ZeroAccumulator(), P.KLoop((consume,)))
+    pingpong = config.consumers is ConsumerMode.PINGPONG
+    if pingpong:
+        mainloop = (P.TakeTurns(mainloop),)
+    store: P.Step = P.StoreTile(config.epilogue)
+    if config.stream_k:
+        store = P.StreamKFixup((store,))
+    split = Split.TILES if pingpong else Split.ROWS
+    loop = P.PersistentTileLoop(TILES, (*mainloop, store), split=split)
+    return P.RoleBody(Role.CONSUMER, (P.SetMaxRegisters(CONSUMER_REGISTERS), loop))

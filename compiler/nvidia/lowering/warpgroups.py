@@ -1,0 +1,96 @@
+"""Kernel assembly of a warpgroup kernel (layout ``warpgroups``, the TMA + wgmma data path).
+
+::
+
+    the tile scheduler's values (wgmma.emitter.GemmEmitter: aligned shared base, tile counts,
+        this CTA's first unit and step, the stream-K split)
+    thread 0: init each declared pipeline's full[s] / empty[s] with its declared counts;
+              fence.mbarrier_init
+    bar.sync 0                    (2x1 clusters: barrier.cluster over both CTAs)
+    warpgroup 0:   the producer role's steps       (warpgroup_roles.WarpgroupRoleLowering)
+    warpgroups 1+: the consumer role's steps
+    2x1 clusters:  barrier.cluster before exit, so no CTA leaves while its peer may still
+                   arrive on its barriers
+
+The function takes ``(tmap_a, tmap_b, tmap_c, c, M, N, K, ldc, workspace)``
+(``wgmma.emitter.SIGNATURE``) and is persistent: ``nvvm.maxntid`` with ``minctasm 1`` gives
+ptxas the register cap at entry that ``setmaxnreg`` needs.  Dynamic shared memory holds the
+ring, the C staging buffers and the barriers, aligned at run time to 1024 bytes.
+"""
+
+from __future__ import annotations
+
+from warpsched.llvm.mlir_text import FuncWriter
+from warpsched.nvidia import program as P
+from warpsched.nvidia.datapaths.select import DataPath
+from warpsched.nvidia.datapaths.wgmma.emitter import SIGNATURE, SMEM_SYMBOL, GemmEmitter
+from warpsched.nvidia.datapaths.wgmma.plan import wgmma_plan
+from warpsched.nvidia.lowering.lowered import LoweredKernel
+from warpsched.nvidia.lowering.warpgroup_roles import WarpgroupRoleLowering
+from warpsched.nvidia.program.roles import WARPGROUP_SIZE, Role
+
+MIN_CTAS_PER_SM = 1
+
+
+def lower_warpgroup_kernel(kernel: P.Kernel) -> LoweredKernel:
+    """``kernel`` (a warpgroup kernel on the wgmma data path) as an MLIR module."""
+    plan = wgmma_plan(kernel)
+    w = FuncWriter()
+    em = GemmEmitter(w, plan)
+    is_zero = w.icmp("eq", em.tid, w.const(0))
+
+    def init() -> None:
+        for pipeline in kernel.input_pipelines:
+            counts = pipeline.config.counts
+            for s in range(pipeline.config.num_stages):
+                stage = w.const(s)
+                em.mbarrier_init(em.full_barrier(stage), counts.producer)
+                em.mbarrier_init(em.empty_barrier(stage), counts.consumer)
+        em.fence_mbarrier_init()
+
+    em.if_then(is_zero, init, "init")
+    cluster = kernel.cluster_m == 2
+    if cluster:
+        em.cluster_sync(aligned=True)
+    else:
+        em.barrier_all()
+    warpgroup = em.udiv(em.tid, w.const(WARPGROUP_SIZE))
+    producer, consumer, end = em.label("producer"), em.label("consumer"), em.label("end")
+    em.cond_br(w.icmp("eq", warpgroup, w.const(0)), producer, consumer)
+    for role, label in ((Role.PRODUCER, producer), (Role.CONSUMER, consumer)):
+        em.open(label)
+        first_warpgroup = kernel.layout.range_of(role).start // WARPGROUP_SIZE
+        lowering = WarpgroupRoleLowering(kernel, em, is_zero, warpgroup, first_warpgroup)
+        lowering.steps(kernel.body_of(role))
+        em.br(end)
+    em.open(end)
+    if cluster:
+        em.cluster_sync(aligned=False)
+    w.stmt("llvm.return")
+    attrs = [
+        f"nvvm.maxntid = array<i32: {kernel.launch_threads}, 1, 1>",
+        f"nvvm.minctasm = {MIN_CTAS_PER_SM} : i32",
+    ]
+    header = (
+        f"  llvm.func @{kernel.name}({SIGNATURE}) attributes {{nvvm.kernel, {', '.join(attrs)}}}"
+    )
+    text = "\n".join(
+        [
+            f'module attributes {{sched.target = "{kernel.target.value}"}} {{',
+            f"  llvm.mlir.global external @{SMEM_SYMBOL}() {{addr_space = 3 : i32, "
+            f"alignment = 1024 : i64}} : !llvm.array<0 x i8>",
+            w.render(header),
+            "}",
+            "",
+        ]
+    )
+    return LoweredKernel(
+        text,
+        kernel.name,
+        kernel.target,
+        kernel.launch_threads,
+        plan.smem_bytes,
+        True,
+        DataPath.WGMMA,
+        (kernel.cluster_m, 1, 1),
+    )
