@@ -6,9 +6,57 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
-from typing import NoReturn
+from typing import NoReturn, TextIO
 
 from warpsched.core.atomic import write_atomic
+
+
+class GuardedStream:
+    """A standard stream as a tool writes it: a write that fails (a closed descriptor, a full
+    disk, a closed pipe) is recorded in ``lost``, never raised, so the tool ends with one error
+    line instead of a traceback.  ``stream`` is None when the descriptor was closed at start."""
+
+    def __init__(self, stream: TextIO | None) -> None:
+        self.stream = stream
+        self.lost: str | None = None  # why output was lost; None while nothing was
+
+    def _attempt(self, write: Callable[[], object]) -> None:
+        if self.lost is not None:
+            return
+        if self.stream is None:
+            self.lost = "it is closed"
+            return
+        try:
+            write()
+        except (OSError, ValueError) as exc:  # ValueError: the file object was closed
+            self.lost = getattr(exc, "strerror", None) or str(exc)
+
+    @property
+    def buffer(self) -> GuardedStream:
+        """Itself: ``write`` takes bytes too, as a text stream's ``buffer`` does."""
+        return self
+
+    def write(self, data: str | bytes) -> int:
+        if data:
+            self._attempt(lambda: self._write(data))
+        return len(data)
+
+    def _write(self, data: str | bytes) -> None:
+        if isinstance(data, bytes):  # after the text written so far
+            self.stream.flush()
+            self.stream.buffer.write(data)
+        else:
+            self.stream.write(data)
+
+    def flush(self) -> None:
+        if self.stream is not None:
+            self._attempt(self.stream.flush)
+
+    def isatty(self) -> bool:
+        try:
+            return self.stream is not None and self.stream.isatty()
+        except ValueError:
+            return False
 
 
 def guarded_main(prog: str, run: Callable[[list[str]], int], argv: list[str] | None) -> int:
@@ -16,9 +64,28 @@ def guarded_main(prog: str, run: Callable[[list[str]], int], argv: list[str] | N
 
     argparse's ``SystemExit`` keeps its meaning (0 for ``--help``, 1 otherwise),
     Ctrl-C exits 1, and any other exception is reported as one
-    ``<prog>: error: internal error: ...`` line and exits 1.
+    ``<prog>: error: internal error: ...`` line and exits 1.  stdout and stderr are
+    ``GuardedStream``s while ``run`` runs: output that cannot be written to stdout (closed,
+    full, a closed pipe) is one ``<prog>: error: cannot write to standard output`` line and
+    status 1; with nothing written, a closed stdout is no error.
     """
     argv = sys.argv[1:] if argv is None else argv
+    saved = sys.stdout, sys.stderr
+    out, err = GuardedStream(sys.stdout), GuardedStream(sys.stderr)
+    sys.stdout, sys.stderr = out, err  # type: ignore[assignment]
+    try:
+        status = _status(prog, run, argv)
+        out.flush()
+        if out.lost is not None:
+            print(f"{prog}: error: cannot write to standard output: {out.lost}", file=err)
+            status = status or 1
+        err.flush()
+        return status
+    finally:
+        sys.stdout, sys.stderr = saved
+
+
+def _status(prog: str, run: Callable[[list[str]], int], argv: list[str]) -> int:
     try:
         return run(argv)
     except SystemExit as exc:
@@ -60,7 +127,8 @@ def exit_now(status: int) -> NoReturn:
     """
     for stream in (sys.stdout, sys.stderr):
         try:
-            stream.flush()
+            if stream is not None:  # None: the descriptor was closed when the process started
+                stream.flush()
         except (OSError, ValueError):  # a closed pipe: the normal exit would lose it too
             pass
     os._exit(status)
