@@ -10,7 +10,9 @@ timed on the GPU for each shape.  The winners go to ``--table`` (JSON that
 ``warpsched.runtime.gemm(..., table=TuningTable.load(path))`` reads) and, with
 ``--write`` and one shape, back into FILE as the op's attributes (only that
 line changes).  ``--compile-only`` stops after compiling, for a machine without
-a GPU whose cache is then carried to one.  Progress bars go to stderr.
+a GPU whose cache is then carried to one; it times nothing, so ``--table`` or ``--write``
+beside it is an error.  Without ``--compile-only``, a machine without torch and CUDA is an
+error before anything is compiled.  Progress bars go to stderr.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ import sys
 from pathlib import Path
 
 from warpsched.core.atomic import write_atomic
-from warpsched.core.diagnostics import DiagnosticError
+from warpsched.core.diagnostics import Diagnostic, DiagnosticError, Severity
+from warpsched.frontend.source import read_source
 from warpsched.runtime.source import gemm_line, load_gemm_config
 from warpsched.runtime.tune import (
     SearchSpace,
@@ -56,6 +59,17 @@ def parse_shape(text: str) -> tuple[int, int, int]:
     return m, n, k
 
 
+def positive(text: str) -> int:
+    """An argparse type: an integer >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not an integer") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="warpsched-tune", description="Search a sched.nv_gemm's tuning attributes per shape."
@@ -66,7 +80,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--kernel", default="", help="the sched.nv_gemm (default: the only one)")
     parser.add_argument("--space", choices=sorted(SPACES), default="quick", help="search space")
-    parser.add_argument("--jobs", type=int, default=None, help="compile processes (default: CPUs)")
+    parser.add_argument(
+        "--jobs", type=positive, default=None, help="compile processes (default: CPUs)"
+    )
     parser.add_argument(
         "--compile-only", action="store_true", help="fill the kernel cache and stop (no GPU)"
     )
@@ -87,36 +103,51 @@ def write_back(path: Path, line: int, name: str, attributes: dict) -> None:
     write_atomic(path, "".join(lines))
 
 
-def run(argv: list[str]) -> int:
-    args = build_parser().parse_args(argv)
+def check_flags(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Flags that contradict each other are an argparse error (``SystemExit``)."""
+    if args.input == "-":
+        parser.error("the input must be a file, not standard input ('-'): --write edits it")
     if args.write and len(args.shape) != 1:
-        print("warpsched-tune: error: --write needs exactly one --shape", file=sys.stderr)
-        return 1
+        parser.error("--write needs exactly one --shape")
+    for flag in ("table", "write"):
+        if args.compile_only and getattr(args, flag):
+            parser.error(f"--compile-only times nothing, so --{flag} would write nothing")
+
+
+def has_gpu() -> bool:
+    """torch imports and sees a CUDA device."""
     try:
+        import torch
+    except ImportError:
+        return False
+    return torch.cuda.is_available()
+
+
+def run(argv: list[str]) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    check_flags(parser, args)
+    try:
+        read_source(args.input)  # a missing, unreadable or undecodable file is a diagnostic
         base = load_gemm_config(args.input, args.kernel)
         # the op's line is found before any compiling: a file --write cannot edit fails now
-        line = gemm_line(args.input, base.name) if args.write and not args.compile_only else 0
+        line = gemm_line(args.input, base.name) if args.write else 0
+        table = _table(args.table)
     except DiagnosticError as exc:
         print(exc, file=sys.stderr)
         return 1
-    found = candidates(base, SPACES[args.space])
-    print(f"{len(found)} candidates of @{base.name}", file=sys.stderr)
-    compile_all(found, args.jobs, progress_bar("compile"))
-    if args.compile_only:
-        return 0
-    try:
-        import torch
-
-        if not torch.cuda.is_available():
-            raise ImportError
-    except ImportError:
+    if not args.compile_only and not has_gpu():
         print(
             "warpsched-tune: error: timing needs torch and a CUDA GPU; run with --compile-only "
             "here and carry the cache ($WARPSCHED_CACHE_DIR) to a GPU machine",
             file=sys.stderr,
         )
         return 1
-    table = TuningTable.load(args.table) if args.table else TuningTable()
+    found = candidates(base, SPACES[args.space])
+    print(f"{len(found)} candidates of @{base.name}", file=sys.stderr)
+    compile_all(found, args.jobs, progress_bar("compile", sys.stderr))
+    if args.compile_only:
+        return 0
     for shape in args.shape:
         timings = time_candidates(found, shape, progress=progress_bar(f"time {shape}"))
         winner = best(timings)
@@ -133,6 +164,18 @@ def run(argv: list[str]) -> int:
     if args.table:
         table.save(args.table)
     return 0
+
+
+def _table(path: str | None) -> TuningTable:
+    """The table at ``path`` (empty when absent or not given); a bad one is a diagnostic."""
+    if path is None:
+        return TuningTable()
+    try:
+        return TuningTable.load(path)
+    except (OSError, UnicodeDecodeError, ValueError, TypeError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) else "not a warpsched-tune JSON table"
+        message = f"cannot read table: {why}"
+        raise DiagnosticError([Diagnostic(Severity.ERROR, message, path)]) from None
 
 
 def main(argv: list[str] | None = None) -> int:
