@@ -31,27 +31,47 @@ def control_flow(func: Function, invariant: frozenset[int]) -> ControlFlow:
 
 
 def _ipdom(succ: tuple[tuple[int, ...], ...]) -> tuple[int | None, ...]:
-    """Immediate post-dominators by the iterative dataflow on the reverse CFG (Cooper, Harvey
-    and Kennedy's algorithm on post-dominator sets); a virtual exit follows every exit block."""
+    """Immediate post-dominators: Cooper, Harvey and Kennedy's dominator algorithm on the
+    reverse CFG, rooted at a virtual exit that follows every exit block."""
     n = len(succ)
     exit_ = n
-    full = frozenset(range(n + 1))
-    pdom = [full] * n + [frozenset([exit_])]
+    outs = [s or (exit_,) for s in succ]  # a block's predecessors in the reverse CFG
+    preds: list[list[int]] = [[] for _ in range(n + 1)]
+    for b, ss in enumerate(outs):
+        for s in ss:
+            preds[s].append(b)
+    order, seen, stack = [], {exit_}, [(exit_, iter(preds[exit_]))]
+    while stack:  # postorder of the reverse CFG from the exit
+        node, it = stack[-1]
+        nxt = next((p for p in it if p not in seen), None)
+        if nxt is None:
+            order.append(node)
+            stack.pop()
+        else:
+            seen.add(nxt)
+            stack.append((nxt, iter(preds[nxt])))
+    number = {b: i for i, b in enumerate(order)}
+    idom: dict[int, int] = {exit_: exit_}
+
+    def intersect(a: int, b: int) -> int:
+        while a != b:
+            while number[a] < number[b]:
+                a = idom[a]
+            while number[b] < number[a]:
+                b = idom[b]
+        return a
+
     changed = True
     while changed:
         changed = False
-        for b in reversed(range(n)):
-            outs = succ[b] or (exit_,)
-            new = frozenset.intersection(*(pdom[s] for s in outs)) | {b}
-            if new != pdom[b]:
-                pdom[b], changed = new, True
-    out: list[int | None] = []
-    for b in range(n):
-        strict = pdom[b] - {b}
-        # the immediate one is post-dominated by every other strict post-dominator
-        imm = next(c for c in strict if strict <= pdom[c])
-        out.append(None if imm == exit_ else imm)
-    return tuple(out)
+        for b in reversed(order[:-1]):
+            done = [s for s in outs[b] if s in idom]
+            new = done[0]
+            for s in done[1:]:
+                new = intersect(s, new)
+            if idom.get(b) != new:
+                idom[b], changed = new, True
+    return tuple(None if idom.get(b, exit_) == exit_ else idom[b] for b in range(n))
 
 
 def _liveness(func: Function, succ, invariant: frozenset[int]) -> tuple[frozenset[int], ...]:

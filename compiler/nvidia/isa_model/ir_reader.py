@@ -136,19 +136,23 @@ def _read(func, text: str, globals_: dict[str, tuple[int, str]]) -> Function:
     ]
     index = {b: i for i, b in enumerate(mlir_blocks)}
     for block, mlir_block in zip(blocks, mlir_blocks, strict=True):
-        for op in mlir_block.operations:
+        ops = list(mlir_block.operations)
+        last = len(ops) - 1
+        for i, op in enumerate(ops):
             op = op.operation
+            name = op.name
             operands = list(op.operands)
             operand_ids = tuple(ids[v] for v in operands)
+            results = define(op.results)
             block.ops.append(
                 Op(
-                    op.name,
+                    name,
                     operand_ids,
                     tuple(types[i] for i in operand_ids),
-                    results := define(list(op.results)),
+                    results,
                     tuple(types[i] for i in results),
-                    {} if op.name in _PLAIN else {a.name: str(a.attr) for a in _named(op)},
-                    _successors(op, operands, ids, index),
+                    {} if name in _PLAIN else {a.name: str(a.attr) for a in _named(op)},
+                    _successors(op, operands, ids, index) if i == last else (),
                 )
             )
     sym = str(func.attributes["sym_name"]).strip('"')

@@ -146,10 +146,14 @@ def mma(shape: WgmmaShape, smem, desc_a: int, desc_b: int, d_in: np.ndarray):
     b = bf16_to_f32(elements[b_idx])
     a = -a if shape.neg_a else a
     b = -b if shape.neg_b else b
-    rows, cols = fragment_rows_cols(shape.n)
-    product = a @ b.T
+    registers = (a @ b.T).take(_fragment_flat(shape.n))
     if shape.scale_d:
-        d = np.zeros((shape.m, shape.n), np.float32)
-        d[rows, cols] = d_in
-        product += d
-    return product[rows, cols], (a_span, b_span)
+        registers += d_in
+    return registers, (a_span, b_span)
+
+
+@cache
+def _fragment_flat(n: int) -> np.ndarray:
+    """``fragment_rows_cols`` as indices into the row-major ``64 × n`` D."""
+    rows, cols = fragment_rows_cols(n)
+    return rows * n + cols
