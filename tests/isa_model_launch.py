@@ -1,0 +1,238 @@
+"""Launch facts for the ISA model's tests: the one place that imports the compiler's kernels.
+
+``hopper_case(config, m, n, k, sm_count)`` builds the Hopper GEMM's lowered MLIR (``hopper_mlir``), its operands
+(small integers, exact in bf16 and in f32 sums), tensor maps and launch exactly as
+``warpsched.runtime.gemm.GemmKernel.launch`` does, runs it on the CPU model, and returns C and
+the reference; ``schedule_case`` and ``proof_case`` do the same for the mma.sync paths (an AMD
+schedule lowered for sm_90a, the warp-specialized proof kernel).  The compiler's modules are
+imported here only, so a move of them changes this file alone; the mutation tests reach the
+emitters through the names re-exported below (``OperandTile``, ``Major``, ``wgmma_consumer``,
+``schedule_select``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass
+
+import numpy as np
+from proof_gemm import build_proof_kernel
+
+from warpsched.dialects.registry import new_context
+from warpsched.frontend.load import load_module
+from warpsched.nvidia.amd_schedules import FACTS_KEY
+from warpsched.nvidia.amd_schedules import select as schedule_select  # noqa: F401
+from warpsched.nvidia.datapaths.wgmma import consumer as wgmma_consumer  # noqa: F401
+from warpsched.nvidia.datapaths.wgmma.operands import c_tensor_map_shape, tensor_map_shape
+from warpsched.nvidia.gemm.config import HopperGemmConfig, workspace_flags_bytes
+from warpsched.nvidia.gemm.expand import expand_gemm
+from warpsched.nvidia.isa_model import (
+    GlobalMemory,
+    Launch,
+    RunStats,
+    SwizzleMode,
+    TensorMap,
+    compile_kernel,
+    run,
+)
+from warpsched.nvidia.lowering.kernel import lower_kernel
+from warpsched.nvidia.ptx.wgmma_descriptors import Major, OperandTile  # noqa: F401
+from warpsched.passes.pipeline import parse_pipeline, run_pipeline
+from warpsched.runtime.gemm import launch_grid
+from warpsched.runtime.tune import candidates
+
+LAYOUTS = tuple(itertools.product(("row", "col"), ("row", "col")))
+OUT_DTYPES = ("bf16", "f32")
+VALUES = 3
+"""Operands are integers in [-VALUES, VALUES]."""
+
+
+def bf16_bits(x: np.ndarray) -> np.ndarray:
+    """bf16 bit patterns of float32 values that bf16 holds exactly (small integers)."""
+    return (np.asarray(x, np.float32).view(np.uint32) >> 16).astype(np.uint16)
+
+
+def round_bf16(x: np.ndarray) -> np.ndarray:
+    """``x`` rounded to bf16 (8 significant bits, ties to even), computed independently of the
+    model: ``frexp`` gives the significand, ``np.round`` rounds half to even."""
+    mant, exp = np.frexp(np.asarray(x, np.float64))
+    return np.ldexp(np.round(mant * 256), exp - 8)
+
+
+def hopper_mlir(config: HopperGemmConfig) -> str:
+    """The Hopper GEMM's lowered MLIR, as ``GemmKernel`` builds it (``sched.nv_gemm`` expanded
+    into its ``sched.nv_kernel``, then the role lowering)."""
+    return lower_kernel(expand_gemm(config)).mlir
+
+
+def hopper_configs() -> list[tuple[str, HopperGemmConfig]]:
+    """Every tuner candidate for every operand layout and C type, keyed
+    ``<name>/<a_layout>/<b_layout>/<out_dtype>``."""
+    out = []
+    for (a, b), c in itertools.product(LAYOUTS, OUT_DTYPES):
+        base = HopperGemmConfig(a_layout=a, b_layout=b, out_dtype=c)
+        out.extend((f"{cfg.name}/{a}/{b}/{c}", cfg) for cfg in candidates(base))
+    return out
+
+
+@dataclass
+class HopperResult:
+    c: np.ndarray
+    reference: np.ndarray
+    stats: RunStats
+    grid: int
+    seconds: float
+
+    @property
+    def wrong(self) -> int:
+        """Elements of C that differ from the reference (NaN in C: never written; NaN in the
+        reference: padding beyond N, which must stay unwritten)."""
+        same = (self.c == self.reference) | (np.isnan(self.c) & np.isnan(self.reference))
+        return int(np.sum(~same))
+
+
+def _operand(rng, rows: int, cols: int, layout: str) -> tuple[np.ndarray, np.ndarray]:
+    """A ``rows × cols`` operand of small integers and its storage in ``layout``."""
+    value = rng.integers(-VALUES, VALUES + 1, (rows, cols)).astype(np.float32)
+    stored = value if layout == "row" else np.ascontiguousarray(value.T)
+    return value, bf16_bits(stored)
+
+
+def _map(config, memory, addr, operand, mn, k, stride, dtype) -> TensorMap:
+    if operand == "c":
+        shape = c_tensor_map_shape(config, mn, k, stride)
+    else:
+        shape = tensor_map_shape(config, operand, mn, k, stride)
+    return TensorMap(
+        dtype, addr, shape.dims, (shape.outer_stride_bytes,), shape.box, SwizzleMode.B128
+    )
+
+
+def hopper_case(
+    config: HopperGemmConfig,
+    m: int,
+    n: int,
+    k: int,
+    sm_count: int,
+    *,
+    seed: int = 0,
+    ldc: int | None = None,
+    smem_base: int = 0x410,
+) -> HopperResult:
+    """Run ``C = A·B`` through the model with the runtime's launch facts (``GemmKernel.launch``:
+    params ``(tmap_a, tmap_b, tmap_c, c, M, N, K, ldc, workspace)``, ``launch_grid`` CTAs of
+    ``config.threads``, ``config.smem_bytes``, clusters of ``cluster_m``)."""
+    rng = np.random.default_rng(seed)
+    ldc = ldc or n
+    memory = GlobalMemory()
+    a, a_bits = _operand(rng, m, k, config.a_layout.value)
+    b, b_bits = _operand(rng, k, n, config.b_layout.value)
+    a_addr, b_addr = memory.put(a_bits, "A"), memory.put(b_bits, "B")
+    out = config.out_dtype.value
+    c_dtype = np.uint16 if out == "bf16" else np.float32
+    c_addr = memory.put(np.full((m, ldc), 0xFFFF if out == "bf16" else np.nan, c_dtype), "C")
+    a_stride = k if config.a_layout.value == "row" else m
+    b_stride = n if config.b_layout.value == "row" else k
+    grid = launch_grid(config, m, n, sm_count)
+    workspace = config.workspace_bytes(grid)
+    params = (
+        _map(config, memory, a_addr, "a", m, k, a_stride, "bf16"),
+        _map(config, memory, b_addr, "b", n, k, b_stride, "bf16"),
+        _map(config, memory, c_addr, "c", m, n, ldc, out) if config.epilogue.value == "tma" else 0,
+        c_addr,
+        m,
+        n,
+        k,
+        ldc,
+        memory.alloc(workspace, "workspace") if workspace else 0,
+    )
+    launch = Launch(
+        (grid, 1, 1),
+        config.threads,
+        params,
+        config.smem_bytes,
+        (config.cluster_m, 1, 1),
+        smem_base,
+    )
+    start = time.perf_counter()
+    stats = run(compile_kernel(hopper_mlir(config)), launch, memory)
+    seconds = time.perf_counter() - start
+    c = memory.array(c_addr, c_dtype, (m, ldc))
+    if out == "bf16":
+        c = (c.astype(np.uint32) << 16).view(np.float32)
+    reference = a.astype(np.float64) @ b.astype(np.float64)
+    reference = round_bf16(reference) if out == "bf16" else reference
+    full = np.full((m, ldc), np.nan)
+    full[:, :n] = reference
+    if workspace:
+        flags = memory.array(params[-1], np.uint32, (workspace_flags_bytes(grid) // 4,))
+        assert not flags.any(), f"stream-K flags left raised: {np.flatnonzero(flags)}"
+    return HopperResult(c.astype(np.float64), full, stats, grid, seconds)
+
+
+# ---- the mma.sync paths ---------------------------------------------------------------------
+@dataclass
+class Result:
+    """C from the model, the exact reference and the run's statistics."""
+
+    c: np.ndarray
+    reference: np.ndarray
+    stats: RunStats
+
+    @property
+    def wrong(self) -> int:
+        return int(np.sum(~(self.c == self.reference)))
+
+
+def schedule_mlir(text: str, kernel: str):
+    """An AMD schedule lowered for sm_90a, as ``ScheduleKernel`` compiles it but stopping at the
+    llvm + nvvm MLIR: the text and the lowering's launch facts."""
+    context = new_context()
+    metadata: dict[str, object] = {}
+    pipeline = (
+        f"sched-build-program,sched-expand-blocks,sched-to-nvvm{{target=sm_90a kernel={kernel}}}"
+    )
+    with context:
+        module = load_module(text, f"{kernel}.mlir", context)
+        run_pipeline(module, parse_pipeline(pipeline), context, f"{kernel}.mlir", metadata=metadata)
+        return str(module), metadata[FACTS_KEY]
+
+
+def schedule_case(text: str, kernel: str, m: int, n: int, k: int, *, seed: int = 0) -> Result:
+    """``C = A·B`` through an AMD schedule's sm_90a kernel with ``ScheduleKernel``'s launch:
+    params ``(A, B, C, M, N, K)``, grid ``(⌈N/bn⌉, ⌈M/bm⌉)``, the lowering's threads and LDS."""
+    mlir, facts = schedule_mlir(text, kernel)
+    rng = np.random.default_rng(seed)
+    memory = GlobalMemory()
+    a, a_bits = _operand(rng, m, k, facts.a_layout)
+    b, b_bits = _operand(rng, k, n, facts.b_layout)
+    f32 = facts.out_dtype == "f32"
+    c_addr = memory.put(
+        np.full((m, n), np.nan if f32 else 0xFFFF, np.float32 if f32 else np.uint16), "C"
+    )
+    params = (memory.put(a_bits, "A"), memory.put(b_bits, "B"), c_addr, m, n, k)
+    grid = (-(-n // facts.tile.bn), -(-m // facts.tile.bm), 1)
+    stats = run(compile_kernel(mlir), Launch(grid, facts.threads, params, facts.lds_bytes), memory)
+    c = memory.array(c_addr, np.float32 if f32 else np.uint16, (m, n))
+    c = c if f32 else (c.astype(np.uint32) << 16).view(np.float32)
+    reference = a.astype(np.float64) @ b.astype(np.float64)
+    return Result(c.astype(np.float64), reference if f32 else round_bf16(reference), stats)
+
+
+def proof_case(config, m: int, n: int, k: int, ctas: int, *, seed: int = 0) -> Result:
+    """The warp-specialized proof kernel (``mma.sync``) with its GPU test's launch: params
+    ``(A, B, C, M, N, K)``, A M×K and B N×K row-major, C f32, ``ctas`` CTAs."""
+    lowered = lower_kernel(build_proof_kernel(config))
+    rng = np.random.default_rng(seed)
+    memory = GlobalMemory()
+    a, a_bits = _operand(rng, m, k, "row")
+    b, b_bits = _operand(rng, n, k, "row")
+    c_addr = memory.put(np.full((m, n), np.nan, np.float32), "C")
+    params = (memory.put(a_bits, "A"), memory.put(b_bits, "B"), c_addr, m, n, k)
+    smem = lowered.smem_bytes if lowered.dynamic_smem else 0
+    stats = run(
+        compile_kernel(lowered.mlir), Launch((ctas, 1, 1), lowered.threads, params, smem), memory
+    )
+    c = memory.array(c_addr, np.float32, (m, n)).astype(np.float64)
+    return Result(c, a.astype(np.float64) @ b.astype(np.float64).T, stats)

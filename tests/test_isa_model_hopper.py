@@ -1,0 +1,75 @@
+"""The Hopper GEMM (TMA + wgmma) computes C = A·B exactly on the CPU ISA model.
+
+The operands are integers in [-3, 3]: exact in bf16, their products summed exactly in f32, and
+a bf16 C is compared with the reference rounded to bf16 (ties to even) by numpy.  Every
+configuration runs on a problem with ragged M, N and K edges, several CTAs (or a 2x1 cluster
+walking four tile pairs) and a poisoned C (NaN), and stream-K must leave its flags lowered.
+
+``test_feature_spread`` covers every combination of consumer mode, epilogue, cluster shape and
+decomposition for every operand layout and C type (96 configurations); ``test_every_tuner_
+candidate`` runs all 1632 tuner candidates × layouts × C types in worker processes and prints
+the time per configuration (set ``WARPSCHED_ISA_SWEEP=0`` to skip it).
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import time
+
+import pytest
+from isa_model_launch import HopperGemmConfig, hopper_case, hopper_configs
+from isa_model_sweep import run_one, shape, spread, sweep
+
+CONFIGS = hopper_configs()
+SPREAD = spread(CONFIGS)
+
+
+def test_the_spread_covers_every_feature_combination():
+    by_key = dict(CONFIGS)
+    chosen = {(key.split("/", 1)[1], *_features(by_key[key])) for key in SPREAD}
+    every = {(key.split("/", 1)[1], *_features(config)) for key, config in CONFIGS}
+    assert chosen == every and len(SPREAD) == 96
+    assert {by_key[key].block_m * 1000 + by_key[key].block_n for key in SPREAD} == {
+        128256,
+        256128,
+        128128,
+        64256,
+        64128,
+    }
+
+
+def _features(config) -> tuple:
+    return (config.consumers, config.epilogue, config.cluster_m, config.decomposition)
+
+
+@pytest.mark.parametrize("key", SPREAD)
+def test_feature_spread(key):
+    outcome = run_one(key)
+    assert outcome.error == "" and outcome.wrong == 0, outcome
+
+
+def test_default_configuration_on_more_shapes():
+    """The default kernel (128x256, cooperative, TMA epilogue) on a whole tile, a tile smaller
+    than a box in every dimension, and more tiles than CTAs with a padded C."""
+    config = HopperGemmConfig()
+    for m, n, k, sms, ldc in ((128, 256, 64, 1, None), (8, 8, 8, 2, None), (264, 520, 72, 2, 528)):
+        result = hopper_case(config, m, n, k, sms, ldc=ldc, smem_base=0x400)
+        assert result.wrong == 0, (m, n, k)
+
+
+@pytest.mark.skipif(os.environ.get("WARPSCHED_ISA_SWEEP") == "0", reason="WARPSCHED_ISA_SWEEP=0")
+def test_every_tuner_candidate(capsys):
+    start = time.perf_counter()
+    outcomes = sweep([key for key, _ in CONFIGS])
+    wall = time.perf_counter() - start
+    failed = [o for o in outcomes if o.error or o.wrong]
+    seconds = [o.seconds for o in outcomes]
+    with capsys.disabled():
+        print(
+            f"\nISA model sweep: {len(outcomes)} configurations in {wall:.1f} s wall "
+            f"({os.cpu_count()} CPUs); per configuration median {statistics.median(seconds):.3f} s, "
+            f"max {max(seconds):.3f} s ({max(outcomes, key=lambda o: o.seconds).key})"
+        )
+    assert len(outcomes) == 1632 and not failed, failed[:5]
+    assert all(shape(dict(CONFIGS)[o.key])["k"] == 168 for o in outcomes[:1])
