@@ -3,8 +3,10 @@
 ``run(program, launch, memory)`` starts each CTA as one group of all its threads.  The
 scheduler runs a group until it waits, parks at a reconvergence point or exits, then the next
 one (round robin).  When no group can run it re-checks the waiting ones; when none of them can
-continue either it lands the oldest queued TMA load (``emit_async.land``); when nothing is
-queued the launch is a ``Deadlock``, reported with every waiting group's threads and op.
+continue it lets the parts parked at reconvergence points go on alone (``_release``); then it
+lands the oldest queued TMA load (``emit_async.land``), one at a time, so a copy lands as late
+as the ISA allows; when nothing is queued the launch is a ``Deadlock``, reported with every
+waiting group's threads and op.
 """
 
 from __future__ import annotations
