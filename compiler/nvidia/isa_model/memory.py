@@ -213,6 +213,3 @@ class SharedMemory(Region):
         self.check_write(int(addrs.min()), int(addrs.max()) + 1, what)
         self.data[self.indices(addrs, np.uint8, 1, what)] = data
         self.version += 1
-
-    def retire(self, token) -> None:
-        self.readers = [r for r in self.readers if r.token is not token]

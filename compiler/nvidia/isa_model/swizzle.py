@@ -31,11 +31,6 @@ class SwizzleMode(enum.IntEnum):
         """How many row-index bits are XORed into the chunk index."""
         return {0: 0, 32: 1, 64: 2, 128: 3}[int(self)]
 
-    @property
-    def pattern_bytes(self) -> int:
-        """Bytes after which the pattern repeats (the alignment a swizzled box needs)."""
-        return 128 << self.bits if self.bits else 16
-
 
 def swizzle(addr, mode: SwizzleMode):
     """The byte address that logical byte address ``addr`` lands at under ``mode``."""
