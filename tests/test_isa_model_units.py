@@ -2,7 +2,8 @@
 
 Each expected number below is derived in its comment from the ISA's formula, not from the
 model: the swizzle modes, the wgmma matrix descriptor and canonical layouts, the wgmma and
-mma.sync fragment layouts, ldmatrix, bf16 rounding, the mbarrier phase rules and the TMA box.
+mma.sync fragment layouts, ldmatrix, bf16 rounding, the mbarrier phase rules, the TMA box and the
+checks on shared-memory writes (into bytes an asynchronous operation reads, into an mbarrier).
 """
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ import pytest
 
 from warpsched.nvidia.isa_model import GlobalMemory, SwizzleMode, TensorMap, f32_to_bf16, swizzle
 from warpsched.nvidia.isa_model.barriers import Mbarrier, NamedBarrier
-from warpsched.nvidia.isa_model.errors import ModelError
-from warpsched.nvidia.isa_model.memory import SharedMemory
+from warpsched.nvidia.isa_model.errors import Hazard, MemoryFault, ModelError
+from warpsched.nvidia.isa_model.memory import AsyncRead, SharedMemory
 from warpsched.nvidia.isa_model.mma_sync import (
     a_layout,
     b_layout,
@@ -180,3 +181,15 @@ def test_tma_box_zero_fills_swizzles_and_clips():
     assert np.array_equal(read_box(smem, 0x400, tmap)[:6], tensor[4:])
     store_box(memory, tmap, (0, 8), read_box(smem, 0x400, tmap))  # rows 8, 9 only
     assert np.array_equal(memory.array(addr, np.uint16, (10, 64))[8:], tensor[4:6])
+
+
+def test_shared_writes_into_live_reads_and_barriers_fault():
+    smem = SharedMemory(0x400, 4096, "smem")
+    token = object()
+    smem.readers.append(AsyncRead(0x800, 0xC00, token, "wgmma.mma_async"))
+    with pytest.raises(Hazard, match="wgmma.mma_async still reads"):
+        smem.store(np.uint64(0xBFC), np.uint32(1), np.uint32, 1, "st.shared")
+    smem.store(np.uint64(0xC00), np.uint32(1), np.uint32, 1, "st.shared")  # just past: fine
+    smem.add_barrier(0x1000, Mbarrier(1, "test"))
+    with pytest.raises(MemoryFault, match="live mbarrier"):
+        smem.write_bytes(0xFF0 + np.arange(32), np.zeros(32, np.uint8), "cp.async.bulk.tensor")
