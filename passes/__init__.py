@@ -12,6 +12,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "convert-nvvm-to-llvm": ("convert_nvvm_to_llvm", "ConvertNvvmToLlvm"),
     "sched-build-program": ("sched_build_program", "BuildProgram"),
     "sched-expand-blocks": ("sched_expand_blocks", "ExpandBlocks"),
+    "sched-expand-gemm": ("sched_expand_gemm", "ExpandGemm"),
     "sched-strip-fences": ("sched_strip_fences", "StripFences"),
     "sched-set-fence-mask": ("sched_set_fence_mask", "SetFenceMask"),
     "sched-to-nvvm": ("sched_to_nvvm", "SchedToNvvm"),

@@ -2,7 +2,7 @@
 ``llvm.func`` in llvm + nvvm.
 
 For a ``sched.nv_kernel`` the pass converts the kernel's ops 1:1 into the
-program model (``warpsched.nvidia.program.kernel.Kernel``: ``nv_kernel_model.to_kernel``) and lowers
+program model (``warpsched.nvidia.program.kernel.Kernel``: ``warpsched.dialects.nvidia.model.to_kernel``) and lowers
 it with the library (``warpsched.nvidia.lowering.kernel.lower_kernel``).  A
 ``sched.nv_gemm`` (sm_90a only) becomes the Hopper GEMM its attributes
 describe (``warpsched.nvidia.datapaths.wgmma.kernel.gemm_module``).  Either way the
@@ -22,10 +22,9 @@ import dataclasses
 
 from warpsched.core.ir import ir
 from warpsched.dialects.common.ops import body_ops
-from warpsched.dialects.nvidia.gemm import is_nv_gemm, op_config
-from warpsched.dialects.nvidia.ops import is_nv_kernel
-from warpsched.nvidia.backend.report import CROSS_VENDOR_PATH, DATA_PATH_KEY, WGMMA_PATH
-from warpsched.nvidia.gemm.expand import expand_gemm
+from warpsched.dialects.nvidia.gemm import is_nv_gemm
+from warpsched.dialects.nvidia.ops import NvOp, is_nv_kernel
+from warpsched.nvidia.backend.report import CROSS_VENDOR_PATH, DATA_PATH_KEY, LOWERED_KEY
 from warpsched.nvidia.targets import NVTarget
 
 from .base import ModulePass, PassFailure
@@ -57,38 +56,40 @@ class SchedToNvvm(ModulePass):
             raise PassFailure(
                 module, "found no sched.nv_kernel, sched.nv_gemm or sched.kernel to lower"
             )
+        kernel = self.select(module, kernels)
+        if is_nv_gemm(kernel):
+            raise PassFailure(
+                kernel,
+                "sched.nv_gemm is the short form of a sched.nv_kernel: run sched-expand-gemm "
+                "first (warpsched-compile does)",
+            )
+        target = self.resolve_target(module)
+        from warpsched.dialects.nvidia.model import to_kernel
+        from warpsched.nvidia.lowering.kernel import LoweringError, lower_kernel
+
+        try:
+            lowered = lower_kernel(to_kernel(kernel, target))
+        except (LoweringError, ValueError) as exc:
+            raise PassFailure(kernel, str(exc)) from None
+        replace_with(kernel, ir.Module.parse(lowered.mlir))
+        module.attributes[TARGET_ATTR] = ir.StringAttr.get(target.value)
+        return {DATA_PATH_KEY: lowered.data_path.value, LOWERED_KEY: lowered}
+
+    def select(self, module: ir.Operation, kernels: list[ir.Operation]) -> ir.Operation:
+        """The kernel named by the ``kernel`` option, else the module's only one."""
+        names = [NvOp(k).params()["sym_name"] for k in kernels]
+        if self.kernel:
+            if self.kernel not in names:
+                known = ", ".join(f"@{n}" for n in names)
+                raise PassFailure(module, f"no NVIDIA kernel @{self.kernel} (kernels: {known})")
+            return kernels[names.index(self.kernel)]
         if len(kernels) > 1:
             raise PassFailure(
                 kernels[1],
-                "lowers one kernel per module (the kernels would share one "
-                "shared-memory global); split the input",
+                "lowers one kernel per module (the kernels would share one shared-memory "
+                f"global); pick one with kernel=NAME ({', '.join('@' + n for n in names)})",
             )
-        target = self.resolve_target(module)
-        kernel = kernels[0]
-        if is_nv_gemm(kernel):
-            if target is not NVTarget.SM90A:
-                raise PassFailure(
-                    kernel,
-                    f"sched.nv_gemm lowers to wgmma for sm_90a; {target.value} "
-                    "(tcgen05) has no GEMM lowering yet",
-                )
-            from warpsched.nvidia.lowering.kernel import lower_kernel
-
-            replace_with(kernel, ir.Module.parse(lower_kernel(expand_gemm(op_config(kernel))).mlir))
-            data_path = WGMMA_PATH
-        else:
-            from warpsched.nvidia.lowering.kernel import LoweringError, lower_kernel
-
-            from .nv_kernel_model import to_kernel
-
-            try:
-                lowered = lower_kernel(to_kernel(kernel, target))
-            except (LoweringError, ValueError) as exc:
-                raise PassFailure(kernel, str(exc)) from None
-            replace_with(kernel, ir.Module.parse(lowered.mlir))
-            data_path = lowered.data_path.value
-        module.attributes[TARGET_ATTR] = ir.StringAttr.get(target.value)
-        return {DATA_PATH_KEY: data_path}
+        return kernels[0]
 
     def apply_cross_vendor(self, module: ir.Operation) -> dict[str, object]:
         """The AMD ``sched.kernel`` of ``module`` lowered for sm_90a (see the module docstring)."""

@@ -1,12 +1,12 @@
 """The NVIDIA half of ``sched-verify``: a check for each ``sched.nv_kernel`` / ``sched.nv_gemm``.
 
-A ``sched.nv_kernel`` becomes its program model with ``nv_kernel_model.to_kernel``
-(the lowering's own conversion) and goes through
-``warpsched.verify.nvidia.check_kernel``; ``sites`` maps each model object back
-to the op it came from, so a violation is reported at its op.  A
-``sched.nv_gemm`` goes through ``warpsched.verify.nvidia_gemm.check_gemm`` with
-its ``HopperGemmConfig``.  Kernels the model rejects are left to the lowering,
-which reports them.
+A ``sched.nv_kernel`` becomes its program model with ``warpsched.dialects.nvidia.model.to_kernel``
+(the lowering's own conversion) and goes through ``warpsched.verify.nvidia.check_kernel``;
+``sites`` maps each model object back to the op it came from, so a violation is reported at its
+op.  A ``sched.nv_gemm`` is checked as the kernel it expands to
+(``warpsched.nvidia.gemm.expand.expand_gemm``, what ``sched-expand-gemm`` writes), its
+violations reported at the ``sched.nv_gemm``.  Kernels the model rejects are left to the
+lowering, which reports them.
 """
 
 from __future__ import annotations
@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING
 from warpsched.core.ir import ir
 from warpsched.dialects.nvidia.gemm import is_nv_gemm, op_config
 from warpsched.dialects.nvidia.ops import NvOp
+from warpsched.nvidia.gemm.expand import expand_gemm
 from warpsched.nvidia.targets import NVTarget
-from warpsched.verify.nvidia_gemm import check_gemm
+from warpsched.verify.nvidia import check_kernel
 
 from .sched_to_nvvm import TARGET_ATTR, nv_kernels
 from .verify_checks import Check
@@ -33,14 +34,12 @@ def nv_checks(module: ir.Operation, target: str) -> list[Check]:
     for op in nv_kernels(module):
         if is_nv_gemm(op):
             try:
-                config = op_config(op)
+                kernel = expand_gemm(op_config(op))
             except ValueError:
                 continue  # the lowering reports a bad configuration
-            checks.append(Check(functools.partial(check_gemm, config), op.location))
+            checks.append(Check(functools.partial(check_kernel, kernel), op.location))
             continue
-        from warpsched.verify.nvidia import check_kernel
-
-        from .nv_kernel_model import to_kernel
+        from warpsched.dialects.nvidia.model import to_kernel
 
         try:
             kernel = to_kernel(op, verify_target(module, target))
@@ -68,13 +67,16 @@ def sites(op: ir.Operation, kernel: P.Kernel) -> dict[int, ir.Operation]:
     """``id(model object)`` → op, walking the kernel's ops in the order ``to_kernel`` converts them."""
     out: dict[int, ir.Operation] = {id(kernel): op}
     children = [NvOp(c) for c in NvOp(op).children()]
-    pipes = [c for c in children if c.name.endswith("_pipeline")]
-    roles = [c for c in children if not c.name.endswith("_pipeline")]
-    models = list(kernel.input_pipelines) + [kernel.output_pipeline]
-    inputs = [c for c in pipes if c.name == "sched.nv_input_pipeline"]
-    outputs = [c for c in pipes if c.name == "sched.nv_output_pipeline"]
-    for model, view in zip(models, inputs + outputs[:1], strict=False):
-        out[id(model)] = view.operation
+    roles = [c for c in children if c.name == "sched.nv_role"]
+    declared = (
+        (kernel.input_pipelines, "sched.nv_input_pipeline"),
+        ((kernel.output_pipeline,), "sched.nv_output_pipeline"),
+        (kernel.schedulers, "sched.nv_tile_scheduler"),
+    )
+    for models, name in declared:
+        views = [c for c in children if c.name == name]
+        for model, view in zip(models, views, strict=False):
+            out[id(model)] = view.operation
     for body, view in zip(kernel.bodies, roles, strict=False):
         out[id(body)] = view.operation
         _steps(body.steps, view, out)

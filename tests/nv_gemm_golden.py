@@ -131,15 +131,27 @@ def _attributes() -> dict[str, dict]:
     return out
 
 
-def main() -> int:
+def lowered_to_ptx(mlir: str) -> str:
+    """PTX of a lowered module (llvm + nvvm MLIR text), as the NVIDIA backend makes it:
+    ``convert-nvvm-to-llvm``, MLIR's translator, llvmlite at -O3."""
+    from warpsched.core.ir import ir
+    from warpsched.llvm.translate import module_to_llvm_ir
     from warpsched.nvidia.backend.codegen import llvm_ir_to_ptx
-    from warpsched.nvidia.datapaths.wgmma.compile import llvm_ir_of
-    from warpsched.nvidia.gemm.expand import expand_gemm
-    from warpsched.nvidia.lowering.kernel import lower_kernel
+    from warpsched.nvidia.ptx.nvvm_to_llvm import convert_nvvm_to_llvm
     from warpsched.nvidia.targets import NVTarget
 
+    with ir.Context():
+        module = ir.Module.parse(mlir)
+        convert_nvvm_to_llvm(module.operation)
+        return llvm_ir_to_ptx(module_to_llvm_ir(module), NVTarget.SM90A)
+
+
+def main() -> int:
+    from warpsched.nvidia.gemm.expand import expand_gemm
+    from warpsched.nvidia.lowering.kernel import lower_kernel
+
     def ptx_of(text: str) -> str:
-        return llvm_ir_to_ptx(llvm_ir_of(text), NVTarget.SM90A)
+        return lowered_to_ptx(text)
 
     data = snapshot(lambda config: lower_kernel(expand_gemm(config)).mlir, ptx_of)
     old = json.loads(GOLDEN.read_text()) if GOLDEN.exists() else {"mlir": {}, "ptx": {}}

@@ -196,11 +196,15 @@ def test_runtime_caches_the_cubin_and_its_launch_facts(tmp_path):
 def test_cache_key_follows_the_source_and_the_compiler(monkeypatch):
     """A changed lowering must never meet a cubin compiled by the old one: the key covers
     warpsched's own sources, besides the file's text and the kernel."""
-    from warpsched.runtime import schedule_kernel
+    from warpsched.runtime import compiled
 
-    key = schedule_kernel._key(FOUR_WAVE, "four_wave")
-    assert key == schedule_kernel._key(FOUR_WAVE, "four_wave")
-    assert key != schedule_kernel._key(FOUR_WAVE + " ", "four_wave")
-    assert key != schedule_kernel._key(FOUR_WAVE, "other")
-    monkeypatch.setattr(schedule_kernel, "code_fingerprint", lambda: "changed")
-    assert key != schedule_kernel._key(FOUR_WAVE, "four_wave")
+    def key(text: str = FOUR_WAVE, kernel: str = "four_wave", verify: bool = False) -> str:
+        return compiled.compile_key(text, kernel, "sm_90a", verify)
+
+    assert key() == key()
+    assert key() != key(FOUR_WAVE + " ")
+    assert key() != key(kernel="other")
+    assert key() != key(verify=True)
+    first = key()
+    monkeypatch.setattr(compiled, "code_fingerprint", lambda: "changed")
+    assert first != key()

@@ -5,13 +5,17 @@ the ``nvidia-cuda-cuobjdump`` wheel.
 """
 
 import re
+from dataclasses import dataclass
 
 import pytest
 
-from warpsched.nvidia.backend.codegen import nvjitlink_cubin
+from warpsched.backend.interface import CompileOptions, Emit
+from warpsched.driver.compile import compile_source
+from warpsched.nvidia.backend.codegen import nvjitlink_cubin, ptx_to_cubin
 from warpsched.nvidia.backend.sass import disassemble, summary
-from warpsched.nvidia.datapaths.wgmma.compile import compile_gemm
 from warpsched.nvidia.gemm.config import HopperGemmConfig
+from warpsched.nvidia.targets import NVTarget
+from warpsched.runtime.gemm import gemm_source
 
 CONFIGS = {
     "coop_rr": {"epilogue": "registers", "stages": 4},
@@ -45,6 +49,20 @@ CONFIGS = {
 
 def _config(name: str) -> HopperGemmConfig:
     return HopperGemmConfig(name=name, **CONFIGS[name])
+
+
+@dataclass(frozen=True)
+class Compiled:
+    ptx: str
+    cubin: bytes
+
+
+def compile_gemm(config: HopperGemmConfig) -> Compiled:
+    """PTX and cubin of ``config`` through the driver, as ``warpsched-compile`` compiles its
+    ``sched.nv_gemm`` (the same route ``GemmKernel`` takes)."""
+    options = CompileOptions("sm_90a", Emit.PTX, verify=False)
+    ptx = compile_source(gemm_source(config), "<nv_gemm>", options).artefact
+    return Compiled(ptx, ptx_to_cubin(ptx, NVTarget.SM90A))
 
 
 @pytest.fixture(scope="module", params=sorted(CONFIGS))
@@ -129,8 +147,6 @@ def test_sass_is_hgmma_without_spills(compiled, tmp_path):
 def test_sass_check_has_teeth(tmp_path):
     """Without ptxas's whole-program mode (nvJitLink compiles relocatable code, C7504), the
     consumers keep the 168-register entry cap and the same kernel spills: the check sees it."""
-    from warpsched.nvidia.targets import NVTarget
-
     result = compile_gemm(HopperGemmConfig(name="relocatable", epilogue="registers", stages=4))
     sass = _sass(nvjitlink_cubin(result.ptx, NVTarget.SM90A), tmp_path)
     assert re.search(r"\b(LDL|STL)\b", sass)

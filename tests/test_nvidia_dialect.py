@@ -12,6 +12,7 @@ from proof_gemm import Mode, ProofConfig, build_proof_kernel
 
 from warpsched.core.ir import ir
 from warpsched.dialects.nvidia.layouts import LayoutSpec, layout_attr, layout_spec
+from warpsched.dialects.nvidia.model import to_kernel
 from warpsched.dialects.nvidia.ops import NvOp, is_nv_kernel
 from warpsched.dialects.nvidia.specs import SPECS
 from warpsched.dialects.printer import print_pretty
@@ -21,7 +22,6 @@ from warpsched.nvidia import program as P
 from warpsched.nvidia.lowering.kernel import lower_kernel
 from warpsched.nvidia.program.roles import Role, custom_layout, warp_role_1d1d, warp_role_8warp
 from warpsched.nvidia.targets import NVTarget
-from warpsched.passes.nv_kernel_model import to_kernel
 from warpsched.passes.pipeline import parse_pipeline, run_pipeline
 from warpsched.passes.sched_to_nvvm import nv_kernels
 

@@ -16,7 +16,7 @@ from warpsched.runtime.params import I32Param, TensorMapParam
 
 def _launch(cta_group: int, target: NVTarget = NVTarget.SM100A) -> NvKernelLaunch:
     kernel = build_proof_kernel(ProofConfig(target=target, cta_group=cta_group))
-    return NvKernelLaunch.of(kernel, lower_kernel(kernel))
+    return NvKernelLaunch.of(lower_kernel(kernel))
 
 
 def test_facts_of_the_cta_group_1_kernel():
@@ -102,4 +102,21 @@ def test_launch_passes_cluster_smem_grid_and_params(monkeypatch):
 def test_the_mma_sync_path_is_not_launched_here():
     kernel = build_proof_kernel(ProofConfig(target=NVTarget.SM90A))
     with pytest.raises(ValueError, match="tcgen05"):
-        NvKernelLaunch.of(kernel, lower_kernel(kernel))
+        NvKernelLaunch.of(lower_kernel(kernel))
+
+
+def test_compile_goes_through_the_driver_and_the_cache(tmp_path):
+    """``NvKernelLaunch.compile`` compiles the shipped sm_100a example as warpsched-compile does
+    (its launch facts from the lowering's metadata) and a second call reads the cache."""
+    from pathlib import Path
+
+    from warpsched.runtime import KernelCache
+
+    example = Path(__file__).parents[1] / "examples" / "ws_gemm_sm100a.mlir"
+    cache = KernelCache(tmp_path)
+    cubin, launch = NvKernelLaunch.compile(example.read_text(), str(example), cache=cache)
+    assert cubin[:4] == b"\x7fELF"
+    assert launch.cta_group == 1 and launch.cluster == (1, 1, 1)
+    assert (launch.block_m, launch.block_n, launch.block_k) == (128, 128, 64)
+    again = NvKernelLaunch.compile(example.read_text(), str(example), cache=cache)
+    assert again == (cubin, launch)

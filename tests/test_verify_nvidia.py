@@ -1,5 +1,6 @@
 """The NVIDIA model checker's state exploration (warpsched.verify.nvidia*): hand-built protocols
-with known outcomes, the shipped kernels over several stage counts, and the Hopper ring."""
+with known outcomes and the proof kernels over several stage counts (the warpgroup kernels of
+the TMA + wgmma data path: test_verify_warpgroups.py)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,6 @@ import dataclasses
 import pytest
 from proof_gemm import Broken, Mode, ProofConfig, build_proof_kernel
 
-from warpsched.nvidia.datapaths.wgmma.operands import copies as real_copies
-from warpsched.nvidia.datapaths.wgmma.operands import stage_arrival_bytes
-from warpsched.nvidia.gemm.config import HopperGemmConfig
 from warpsched.nvidia.program.pipeline_config import (
     BarrierCounts,
     InputPipelineConfig,
@@ -20,7 +18,6 @@ from warpsched.nvidia.targets import NVTarget
 from warpsched.verify.named_barriers import NamedUse, check_named
 from warpsched.verify.nvidia import check_kernel
 from warpsched.verify.nvidia_explore import explore
-from warpsched.verify.nvidia_gemm import check_gemm, ring_counts, ring_programs
 from warpsched.verify.nvidia_model import Action, Kind, unroll
 
 B = ("p", "full", 0)
@@ -147,73 +144,9 @@ def test_named_barrier_collision():
     assert check_named([NamedUse(1, "a", 160), NamedUse(2, "b", 256)]) == []
 
 
-@pytest.mark.parametrize(
-    "kw",
-    [
-        {},
-        {"consumers": "pingpong", "block_m": 128, "block_n": 128},
-        {"stages": 4, "block_n": 128},
-        {"decomposition": "stream_k"},
-        {"decomposition": "stream_k", "cluster_m": 2},
-    ],
-)
-def test_hopper_ring_verifies(kw):
-    assert check_gemm(HopperGemmConfig(**kw)) == []
-
-
-def test_stream_k_ring_is_explored_over_uneven_segments():
-    from warpsched.verify.nvidia_gemm import _explorations
-
-    plain = {items for _s, items, _w in _explorations(HopperGemmConfig())}
-    split = {items for _s, items, _w in _explorations(HopperGemmConfig(decomposition="stream_k"))}
-    extra = split - plain
-    assert extra and all(len(set(items)) > 1 for items in extra)  # segments of several lengths
-    # Consumers that take whole tiles while the producer fills only the segments are stuck.
-    config = HopperGemmConfig(decomposition="stream_k")
-    items = next(iter(extra))
-    programs = ring_programs(config, stages=2, items=(max(items),) * len(items))
-    programs["producer"] = ring_programs(config, stages=2, items=items)["producer"]
-    finding = explore(programs, ring_counts(config, 2)).findings[0]
-    assert finding.what == "stuck" and finding.actor.startswith("consumer")
-
-
-def test_hopper_ring_with_too_few_empty_arrivals_deadlocks():
-    config = HopperGemmConfig()
-    programs = ring_programs(config, stages=2, items=(3, 3, 3))
-    counts = ring_counts(config, 2)
-    counts = {k: (v + 1 if k[1] == "empty" else v) for k, v in counts.items()}
-    assert explore(programs, counts).findings[0].what == "stuck"
-
-
 def test_input_pipeline_config_unchanged():
     assert InputPipelineConfig(2, BarrierCounts(32, 32)).barrier_count == 4
     assert OutputPipelineConfig(2, 32).tmem_columns == 512
-
-
-def test_hopper_ring_verifies_with_2x1_clusters():
-    config = HopperGemmConfig(cluster_m=2)
-    assert check_gemm(config) == []
-    assert config.empty_arrivals == 4  # two warpgroups in each of the two CTAs release
-
-
-@pytest.mark.parametrize("b_layout", ["row", "col"])
-def test_expect_tx_counts_every_box_a_cta_receives(b_layout):
-    """A and B's boxes (both ranks' parts of B with 2x1 clusters) add up to ``stage_bytes``."""
-    for cluster_m in (1, 2):
-        config = HopperGemmConfig(cluster_m=cluster_m, b_layout=b_layout)
-        assert stage_arrival_bytes(config) == config.stage_bytes
-
-
-def test_expect_tx_byte_mismatch_is_reported(monkeypatch):
-    """A stage whose copies no longer cover B (one box dropped) would never complete."""
-    from warpsched.nvidia.datapaths.wgmma import operands
-
-    config = HopperGemmConfig(block_n=128)
-    monkeypatch.setattr(operands, "copies", lambda cfg: real_copies(cfg)[:-1])
-    (violation,) = check_gemm(config)
-    assert violation.rule == "expect_tx"
-    assert f"expect {config.stage_bytes} bytes" in violation.message
-    assert f"bring {config.stage_bytes - 64 * 64 * 2}" in violation.message
 
 
 def test_tcgen05_expect_tx_matches_the_runtime_boxes(monkeypatch):
@@ -234,50 +167,3 @@ def test_tcgen05_expect_tx_matches_the_runtime_boxes(monkeypatch):
     assert violation.rule == "expect_tx"
     assert violation.at.payload.value == "ab_tiles"  # reported at the A/B input pipeline
     assert "expect" in violation.message and "TMA boxes bring" in violation.message
-
-
-def _drop(programs, keep):
-    return {name: tuple(a for a in acts if keep(name, a)) for name, acts in programs.items()}
-
-
-def test_cluster_ring_is_two_ctas_and_catches_a_missing_remote_release():
-    """2x1: each CTA has its own ring; a consumer that releases only its own CTA's stage leaves
-    the peer's producer waiting once the ring wraps."""
-    from warpsched.verify.nvidia_gemm import ring
-
-    config = HopperGemmConfig(cluster_m=2)
-    programs = ring_programs(config, stages=2, items=(3,))
-    assert sorted(programs) == [
-        "CTA 0 consumer 0",
-        "CTA 0 consumer 1",
-        "CTA 0 producer",
-        "CTA 1 consumer 0",
-        "CTA 1 consumer 1",
-        "CTA 1 producer",
-    ]
-    counts = ring_counts(config, 2)
-    assert explore(programs, counts).findings == []
-
-    def own_releases_only(name, action):
-        rank = int(name.split()[1])
-        remote = action.barrier[1:2] == ("empty",) and action.barrier[0] != ring(rank, 2)
-        return not (action.kind is Kind.ARRIVE and remote)
-
-    finding = explore(_drop(programs, own_releases_only), counts).findings[0]
-    assert finding.what == "stuck" and "producer" in finding.actor
-    assert "try_wait empty" in finding.action.describe()
-
-
-def test_cluster_ring_catches_a_producer_that_does_not_multicast():
-    """A producer whose part of B never reaches the peer leaves the peer's consumers waiting."""
-    config = HopperGemmConfig(cluster_m=2)
-    programs = ring_programs(config, stages=2, items=(1,))
-
-    def no_multicast(name, action):
-        if not name.endswith("producer") or action.kind is not Kind.ARRIVE:
-            return True
-        return action.barrier[0].endswith(f"cta{name.split()[1]}")
-
-    finding = explore(_drop(programs, no_multicast), ring_counts(config, 2)).findings[0]
-    assert finding.what == "stuck" and "consumer" in finding.actor
-    assert "try_wait full" in finding.action.describe()

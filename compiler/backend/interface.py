@@ -17,7 +17,7 @@ carry ``metadata`` along.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Protocol
 
@@ -65,14 +65,15 @@ class CompileOptions:
 
 @dataclass(frozen=True)
 class CompileResult:
-    """The artefact (text or bytes) of kind ``emit`` and, when asked for, the report and
-    fidelity texts."""
+    """The artefact (text or bytes) of kind ``emit``, when asked for the report and fidelity
+    texts, and the ``metadata`` the lowering passes recorded (launch facts a runtime needs)."""
 
     artefact: str | bytes
     emit: Emit
     report: str | None = None
     fidelity: str | None = None
     fidelity_complete: bool = True
+    metadata: Mapping[str, object] = field(default_factory=dict)
 
 
 Metadata = Mapping[str, object]

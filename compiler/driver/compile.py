@@ -19,12 +19,15 @@ artefact is returned.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 
 from warpsched.backend.interface import Backend, CompileOptions, CompileResult, Emit
 from warpsched.backend.registry import backend_for, targets
 from warpsched.core.diagnostics import Diagnostic, DiagnosticError, Severity, mlir_diagnostics
 from warpsched.core.ir import ir
+from warpsched.dialects.registry import new_context
+from warpsched.frontend.load import load_module
 from warpsched.llvm.translate import TranslateError, module_to_llvm_ir
 from warpsched.passes.base import PassFailure
 from warpsched.passes.pipeline import parse_element, run_pipeline
@@ -103,12 +106,23 @@ def _compile(
     passes = [parse_element(element) for element in backend.pass_pipeline(options)]
     run_pipeline(module, passes, context, filename, metadata=metadata)
     if emit is Emit.MLIR:
-        return CompileResult(str(module), emit)
+        return CompileResult(str(module), emit, metadata=metadata)
     llvm_ir = translate(module, filename)
     if emit is Emit.LLVM:
-        return CompileResult(llvm_ir, emit)
+        return CompileResult(llvm_ir, emit, metadata=metadata)
     before_binary()
-    return backend.make_binary(llvm_ir, metadata, options, filename)
+    result = backend.make_binary(llvm_ir, metadata, options, filename)
+    return dataclasses.replace(result, metadata=metadata)
+
+
+def compile_source(text: str, filename: str, options: CompileOptions) -> CompileResult:
+    """Load ``text`` (pretty or generic ``sched`` IR) in a fresh context and compile it as
+    ``options`` say: what ``warpsched-compile`` does, for callers in Python (the runtime).
+    ``DiagnosticError`` (file:line:col) on any failure."""
+    context = new_context()
+    with context:
+        module = load_module(text, filename, context)
+        return compile_module(module, context, filename, options)
 
 
 def translate(module: ir.Module, filename: str) -> str:

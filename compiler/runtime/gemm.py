@@ -1,11 +1,11 @@
 """The Hopper GEMM from Python: ``GemmKernel`` (one compiled configuration) and ``gemm(a, b)``.
 
-``GemmKernel(config)`` compiles the kernel on first use through the disk cache
-(key: the generated MLIR text, the target and warpsched's version), so a
-machine without the MLIR/LLVM toolchain can run kernels another machine
-compiled into the same cache directory.  A call validates its operands before
-anything is launched and raises ``GemmArgumentError`` (or
-``TensorArgumentError`` from ``as_matrix``) with the rule that was broken:
+``GemmKernel(config)`` compiles the kernel on first use through the driver, as
+``warpsched-compile`` compiles a ``sched.nv_gemm`` (``compiled.compile_cached``: key the
+source text, the target and a fingerprint of warpsched's sources), so a machine without the
+MLIR/LLVM toolchain can run kernels another machine compiled into the same cache directory.
+A call validates its operands before anything is launched and raises ``GemmArgumentError``
+(or ``TensorArgumentError`` from ``as_matrix``) with the rule that was broken:
 
 * A (M×K), B (K×N), C (M×N) on one CUDA device; A and B bf16, C the kernel's
   output type, C row-major (column stride 1);
@@ -35,9 +35,8 @@ from ..nvidia.gemm.config import (
     MatrixLayout,
     OutDtype,
 )
-from ..nvidia.gemm.expand import expand_gemm
-from ..nvidia.lowering.kernel import lower_kernel
-from .cache import KernelCache, cache_key
+from .cache import KernelCache
+from .compiled import compile_cached, compile_key
 from .driver import DeviceBuffer, Kernel, current_context, device_sm_count, stream_handle
 from .params import I32Param, PointerParam, TensorMapParam
 from .tensormap import Swizzle, TensorMapSpec, encode
@@ -76,6 +75,17 @@ def launch_grid(config: HopperGemmConfig, m: int, n: int, sm_count: int) -> int:
     return max(1, min(units, sm_count // config.cluster_m)) * config.cluster_m
 
 
+def gemm_source(config: HopperGemmConfig) -> str:
+    """The ``.mlir`` text of ``config``: one ``sched.nv_gemm`` with every attribute written
+    out, in a module for sm_90a (what ``warpsched-tune --write`` puts in a file)."""
+    words = " ".join(f"{key} {value}" for key, value in config.attributes().items())
+    return (
+        'module attributes {sched.target = "sm_90a"} {\n'
+        f"  sched.nv_gemm @{config.name} {words}\n"
+        "}\n"
+    )
+
+
 class GemmArgumentError(ValueError):
     """Operands this kernel cannot multiply; raised before launch."""
 
@@ -89,7 +99,7 @@ class GemmKernel:
 
     def __init__(self, config: HopperGemmConfig, cache: KernelCache | None = None) -> None:
         self.config = config
-        self.module = lower_kernel(expand_gemm(config))
+        self.source = gemm_source(config)
         self.cache = cache or KernelCache()
         self._kernel: Kernel | None = None
         self._lock = threading.Lock()
@@ -106,33 +116,23 @@ class GemmKernel:
 
     @property
     def cache_key(self) -> str:
-        return cache_key(self.module.mlir, self.module.name, TARGET, {})
+        """The key of this kernel's cubin in the cache (``compiled.compile_key``)."""
+        return compile_key(self.source, self.config.name, TARGET, verify=False)
 
     def cubin(self) -> bytes:
-        """The cubin: from the cache, else compiled now (needs the toolchain) and cached."""
-        key = self.cache_key
-        cubin = self.cache.get(key)
-        if cubin is None:
-            from ..nvidia.datapaths.wgmma.compile import compile_gemm
-
-            compiled = compile_gemm(self.config)
-            cubin = compiled.cubin
-            self.cache.put(
-                key,
-                cubin,
-                {
-                    "kernel": self.module.name,
-                    "target": TARGET,
-                    "config": self.config.attributes(),
-                    "timings": compiled.timings,
-                },
-            )
-        return cubin
+        """The cubin: from the cache, else compiled now through the driver (needs the
+        toolchain; ``sched.nv_gemm`` → its ``sched.nv_kernel`` → cubin, as ``warpsched-compile``
+        does) and cached.  The program is the expansion of a legal configuration, which
+        ``sched-verify`` checks in the tests, so it is not model-checked again here."""
+        name = f"<sched.nv_gemm @{self.config.name}>"
+        return compile_cached(
+            self.source, name, TARGET, self.config.name, verify=False, cache=self.cache
+        ).cubin
 
     def _loaded(self) -> Kernel:
         with self._lock:
             if self._kernel is None:
-                self._kernel = Kernel(self.cubin(), self.module.name)
+                self._kernel = Kernel(self.cubin(), self.config.name)
             return self._kernel
 
     # ---- validation ---------------------------------------------------------------------------

@@ -23,14 +23,17 @@ sm_100a GPU has run these kernels (``docs/blackwell.md``).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
-from warpsched.nvidia import program as P
+from warpsched.nvidia.backend.report import LOWERED_KEY
 from warpsched.nvidia.datapaths.select import DataPath
 from warpsched.nvidia.datapaths.tcgen05.rules import input_boxes
 from warpsched.nvidia.lowering.kernel import LoweredKernel
 
+from .cache import KernelCache
+from .compiled import compile_cached
 from .driver import Kernel
 from .params import I32Param, KernelParam, TensorMapParam
 from .tensormap import Swizzle, TensorMapSpec, encode
@@ -62,24 +65,37 @@ class NvKernelLaunch:
             )
 
     @staticmethod
-    def of(kernel: P.Kernel, lowered: LoweredKernel) -> NvKernelLaunch:
-        """The facts of ``kernel`` as ``lowered`` (its ``lower_kernel`` result)."""
+    def of(lowered: LoweredKernel) -> NvKernelLaunch:
+        """The facts of a lowered kernel (``lower_kernel``'s result, or the ``sched-to-nvvm``
+        metadata of a compile)."""
         if lowered.data_path not in (DataPath.TCGEN05, DataPath.TCGEN05_PAIR):
             raise ValueError(
                 f"kernel '{lowered.name}' takes the {lowered.data_path.name} data path; "
                 "NvKernelLaunch launches the sm_100a tcgen05 path (A/B stages, --target sm_100a)"
             )
-        g = kernel.gemm
         return NvKernelLaunch(
             lowered.name,
             lowered.threads,
             lowered.smem_bytes,
             lowered.cluster,
-            g.block_m,
-            g.block_n,
-            g.block_k,
-            kernel.output_pipeline.config.cta_group,
+            *lowered.block,
+            lowered.cluster[0],
         )
+
+    @staticmethod
+    def compile(
+        source: str, filename: str, kernel: str = "", cache: KernelCache | None = None
+    ) -> tuple[bytes, NvKernelLaunch]:
+        """The sm_100a cubin of the ``sched.nv_kernel`` ``kernel`` (or the only one) in the
+        ``.mlir`` text ``source`` and its launch facts, compiled through the driver
+        (``compiled.compile_cached``, with ``sched-verify``)."""
+
+        def facts(metadata) -> dict:
+            return dataclasses.asdict(NvKernelLaunch.of(metadata[LOWERED_KEY]))
+
+        compiled = compile_cached(source, filename, "sm_100a", kernel, facts, cache=cache)
+        launch = dict(compiled.facts, cluster=tuple(compiled.facts["cluster"]))
+        return compiled.cubin, NvKernelLaunch(**launch)
 
     # ---- geometry ----------------------------------------------------------------------------
     def num_tiles(self, m: int, n: int) -> int:

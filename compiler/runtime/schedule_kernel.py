@@ -1,10 +1,10 @@
 """Launching an AMD schedule compiled for sm_90a (``warpsched.nvidia.amd_schedules``).
 
 ``ScheduleKernel.from_mlir(path, kernel)`` compiles the ``sched.kernel`` of a ``.mlir`` file
-through the disk cache, keyed by the file's text, the kernel's name and a fingerprint of
-warpsched's own sources (so a machine without the MLIR toolchain finds what another compiled
-from the same tree into the same cache directory, and a changed lowering never meets a stale
-cubin), and launches ``C = A·B`` on torch tensors with the kernel's own geometry:
+through the driver and the disk cache (``compiled.compile_cached``: keyed by the file's text,
+the kernel's name and a fingerprint of warpsched's own sources, so a machine without the MLIR
+toolchain finds what another compiled from the same tree into the same cache directory, and a
+changed lowering never meets a stale cubin), and launches ``C = A·B`` on torch tensors with the kernel's own geometry:
 
 * A (M×K) and B (K×N) bf16, each dense in the kernel's layout: A row-major (``a_layout =
   row``) or column-major (``col``: ``a.t()`` of a contiguous K×M tensor), B column-major
@@ -19,17 +19,15 @@ Everything else is a ``ScheduleArgumentError`` raised before launch.
 
 from __future__ import annotations
 
-import functools
-import hashlib
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from .cache import KernelCache, cache_key
+from .cache import KernelCache
+from .compiled import compile_cached
 from .driver import Kernel
 from .params import I32Param, PointerParam
 
 TARGET = "sm_90a"
-SOURCE_SUFFIXES = (".py", ".lark", ".irdl.mlir")
 
 
 class ScheduleArgumentError(ValueError):
@@ -51,26 +49,6 @@ class ScheduleLaunch:
     b_layout: str
 
 
-@functools.cache
-def code_fingerprint() -> str:
-    """SHA-256 over warpsched's sources (the package, and the ``passes``/``dialects`` folders
-    beside it in a source tree): what turns a ``.mlir`` file into a cubin."""
-    package = Path(__file__).resolve().parents[1]
-    roots = [package] + [
-        package.parent / d for d in ("passes", "dialects") if package.name == "compiler"
-    ]
-    digest = hashlib.sha256()
-    for root in roots:
-        for path in sorted(p for p in root.rglob("*") if p.name.endswith(SOURCE_SUFFIXES)):
-            digest.update(str(path.relative_to(root.parent)).encode() + b"\0")
-            digest.update(path.read_bytes())
-    return digest.hexdigest()
-
-
-def _key(source: str, kernel: str) -> str:
-    return cache_key(source, kernel, TARGET, {"code": code_fingerprint()})
-
-
 class ScheduleKernel:
     """One AMD ``sched.kernel`` compiled for sm_90a."""
 
@@ -83,17 +61,18 @@ class ScheduleKernel:
         cls, path: str | Path, kernel: str, cache: KernelCache | None = None
     ) -> ScheduleKernel:
         """The kernel ``kernel`` of the file at ``path``: from the cache, else compiled now
-        (needs the MLIR toolchain) and cached."""
-        cache = cache or KernelCache()
-        source = Path(path).read_text()
-        key = _key(source, kernel)
-        entry = cache.entry(key)
-        if entry is None:
-            cubin, launch = _compile(source, str(path), kernel)
-            cache.put(key, cubin, {"launch": asdict(launch), "target": TARGET})
-        else:
-            cubin, launch = entry[0], ScheduleLaunch(**entry[1]["launch"])
-        return cls(cubin, launch)
+        through the driver for sm_90a (needs the MLIR toolchain) and cached.  ``sched-verify``
+        does not run: a racy schedule still compiles, so the GPU can show what the race does."""
+        compiled = compile_cached(
+            Path(path).read_text(),
+            str(path),
+            TARGET,
+            kernel,
+            _launch_facts,
+            verify=False,
+            cache=cache,
+        )
+        return cls(compiled.cubin, ScheduleLaunch(**compiled.facts))
 
     def check(self, a, b, c) -> tuple[int, int, int]:
         """(M, N, K) of a legal call; ``ScheduleArgumentError`` naming the rule otherwise."""
@@ -167,39 +146,21 @@ class ScheduleKernel:
         return out
 
 
-def _compile(text: str, filename: str, kernel: str) -> tuple[bytes, ScheduleLaunch]:
-    """Run the sm_90a pass pipeline on ``kernel`` of the module ``text`` (no ``sched-verify``:
-    a racy schedule still compiles, so the GPU can show what the race does), then llvmlite
-    and ptxas."""
-    from warpsched.dialects.registry import new_context
-    from warpsched.frontend.load import load_module
-    from warpsched.llvm.translate import mlir_to_llvm_ir
+def _launch_facts(metadata) -> dict:
+    """The ``ScheduleLaunch`` (as a dict) of the sm_90a lowering's facts in ``metadata``."""
     from warpsched.nvidia.amd_schedules import FACTS_KEY
-    from warpsched.nvidia.backend.codegen import llvm_ir_to_ptx, ptx_to_cubin
-    from warpsched.nvidia.targets import NVTarget
-    from warpsched.passes.pipeline import parse_pipeline, run_pipeline
 
-    pipeline = (
-        "sched-build-program,sched-expand-blocks,"
-        f"sched-to-nvvm{{target={TARGET} kernel={kernel}}},convert-nvvm-to-llvm"
-    )
-    metadata: dict[str, object] = {}
-    context = new_context()
-    with context:
-        module = load_module(text, filename, context)
-        run_pipeline(module, parse_pipeline(pipeline), context, filename, metadata=metadata)
-        lowered_text = str(module)
     lowered = metadata[FACTS_KEY]
-    ptx = llvm_ir_to_ptx(mlir_to_llvm_ir(lowered_text), NVTarget.SM90A, 3)
-    launch = ScheduleLaunch(
-        lowered.name,
-        lowered.threads,
-        lowered.lds_bytes,
-        lowered.tile.bm,
-        lowered.tile.bn,
-        lowered.tile.bk,
-        lowered.out_dtype,
-        lowered.a_layout,
-        lowered.b_layout,
+    return asdict(
+        ScheduleLaunch(
+            lowered.name,
+            lowered.threads,
+            lowered.lds_bytes,
+            lowered.tile.bm,
+            lowered.tile.bn,
+            lowered.tile.bk,
+            lowered.out_dtype,
+            lowered.a_layout,
+            lowered.b_layout,
+        )
     )
-    return ptx_to_cubin(ptx, NVTarget.SM90A), launch

@@ -1,10 +1,15 @@
 """The protocol actions of the NVIDIA model checker: what one role does to a barrier.
 
-``Action`` is one step a role (or a ring actor) takes: a ``try_wait`` at a
-parity, an arrival of ``value`` threads, a named-barrier ``bar.arrive`` /
-``bar.sync`` of ``value`` threads out of ``threads``, or a TMEM lifecycle step.
-``barrier`` names the barrier: ``(pipeline, "full" | "empty", stage)``,
-``("named", id)`` or ``DEALLOC``.  ``at`` is the model object that issues it.
+``Action`` is one step an actor (a role, or one warpgroup of it) takes: a
+``try_wait`` at a parity, an arrival of ``value`` threads (arming ``tx`` bytes
+of an ``expect_tx``), TMA bytes completing on a barrier (``COMPLETE_TX``), a
+named-barrier ``bar.arrive`` / ``bar.sync`` of ``value`` threads out of
+``threads``, a TMEM lifecycle step, or a data step the pictures show
+(``DATA``: no protocol effect).  ``barrier`` names the barrier:
+``(pipeline, "full" | "empty", stage)``, ``("named", id)`` or ``DEALLOC``; in a
+2x1 cluster the pipeline and the named barrier carry the CTA.  A wait's
+``expect`` is how many phases of the barrier the actor means to have completed
+when it passes (``None``: not checked).  ``at`` is the model object that issues it.
 """
 
 from __future__ import annotations
@@ -27,6 +32,8 @@ class Kind(enum.Enum):
     TMEM_RELINQUISH = "tcgen05.relinquish_alloc_permit"
     TMEM_DEALLOC = "tcgen05.dealloc"
     TMEM_READ = "tcgen05.ld"
+    COMPLETE_TX = "complete_tx"
+    DATA = "data"
 
 
 @dataclass(frozen=True)
@@ -39,13 +46,22 @@ class Action:
     value: int = 0
     at: object = None
     threads: int = 0
+    tx: int = 0
+    expect: int | None = None
+    label: str = ""
 
     def describe(self) -> str:
         name = barrier_name(self.barrier)
         if self.kind is Kind.WAIT:
             return f"try_wait {name} parity {self.value}"
+        if self.kind is Kind.ARRIVE and self.tx:
+            return f"arrive.expect_tx on {name} ({self.value} arrival, {self.tx} bytes)"
         if self.kind is Kind.ARRIVE:
             return f"arrive on {name} ({self.value} arrivals)"
+        if self.kind is Kind.COMPLETE_TX:
+            return f"TMA completes {self.value} bytes on {name}"
+        if self.kind is Kind.DATA:
+            return self.label
         if self.kind in (Kind.BAR_ARRIVE, Kind.BAR_SYNC):
             return f"{self.kind.value} {self.barrier[1]}, {self.threads} ({self.value} threads)"
         return self.kind.value

@@ -3,16 +3,22 @@
 ``explore(programs, counts)`` builds the graph of every interleaving of the
 actors' ``nvidia_model.Action`` sequences.  A state is each actor's program
 counter, the generation each actor joined a ``bar.sync`` at, every mbarrier's
-(completed phases, pending arrivals) and every named barrier's (generation,
-arrived threads).  An mbarrier completes a phase when its pending arrivals
-reach its init count (``counts``); ``try_wait.parity p`` passes while the
-completed-phase count's parity differs from ``p`` (the hardware rule, so the
-producer's first wait at parity 1 passes on a fresh barrier).  A named barrier
-completes when ``threads`` threads have arrived.
+(completed phases, pending arrivals, pending transaction bytes) and every named
+barrier's (generation, arrived threads).  An mbarrier completes a phase when its
+pending arrivals reach its init count (``counts``) and its transaction count is
+back to zero (``arrive.expect_tx`` adds bytes, TMA's ``complete_tx`` takes them
+away, in either order); ``try_wait.parity p`` passes while the completed-phase
+count's parity differs from ``p`` (the hardware rule, so the producer's first
+wait at parity 1 passes on a fresh barrier).  A named barrier completes when
+``threads`` threads have arrived.  ``DATA`` actions (what the pictures show)
+are not explored.
 
 It reports ``Finding``s, each with the path (actor, step text) from the start:
 
 * ``over-arrival``: an arrival that takes a phase past its init count;
+* ``phase-alias``: a ``try_wait`` that passes on a phase other than the one the
+  actor means (``Action.expect``): the parity it waits for matches an older or
+  a newer phase, so it reads a stage that is not yet filled, or already refilled;
 * ``stuck``: a state where no actor can move and some have not finished;
 * ``pending``: a final state with a barrier phase that got some, not all, arrivals;
 * ``tmem``: ``tcgen05.dealloc`` while an actor still has a ``tcgen05.ld`` ahead.
@@ -28,6 +34,7 @@ path or a caller needs it.  networkx is imported then, not with this module.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections import deque
 from dataclasses import dataclass
@@ -63,7 +70,7 @@ class Explorer:
 
     def __init__(self, programs: dict[str, tuple[Action, ...]], counts: dict[tuple, int]) -> None:
         self.actors = list(programs)
-        self.programs = [programs[a] for a in self.actors]
+        self.programs = _explored(programs, self.actors)
         self.counts = counts
         keys = {x.barrier for p in self.programs for x in p if x.barrier}
         self.bar_keys = sorted((k for k in keys if k[:1] != ("named",)), key=repr)
@@ -91,7 +98,7 @@ class Explorer:
         return State(
             (0,) * n,
             (-1,) * n,
-            ((0, 0),) * len(self.bar_keys),
+            ((0, 0, 0),) * len(self.bar_keys),
             ((0, 0),) * len(self.named_keys),
         )
 
@@ -124,7 +131,7 @@ class Explorer:
                     queue.append(nxt)
             if not moved and blocked:
                 found.append(("stuck", state, blocked[0], None))
-            elif not moved and any(p for _, p in state.bars):
+            elif not moved and any(p or t for _, p, t in state.bars):
                 found.append(("pending", state, 0, None))
         return [self.finding(*f) for f in found]
 
@@ -132,15 +139,21 @@ class Explorer:
         """The state after actor ``i`` runs ``a`` (None: blocked) and a problem name, if any."""
         pcs = s.pcs[:i] + (s.pcs[i] + 1,) + s.pcs[i + 1 :]
         if a.kind is Kind.WAIT:
-            done, _ = s.bars[self.bar_index[a.barrier]]
-            return (State(pcs, s.joined, s.bars, s.named) if done % 2 != a.value else None), ""
-        if a.kind is Kind.ARRIVE:
+            done = s.bars[self.bar_index[a.barrier]][0]
+            if done % 2 == a.value:
+                return None, ""
+            alias = a.expect is not None and done != a.expect
+            return State(pcs, s.joined, s.bars, s.named), "phase-alias" if alias else ""
+        if a.kind in (Kind.ARRIVE, Kind.COMPLETE_TX):
             j = self.bar_index[a.barrier]
-            done, pending = s.bars[j]
-            pending += a.value
+            done, pending, tx = s.bars[j]
+            if a.kind is Kind.ARRIVE:
+                pending, tx = pending + a.value, tx + a.tx
+            else:
+                tx -= a.value
             count = self.counts[a.barrier]
             problem = "over-arrival" if pending > count else ""
-            new = (done + 1, 0) if pending >= count else (done, pending)
+            new = (done + 1, 0, 0) if pending >= count and tx == 0 else (done, pending, tx)
             bars = s.bars[:j] + (new,) + s.bars[j + 1 :]
             return State(pcs, s.joined, bars, s.named), problem
         if a.kind in (Kind.BAR_ARRIVE, Kind.BAR_SYNC):
@@ -199,6 +212,37 @@ class Explorer:
         )
         last = ((self.actors[i], action.describe()),) if action is not None else ()
         return steps + last
+
+
+def _explored(programs: dict[str, tuple[Action, ...]], actors: list[str]) -> list[tuple]:
+    """The actions worth exploring, in each actor's order: not the ``DATA`` actions, not a
+    ``bar.sync`` that only its own actor's threads complete (a warpgroup-local barrier, which
+    no interleaving can block), and consecutive ``complete_tx`` of one actor on one barrier as
+    one (the copies of one stage complete in any order)."""
+    users: dict[tuple, set[str]] = {}
+    for actor in actors:
+        for a in programs[actor]:
+            if a.kind in (Kind.BAR_SYNC, Kind.BAR_ARRIVE):
+                users.setdefault(a.barrier, set()).add(actor)
+    out = []
+    for actor in actors:
+        kept: list[Action] = []
+        for a in programs[actor]:
+            if a.kind is Kind.DATA:
+                continue
+            if a.kind is Kind.BAR_SYNC and users[a.barrier] == {actor} and a.value == a.threads:
+                continue
+            last = kept[-1] if kept else None
+            if (
+                a.kind is Kind.COMPLETE_TX
+                and last is not None
+                and (last.kind is Kind.COMPLETE_TX and last.barrier == a.barrier)
+            ):
+                kept[-1] = dataclasses.replace(last, value=last.value + a.value)
+                continue
+            kept.append(a)
+        out.append(tuple(kept))
+    return out
 
 
 def explore(programs: dict[str, tuple[Action, ...]], counts: dict[tuple, int]) -> Explorer:

@@ -1,138 +1,101 @@
 """Each role of a ``sched.nv_kernel`` unrolled into protocol ``Action``s for a tile and K count.
 
-``unroll(kernel, tiles, k_blocks)`` runs every role body of a program-model
-``Kernel`` the way ``nvidia.role_lowering`` lowers it, keeping what the
-protocol sees: waits at the side's parity, arrivals (every thread of the role;
-one ``tcgen05.commit`` on sm_100a; one lane per warp for ``arrive_input``),
-named barriers and the TMEM lifecycle.  Each role keeps its own (stage, phase)
-per pipeline side: producer (0, 1), consumer (0, 0) (mojo-semantics §B2).
-A scheduler tile loop that fetches runs ``tiles + 1`` rounds (the ids, then
-the end marker), one that does not runs one; consumers read ``tiles + 1`` ids.
-``Unrolled.rounds`` and ``items`` (the (stage, phase) each role takes of each
-pipeline, per tile round) feed the termination and stage-agreement checks.
+``unroll(kernel, tiles, k_blocks, work=)`` runs every role body of a program-model ``Kernel``
+the way the lowering lowers it (``warpsched.nvidia.lowering``), keeping what the protocol sees:
+waits at the side's parity, arrivals (every thread of the role; one ``tcgen05.commit`` on
+sm_100a; one lane per warp for ``arrive_input``; one elected thread per warpgroup for a wgmma
+release), TMA transaction bytes, named barriers and the TMEM lifecycle.  Each actor
+(``nvidia_actor.Actor``) keeps its own (stage, phase) per pipeline side.
+
+A role is one actor, except in a warpgroup kernel (a persistent tile loop with ``split rows``
+or ``split tiles``), where each warpgroup of the role is one, and in a 2x1 cluster, where
+each CTA has its own actors and barriers (``nvidia_warpgroups``).  A scheduler tile loop that
+fetches runs ``tiles + 1`` rounds (the ids, then the end marker), one that does not runs one;
+consumers read ``tiles + 1`` ids.  A persistent tile loop walks ``work`` (default: ``tiles``
+work items of ``k_blocks``), one round per item.  ``Unrolled.rounds`` and ``items`` (the
+(stage, phase) each actor takes of each pipeline, per round) feed the termination and
+stage-agreement checks.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from warpsched.nvidia import program as P
-from warpsched.nvidia.program.pipeline_config import (
-    CONSUMER_START_PHASE,
-    PRODUCER_START_PHASE,
-    SYNC_BARRIER_ID,
-)
+from warpsched.nvidia.program.pipeline_config import SYNC_BARRIER_ID
 from warpsched.nvidia.program.roles import Role
 
 from .nvidia_actions import DEALLOC, WARP, Action, Kind, barrier_name
+from .nvidia_actor import Actor, WorkItem
+from .nvidia_warpgroups import (
+    WARPGROUP_HANDLERS,
+    is_mainloop,
+    mainloop,
+    tma_produce,
+    warpgroup_actors,
+)
 
-__all__ = ["DEALLOC", "Action", "Kind", "Unrolled", "barrier_name", "unroll"]
+__all__ = ["DEALLOC", "Action", "Kind", "Unrolled", "WorkItem", "barrier_name", "unroll"]
 
 
 @dataclass
 class Unrolled:
-    """Each role's actions, tile rounds and per-tile pipeline items."""
+    """Each actor's actions and role, tile rounds and per-round pipeline items (keyed by actor
+    name: the role's name, or ``"consumer 0"``, ``"CTA 1 producer"``...)."""
 
-    actions: dict[Role, tuple[Action, ...]]
-    rounds: dict[Role, int]
-    items: dict[tuple[str, Role], list[list[tuple[int, int]]]]
-    takers: dict[tuple[str, Role], object]
-    producers: dict[str, Role]
-
-
-@dataclass
-class _Side:
-    stages: int
-    stage: int
-    phase: int
-
-    def step(self) -> None:
-        self.stage += 1
-        if self.stage == self.stages:
-            self.stage, self.phase = 0, self.phase ^ 1
+    actions: dict[str, tuple[Action, ...]]
+    roles: dict[str, Role]
+    rounds: dict[str, int]
+    items: dict[tuple[str, str], list[list[tuple[int, int]]]]
+    takers: dict[tuple[str, str], object]
+    producers: dict[str, str]
 
 
-@dataclass
-class _Role:
-    kernel: P.Kernel
-    role: Role
-    tiles: int
-    k_blocks: int
-    out: list[Action] = field(default_factory=list)
-    sides: dict = field(default_factory=dict)
-    rounds: int = 0
-    items: dict = field(default_factory=dict)
-    takers: dict = field(default_factory=dict)
-    linear: dict = field(default_factory=dict)
-    input_stage: dict = field(default_factory=dict)
-    producing: set = field(default_factory=set)
-
-    @property
-    def threads(self) -> int:
-        return self.kernel.layout.range_of(self.role).threads
-
-    def side(self, pipeline: str, side: P.Side) -> _Side:
-        if (pipeline, side) not in self.sides:
-            stages = self._stages(pipeline)
-            start = PRODUCER_START_PHASE if side is P.Side.PRODUCER else CONSUMER_START_PHASE
-            self.sides[pipeline, side] = _Side(stages, 0, start)
-        return self.sides[pipeline, side]
-
-    def _stages(self, pipeline: str) -> int:
-        if pipeline == self.kernel.output_pipeline.name:
-            return self.kernel.output_pipeline.config.num_stages
-        return self.kernel.input_pipeline(pipeline).config.num_stages
-
-    def emit(self, kind: Kind, at: object, barrier: tuple = (), value: int = 0, t: int = 0) -> None:
-        self.out.append(Action(kind, barrier, value, at, t))
-
-    def take(self, pipeline: str, s: _Side, at: object) -> None:
-        """Record that this role takes item (stage, phase) of ``pipeline`` in the current tile."""
-        per_tile = self.items.setdefault(pipeline, [])
-        per_tile.extend([] for _ in range(self.rounds + 1 - len(per_tile)))
-        per_tile[-1].append((s.stage, s.phase))
-        self.takers.setdefault(pipeline, at)
-
-    def wait(self, pipeline: str, side: P.Side, at: object) -> _Side:
-        s = self.side(pipeline, side)
-        which = "empty" if side is P.Side.PRODUCER else "full"
-        self.emit(Kind.WAIT, at, (pipeline, which, s.stage), s.phase)
-        if side is P.Side.PRODUCER:
-            self.producing.add(pipeline)
-        self.take(pipeline, s, at)
-        return s
-
-    def arrive(self, pipeline: str, which: str, stage: int, count: int, at: object) -> None:
-        self.emit(Kind.ARRIVE, at, (pipeline, which, stage), count)
-
-    def new_tile(self) -> None:
-        self.rounds += 1
+def unroll(
+    kernel: P.Kernel, tiles: int, k_blocks: int, work: tuple[WorkItem, ...] | None = None
+) -> Unrolled:
+    """The protocol actions of every actor of ``kernel`` for ``tiles`` tiles of ``k_blocks``
+    K blocks (a persistent tile loop walks ``work`` when given)."""
+    work = work if work is not None else (WorkItem(k_blocks),) * tiles
+    if kernel.schedulers:
+        actors = warpgroup_actors(kernel, work)
+    else:
+        actors = [
+            Actor(
+                kernel,
+                b.role.value,
+                b.role,
+                kernel.layout.range_of(b.role).threads,
+                tiles,
+                k_blocks,
+            )
+            for b in kernel.bodies
+        ]
+    out = Unrolled({}, {}, {}, {}, {}, {})
+    for actor in actors:
+        _steps(actor, kernel.body_of(actor.role))
+        out.actions[actor.name] = tuple(actor.out)
+        out.roles[actor.name] = actor.role
+        out.rounds[actor.name] = actor.rounds
+        for pipeline, per_tile in actor.items.items():
+            per_tile.extend([] for _ in range(actor.rounds + 1 - len(per_tile)))
+            out.items[pipeline, actor.name] = per_tile
+            out.takers[pipeline, actor.name] = actor.takers[pipeline]
+        for pipeline in sorted(actor.producing):
+            out.producers.setdefault(pipeline, actor.name)
+    return out
 
 
-def unroll(kernel: P.Kernel, tiles: int, k_blocks: int) -> Unrolled:
-    """The protocol actions of every role of ``kernel`` for ``tiles`` tiles of ``k_blocks`` K blocks."""
-    actions, rounds, items, takers, producers = {}, {}, {}, {}, {}
-    for body in kernel.bodies:
-        r = _Role(kernel, body.role, tiles, k_blocks)
-        _steps(r, body.steps)
-        actions[body.role] = tuple(r.out)
-        rounds[body.role] = r.rounds
-        for pipeline, per_tile in r.items.items():
-            per_tile.extend([] for _ in range(r.rounds + 1 - len(per_tile)))
-            items[pipeline, body.role] = per_tile
-            takers[pipeline, body.role] = r.takers[pipeline]
-        producers.update(dict.fromkeys(r.producing, body.role))
-    return Unrolled(actions, rounds, items, takers, producers)
-
-
-def _steps(r: _Role, steps: tuple[P.Step, ...]) -> None:
+def _steps(r: Actor, steps: tuple[P.Step, ...]) -> None:
     for step in steps:
         handler = _HANDLERS.get(type(step))
         if handler is not None:
             handler(r, step)
+        elif type(step) in WARPGROUP_HANDLERS:
+            WARPGROUP_HANDLERS[type(step)](r, step, _steps)
 
 
-def _tile_loop(r: _Role, s: P.TileLoop) -> None:
+def _tile_loop(r: Actor, s: P.TileLoop) -> None:
     producer = s.side is P.Side.PRODUCER
     fetches = any(isinstance(x, P.FetchNextTile) for x in P.walk(s.body))
     count = r.tiles + 1 if fetches or not producer else 1
@@ -149,30 +112,39 @@ def _tile_loop(r: _Role, s: P.TileLoop) -> None:
             _steps(r, s.body)
 
 
-def _k_loop(r: _Role, s: P.KLoop) -> None:
-    for _ in range(r.k_blocks):
+def _k_loop(r: Actor, s: P.KLoop) -> None:
+    if is_mainloop(s):
+        mainloop(r, s, _steps)
+        return
+    for _ in range(r.loop_k_blocks):
         _steps(r, s.body)
 
 
-def _input_produce(r: _Role, s: P.InputProduce) -> None:
+def _input_produce(r: Actor, s: P.InputProduce) -> None:
+    if s.expect_tx is not None:
+        tma_produce(r, s, _steps)
+        return
     side = r.wait(s.pipeline, P.Side.PRODUCER, s)
     _steps(r, s.body)
     r.arrive(s.pipeline, "full", side.stage, r.threads, s)
     side.step()
 
 
-def _input_consume(r: _Role, s: P.InputConsume) -> None:
+def _input_consume(r: Actor, s: P.InputConsume) -> None:
+    if s.mmas_in_flight is not None:
+        mainloop(r, P.KLoop((s,)), _steps, k_blocks=1)
+        return
     side = r.wait(s.pipeline, P.Side.CONSUMER, s)
     _steps(r, s.body)
     r.arrive(s.pipeline, "empty", side.stage, r.threads, s)
     side.step()
 
 
-def _acquire_mma(r: _Role, s) -> None:
+def _acquire_mma(r: Actor, s) -> None:
     r.wait(s.pipeline, P.Side.PRODUCER, s)
 
 
-def _release_mma(r: _Role, s, pipeline: str | None = None) -> None:
+def _release_mma(r: Actor, s, pipeline: str | None = None) -> None:
     pipeline = pipeline or s.pipeline
     side = r.side(pipeline, P.Side.PRODUCER)
     count = 1 if r.kernel.target.has_tmem else r.threads  # one tcgen05.commit, else every thread
@@ -180,40 +152,40 @@ def _release_mma(r: _Role, s, pipeline: str | None = None) -> None:
     side.step()
 
 
-def _acquire_epilogue(r: _Role, s) -> None:
+def _acquire_epilogue(r: Actor, s) -> None:
     r.wait(s.pipeline, P.Side.CONSUMER, s)
 
 
-def _release_epilogue(r: _Role, s, pipeline: str | None = None) -> None:
+def _release_epilogue(r: Actor, s, pipeline: str | None = None) -> None:
     r.side(pipeline or s.pipeline, P.Side.CONSUMER).step()
 
 
-def _epilogue_arrive(r: _Role, s) -> None:
+def _epilogue_arrive(r: Actor, s) -> None:
     side = r.side(s.pipeline, P.Side.CONSUMER)
     cta_group = r.kernel.output_pipeline.config.cta_group  # the peer CTA's epilogue arrives too
     r.arrive(s.pipeline, "empty", side.stage, r.threads * cta_group, s)
 
 
-def _output_produce(r: _Role, s) -> None:
+def _output_produce(r: Actor, s) -> None:
     _acquire_mma(r, s)
     _steps(r, s.body)
     _release_mma(r, s)
 
 
-def _output_consume(r: _Role, s) -> None:
+def _output_consume(r: Actor, s) -> None:
     _acquire_epilogue(r, s)
     _steps(r, s.body)
     _release_epilogue(r, s)
 
 
-def _per_k_consume(r: _Role, s) -> None:
+def _per_k_consume(r: Actor, s) -> None:
     _acquire_epilogue(r, s)
     _steps(r, s.body)
     _epilogue_arrive(r, s)
     _release_epilogue(r, s)
 
 
-def _per_k_epilogue(r: _Role, s: P.PerKEpilogue) -> None:
+def _per_k_epilogue(r: Actor, s: P.PerKEpilogue) -> None:
     _acquire_epilogue(r, s)
     side = r.side(s.input_pipeline, P.Side.CONSUMER)
     r.take(s.input_pipeline, side, s)  # reads the input stage without waiting on it
@@ -225,48 +197,48 @@ def _per_k_epilogue(r: _Role, s: P.PerKEpilogue) -> None:
     _release_epilogue(r, s)
 
 
-def _arrive_input(r: _Role, s: P.ArriveInput) -> None:
+def _arrive_input(r: Actor, s: P.ArriveInput) -> None:
     stage = r.input_stage.get(s.input_pipeline, 0)
     r.arrive(s.input_pipeline, "empty", stage, max(1, r.threads // WARP), s)
 
 
-def _acquire_linear(r: _Role, s) -> None:
+def _acquire_linear(r: Actor, s) -> None:
     producer = isinstance(s, P.AcquireMmaLinear)
     r.linear[s.stage] = (producer, s.pipeline)
     (_acquire_mma if producer else _acquire_epilogue)(r, s)
 
 
-def _release_stage(r: _Role, s: P.ReleaseStage) -> None:
+def _release_stage(r: Actor, s: P.ReleaseStage) -> None:
     producer, pipeline = r.linear.pop(s.stage, (True, r.kernel.output_pipeline.name))
     (_release_mma if producer else _release_epilogue)(r, s, pipeline)
 
 
-def _sync_threads(r: _Role) -> int:
+def _sync_threads(r: Actor) -> int:
     return r.kernel.mma_threads + r.kernel.epilogue_threads
 
 
-def _mma_context(r: _Role, s: P.MmaContext) -> None:
+def _mma_context(r: Actor, s: P.MmaContext) -> None:
     tmem = r.kernel.target.has_tmem
     if tmem:
         r.emit(Kind.TMEM_ALLOC, s)
     named = ("named", SYNC_BARRIER_ID)
-    r.emit(Kind.BAR_ARRIVE, s, named, r.threads, _sync_threads(r))
+    r.emit(Kind.BAR_ARRIVE, s, named, r.threads, threads=_sync_threads(r))
     _steps(r, s.body)
     if tmem:
         r.emit(Kind.TMEM_RELINQUISH, s)
-    r.emit(Kind.WAIT, s, DEALLOC, 0)
+    r.emit(Kind.WAIT, s, DEALLOC, 0, expect=1)
     if tmem:
         r.emit(Kind.TMEM_DEALLOC, s)
 
 
-def _epilogue_context(r: _Role, s: P.EpilogueContext) -> None:
-    r.emit(Kind.BAR_SYNC, s, ("named", SYNC_BARRIER_ID), r.threads, _sync_threads(r))
+def _epilogue_context(r: Actor, s: P.EpilogueContext) -> None:
+    r.emit(Kind.BAR_SYNC, s, ("named", SYNC_BARRIER_ID), r.threads, threads=_sync_threads(r))
     _steps(r, s.body)
     cta_group = r.kernel.output_pipeline.config.cta_group
     r.emit(Kind.ARRIVE, s, DEALLOC, r.threads * cta_group)
 
 
-def _tmem_read(r: _Role, s) -> None:
+def _tmem_read(r: Actor, s) -> None:
     if r.kernel.target.has_tmem:
         r.emit(Kind.TMEM_READ, s)
 

@@ -17,7 +17,10 @@ from dataclasses import dataclass
 from warpsched.core.ir import ir
 from warpsched.dialects.amd.ops import ProgramOp, ScheduleOp
 from warpsched.dialects.common.ops import body_ops
-from warpsched.passes.nv_kernel_model import to_kernel
+from warpsched.dialects.nvidia.gemm import is_nv_gemm, op_config
+from warpsched.dialects.nvidia.model import to_kernel
+from warpsched.nvidia import program as P
+from warpsched.nvidia.gemm.expand import expand_gemm
 from warpsched.passes.sched_build_program import BuildProgram
 from warpsched.passes.sched_to_nvvm import nv_kernels
 from warpsched.passes.sched_verify import (
@@ -41,6 +44,7 @@ from warpsched.verify.nvidia_actions import Kind as ActionKind
 from warpsched.verify.nvidia_model import unroll
 
 NV_TILES, NV_K_BLOCKS = 1, 2  # the NVIDIA picture: one tile of two K blocks
+NV_WORK_ITEMS = 2  # a persistent tile loop's picture: two work items (each ping-pong warpgroup one)
 
 
 class Kind(enum.Enum):
@@ -93,7 +97,8 @@ def timelines(module: ir.Operation) -> list[Timeline]:
     """One ``Timeline`` per ``sched.schedule`` and per ``sched.nv_kernel`` of ``module``."""
     if any(True for _ in builds(module)):
         module = module.clone()
-        BuildProgram().apply(module)
+        with module.context:  # building creates ops: the module's context, whoever calls
+            BuildProgram().apply(module)
     out = []
     kernels = kernel_specs(module)
     runs_on = schedule_target(module)
@@ -105,9 +110,12 @@ def timelines(module: ir.Operation) -> list[Timeline]:
             out.append(_amd(op, default_structure(op), None))
     for op in nv_kernels(module):
         try:
-            kernel = to_kernel(op, verify_target(module, ""))
+            if is_nv_gemm(op):  # drawn as the kernel it expands to
+                kernel = expand_gemm(op_config(op))
+            else:
+                kernel = to_kernel(op, verify_target(module, ""))
         except (ValueError, TypeError):
-            continue  # sched.nv_gemm, or a kernel the lowering rejects: nothing to draw
+            continue  # a kernel the lowering rejects: nothing to draw
         out.append(_nvidia(op, kernel))
     return out
 
@@ -159,21 +167,26 @@ _ACTION_KIND = {
     ActionKind.BAR_SYNC: Kind.BARRIER,
     ActionKind.TMEM_READ: Kind.FRAGMENT_LOAD,
 }
+_DATA_KIND = {P.MmaTileProduct: Kind.MMA, P.TmaLoad: Kind.GLOBAL_LOAD}
+_DRAWN = frozenset(ActionKind) - {ActionKind.COMPLETE_TX}
+"""What an NVIDIA lane shows: what the actor issues (a TMA copy's bytes completing is not)."""
 
 
 def _nv_item(action: Action) -> Item:
-    return Item(
-        _ACTION_KIND.get(action.kind, Kind.OTHER), action.describe(), barrier=action.barrier
-    )
+    kind = _ACTION_KIND.get(action.kind, Kind.OTHER)
+    if action.kind is ActionKind.DATA:
+        kind = _DATA_KIND.get(type(action.at), Kind.OTHER)
+    return Item(kind, action.describe(), barrier=action.barrier)
 
 
 def _nvidia(op: ir.Operation, kernel) -> Timeline:
-    unrolled = unroll(kernel, NV_TILES, NV_K_BLOCKS)
+    tiles = NV_WORK_ITEMS if kernel.schedulers else NV_TILES
+    unrolled = unroll(kernel, tiles, NV_K_BLOCKS)
     lanes = tuple(
-        Lane(f"role {role.value}", tuple(map(_nv_item, actions)))
-        for role, actions in unrolled.actions.items()
+        Lane(f"role {actor}", tuple(_nv_item(a) for a in actions if a.kind in _DRAWN))
+        for actor, actions in unrolled.actions.items()
     )
-    pipes = list(kernel.input_pipelines) + [kernel.output_pipeline]
+    pipes = [*kernel.input_pipelines, *filter(None, [kernel.output_pipeline])]
     stages = tuple((p.name, p.config.num_stages) for p in pipes)
     name = op.attributes["sym_name"].value if "sym_name" in op.attributes else "nv_kernel"
     return Timeline(name, "nvidia", lanes, tuple(check_kernel(kernel)), stages)

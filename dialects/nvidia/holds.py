@@ -32,6 +32,8 @@ class RoleState:
     tile_producers: list[str] = field(default_factory=list)
     per_k_inputs: list[str] = field(default_factory=list)
     rejected: list[ir.Operation] = field(default_factory=list)  # acquires already reported
+    enclosing: list[tuple[str, dict]] = field(default_factory=list)
+    """The ops around the one being checked (name, parameters), the role first."""
 
 
 class StageHolds:
@@ -42,6 +44,7 @@ class StageHolds:
         self.diagnostics: list[Diagnostic] = []
         self.pipelines: dict[str, str] = {}
         self.contexts: dict[str, ir.Operation] = {}
+        self.kernel_params: dict = {}
 
     def error(self, op: ir.Operation, message: str) -> None:
         name = nv_name(op) or marker(op) or op.name

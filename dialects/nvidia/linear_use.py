@@ -24,15 +24,17 @@ from .protocol import (
     ACQUIRES,
     ARRIVES_AT_EXIT,
     CONSUMER,
+    DECLARATIONS,
     HELD_BY_DATA,
     OUTPUT,
     OWNER,
-    PIPELINE_OPS,
     PRODUCER,
     REFERENCES,
     RELEASES,
+    SCHEDULER,
     SCOPES,
 )
+from .warpgroup_rules import placement_problem
 
 
 class RoleBodyChecker(StageHolds):
@@ -49,7 +51,7 @@ class RoleBodyChecker(StageHolds):
             if checked is None:
                 continue
             view, params = checked
-            if view.name in PIPELINE_OPS or view.name in ("sched.nv_role", "sched.nv_kernel"):
+            if view.name in DECLARATIONS or view.name in ("sched.nv_role", "sched.nv_kernel"):
                 self.error(op, "must be directly inside a sched.nv_kernel")
                 continue
             if not self.references(op, view.name, params, state.role):
@@ -69,16 +71,7 @@ class RoleBodyChecker(StageHolds):
         for param, kind in REFERENCES.get(name, {}).items():
             actual = self.pipelines.get(params[param])
             if actual != kind:
-                wanted = "the output pipeline" if kind == OUTPUT else f"an input pipeline of {kind}"
-                found = (
-                    "undeclared"
-                    if actual is None
-                    else (
-                        "the output pipeline"
-                        if actual == OUTPUT
-                        else f"an input pipeline of {actual}"
-                    )
-                )
+                wanted, found = _what(kind), "undeclared" if actual is None else _what(actual)
                 self.error(op, f"'{param}' must name {wanted}; @{params[param]} is {found}")
                 ok = False
         owner = OWNER.get(name)
@@ -98,6 +91,9 @@ class RoleBodyChecker(StageHolds):
         after: str | None,
     ) -> None:
         name = view.name
+        problem = placement_problem(name, params, state.enclosing, before, self.kernel_params)
+        if problem:
+            self.error(op, problem)
         if name == "sched.nv_sync_wait" and after != "sched.nv_epilogue_context":
             self.error(op, "must come right before the sched.nv_epilogue_context that relies on it")
         if name == "sched.nv_epilogue_context" and before != "sched.nv_sync_wait":
@@ -144,7 +140,9 @@ class RoleBodyChecker(StageHolds):
         producer = name == "sched.nv_tile_loop" and params["side"] is PRODUCER
         state.tile_producers += [params["pipeline"]] if producer else []
         state.per_k_inputs += [params["input_pipeline"]] if "input_pipeline" in params else []
+        state.enclosing.append((name, params))
         self.block(op, state)
+        state.enclosing.pop()
         state.tile_producers = state.tile_producers[:-1] if producer else state.tile_producers
         state.per_k_inputs = (
             state.per_k_inputs[:-1] if "input_pipeline" in params else state.per_k_inputs
@@ -158,3 +156,12 @@ class RoleBodyChecker(StageHolds):
                 and not hold.arrived
             ):
                 self.error(op, self.no_arrive(key[0]))
+
+
+def _what(kind: str) -> str:
+    """What a reference of ``kind`` names, in words."""
+    if kind == OUTPUT:
+        return "the output pipeline"
+    if kind == SCHEDULER:
+        return "a tile scheduler"
+    return f"an input pipeline of {kind}"

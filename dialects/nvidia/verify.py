@@ -31,19 +31,21 @@ from warpsched.core.diagnostics import Diagnostic
 from warpsched.core.ir import ir
 from warpsched.nvidia.datapaths.tcgen05.rules import tcgen05_problems
 from warpsched.nvidia.gemm.config import GemmConfigError
-from warpsched.nvidia.program.enums import Payload
+from warpsched.nvidia.program.enums import MatrixLayout, OutDtype, Payload
+from warpsched.nvidia.program.kernel import TileScheduler
 from warpsched.nvidia.program.pipeline_config import (
     BarrierCounts,
     InputPipelineConfig,
     OutputPipelineConfig,
 )
 from warpsched.nvidia.program.roles import Role, WarpRoleLayout
+from warpsched.nvidia.targets import NVTarget
 
 from .gemm import gemm_config
 from .holds import RoleState
 from .linear_use import RoleBodyChecker
 from .ops import is_nv_kernel, nv_name
-from .protocol import OUTPUT, PIPELINE_OPS
+from .protocol import DECLARATIONS, OUTPUT, PIPELINE_OPS, SCHEDULER
 
 
 def module_target(op: ir.Operation) -> str | None:
@@ -62,14 +64,17 @@ class _Verifier(RoleBodyChecker):
         if checked is None:
             return
         view, params = checked
+        self.kernel_params = params
         layout = params["layout"]
+        warpgroups = layout.has(Role.PRODUCER) or layout.has(Role.CONSUMER)
         missing = [r.value for r in (Role.MMA, Role.EPILOGUE) if not layout.has(r)]
-        if missing:
+        if missing and not warpgroups:
             self.error(
                 op,
                 f"layout '{layout.name}' has no '{missing[0]}' role, which the output "
                 "pipeline connects",
             )
+        self.storage(op, params, warpgroups)
         try:
             layout.check_launch(params["threads"])
             from warpsched.nvidia.program.kernel import GemmParams  # only for a sched.nv_kernel
@@ -81,19 +86,85 @@ class _Verifier(RoleBodyChecker):
         for child in children:
             if nv_name(child) in PIPELINE_OPS:
                 self.pipeline(child)
-        if "sched.nv_output_pipeline" not in map(nv_name, children):
+            elif nv_name(child) == "sched.nv_tile_scheduler":
+                self.scheduler(child)
+        has_output = "sched.nv_output_pipeline" in map(nv_name, children)
+        if warpgroups and has_output:
+            self.error(
+                op,
+                "keeps its accumulators in the consumer warpgroups' registers (layout "
+                f"'{layout.name}'): it has no sched.nv_output_pipeline",
+            )
+        elif not warpgroups and not has_output:
             self.error(op, "needs one sched.nv_output_pipeline")
         roles: set[Role] = set()
         for child in children:
             name = nv_name(child)
             if name == "sched.nv_role":
                 self.role(child, layout, roles)
-            elif name not in PIPELINE_OPS:
+            elif name not in DECLARATIONS:
                 self.error(
-                    child, "is not allowed in a sched.nv_kernel (only pipelines and sched.nv_role)"
+                    child,
+                    "is not allowed in a sched.nv_kernel (only pipelines, tile schedulers and "
+                    "sched.nv_role)",
                 )
         self.contexts_pair()
         self.tcgen05(op, params, children)
+        if warpgroups and not self.diagnostics:
+            self.wgmma(op)
+
+    def storage(self, op: ir.Operation, params: dict, warpgroups: bool) -> None:
+        """``cluster_m`` is 1 or 2; only warpgroup kernels (TMA + wgmma) choose the operands'
+        storage or a cluster (the other data paths take A row-major, B N×K, f32 C)."""
+        cluster = params.get("cluster_m", 1)
+        if cluster not in (1, 2):
+            self.error(op, f"cluster_m {cluster} must be 1 or 2 (a 2x1 cluster)")
+        chosen = [
+            name
+            for name, default in (
+                ("a_layout", MatrixLayout.ROW),
+                ("b_layout", MatrixLayout.COL),
+                ("out_dtype", OutDtype.F32),
+                ("cluster_m", 1),
+            )
+            if params.get(name, default) != default
+        ]
+        if chosen and not warpgroups:
+            self.error(
+                op,
+                f"'{chosen[0]}' is chosen only on the TMA + wgmma data path (layout warpgroups); "
+                "this kernel's data path takes A row-major, B stored N×K and f32 C",
+            )
+
+    def scheduler(self, op: ir.Operation) -> None:
+        checked = self.view(op)
+        if checked is None:
+            return
+        _, p = checked
+        try:
+            TileScheduler(p["sym_name"], p["raster"], p["group"], p["decomposition"])
+        except ValueError as exc:
+            self.error(op, str(exc))
+            return
+        self.pipelines[p["sym_name"]] = SCHEDULER
+
+    def wgmma(self, op: ir.Operation) -> None:
+        """An sm_90a warpgroup kernel fits the TMA + wgmma data path (``wgmma.plan``)."""
+        if module_target(op) not in (None, "sm_90a"):
+            return
+        from warpsched.nvidia.datapaths.wgmma.plan import WgmmaPlanError, uses_wgmma, wgmma_plan
+
+        from .model import to_kernel
+
+        try:
+            kernel = to_kernel(op, NVTarget.SM90A)
+            if uses_wgmma(kernel):
+                wgmma_plan(kernel)
+        except WgmmaPlanError as exc:
+            for problem in exc.problems:
+                self.error(op, f"cannot take the TMA + wgmma data path: {problem}")
+        except ValueError as exc:
+            self.error(op, str(exc))
 
     def tcgen05(self, op: ir.Operation, params: dict, children: list) -> None:
         """In an sm_100a module, a kernel with A/B stages must fit the tcgen05 data path."""
@@ -158,7 +229,7 @@ class _Verifier(RoleBodyChecker):
                 f"(roles: {', '.join(r.value for r in layout.roles)})",
             )
         seen.add(role)
-        self.block(op, RoleState(role))
+        self.block(op, RoleState(role, enclosing=[("sched.nv_role", params)]))
 
     def contexts_pair(self) -> None:
         mma, epilogue = (

@@ -2,7 +2,7 @@
 SASS summary of the cubin (``sass.summary``: tensor-core, TMEM, TMA and spill counts).
 
 ``DATA_PATH_KEY`` is the metadata key under which ``sched-to-nvvm`` returns the chosen data
-path's description.
+path's description, ``LOWERED_KEY`` the one of the lowered kernel's launch facts.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from pathlib import Path
 from warpsched.nvidia.backend.sass import summary
 
 DATA_PATH_KEY = "nv_data_path"
-WGMMA_PATH = "wgmma.mma_async from TMA-loaded 128-byte-swizzled stages (sched.nv_gemm, sm_90a)"
+LOWERED_KEY = "nv_lowered_kernel"
+"""The ``LoweredKernel`` (launch facts) ``sched-to-nvvm`` returns for a ``sched.nv_kernel``."""
 CROSS_VENDOR_PATH = (
     "an AMD schedule (sched.kernel) on sm_90a: cp.async into its LDS layout, ldmatrix, mma.sync"
 )

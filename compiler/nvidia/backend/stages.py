@@ -2,7 +2,8 @@
 ``sched.kernel``, sm_90a) → llvm+nvvm → LLVM IR → PTX → cubin.
 
 Passes: ``sched-build-program`` and ``sched-expand-blocks`` (for AMD schedules),
-``sched-to-nvvm``, then MLIR's ``convert-nvvm-to-llvm``.  The binary
+``sched-expand-gemm`` (a ``sched.nv_gemm`` becomes its ``sched.nv_kernel``), ``sched-to-nvvm``,
+then MLIR's ``convert-nvvm-to-llvm``.  The binary
 step runs llvmlite's NVPTX backend at ``-O<n>`` and whole-program ``ptxas``
 (nvJitLink as the fallback); the toolchain is imported only then.  ``--report``
 prints the data path ``sched-to-nvvm`` chose and the cubin's SASS summary.
@@ -32,6 +33,7 @@ class NVIDIABackend:
         return (
             "sched-build-program",  # AMD schedules only; NVIDIA modules pass through
             "sched-expand-blocks",
+            "sched-expand-gemm",  # sched.nv_gemm only: its sched.nv_kernel
             f"sched-to-nvvm{{target={options.target}{kernel}}}",
             "convert-nvvm-to-llvm",
         )

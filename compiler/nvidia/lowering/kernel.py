@@ -86,6 +86,12 @@ def lower_kernel(kernel: P.Kernel) -> LoweredKernel:
     a warpgroup kernel on the TMA + wgmma data path (``warpgroups``), any other by role ranges."""
     if uses_wgmma(kernel):
         return lower_warpgroup_kernel(kernel)
+    if kernel.output_pipeline is None:
+        raise LoweringError(
+            f"kernel '{kernel.name}' keeps its accumulators in registers, which only the TMA + "
+            f"wgmma data path of sm_90a does; {kernel.target.value} kernels pass them through "
+            "a sched.nv_output_pipeline (TMEM on sm_100a)"
+        )
     smem = SmemLayout.of(kernel)
     w = FuncWriter()
     em = NvvmEmitter(w, SMEM_SYMBOL)
@@ -139,4 +145,5 @@ def lower_kernel(kernel: P.Kernel) -> LoweredKernel:
         smem.dynamic,
         DataPath.of(kernel),
         cluster,
+        (kernel.gemm.block_m, kernel.gemm.block_n, kernel.gemm.block_k),
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from warpsched.nvidia.datapaths.select import DataPath
+from warpsched.nvidia.gemm.config import HopperGemmConfig
 from warpsched.nvidia.targets import NVTarget
 
 
@@ -21,4 +22,8 @@ class LoweredKernel:
     dynamic_smem: bool = False
     data_path: DataPath = DataPath.MMA_SYNC
     cluster: tuple[int, int, int] = (1, 1, 1)
-    """The cluster shape the kernel requires (``(2, 1, 1)`` for cta_group 2)."""
+    """The cluster shape the kernel requires (``(2, 1, 1)`` for cta_group 2 or a 2x1 cluster)."""
+    block: tuple[int, int, int] = (0, 0, 0)
+    """The CTA tile (block_m, block_n, block_k)."""
+    plan: HopperGemmConfig | None = None
+    """The TMA + wgmma data path's numbers (tensor-map boxes, grid, workspace), for its kernels."""

@@ -93,4 +93,6 @@ def lower_warpgroup_kernel(kernel: P.Kernel) -> LoweredKernel:
         True,
         DataPath.WGMMA,
         (kernel.cluster_m, 1, 1),
+        (plan.block_m, plan.block_n, plan.block_k),
+        plan,
     )

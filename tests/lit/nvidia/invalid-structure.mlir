@@ -10,7 +10,7 @@ sched.nv_k_loop {
 // ==== a step directly in the kernel ====
 sched.nv_kernel @step_in_kernel layout custom<epilogue = [0, 128), mma = [128, 160)> threads 160 block_m 32 block_n 32 block_k 32 {
   sched.nv_output_pipeline @acc num_stages 2 stage_stride_cols 32 cta_group 1
-  // expected-error@+1 {{'sched.nv_sync_wait' op is not allowed in a sched.nv_kernel (only pipelines and sched.nv_role)}}
+  // expected-error@+1 {{'sched.nv_sync_wait' op is not allowed in a sched.nv_kernel (only pipelines, tile schedulers and sched.nv_role)}}
   sched.nv_sync_wait
 }
 

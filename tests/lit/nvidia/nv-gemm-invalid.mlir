@@ -4,7 +4,7 @@
 // RUN: not ls %t.cubin
 // RUN: not %warpsched-opt %S/Inputs/nv-gemm-bad-enum.mlir 2>&1 | FileCheck %s --check-prefix=ENUM
 
-// TARGET: nv-gemm-sm100a.mlir:2:3: error: sched-to-nvvm: sched.nv_gemm lowers to wgmma for sm_90a; sm_100a (tcgen05) has no GEMM lowering yet
+// TARGET: nv-gemm-sm100a.mlir:2:3: error: sched-to-nvvm: kernel '{{.+}}' keeps its accumulators in registers, which only the TMA + wgmma data path of sm_90a does; sm_100a kernels pass them through a sched.nv_output_pipeline (TMEM on sm_100a)
 // ENUM: nv-gemm-bad-enum.mlir:2:33: error: 'consumers' must be one of cooperative, pingpong, got 'sideways'
 
 // ==== block_k other than one 128-byte swizzle row ====

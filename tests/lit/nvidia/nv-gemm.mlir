@@ -2,11 +2,14 @@
 // pretty and generic forms, sched-to-nvvm lowers it to the warp-specialized TMA + wgmma kernel,
 // and warpsched-compile's PTX holds the instructions it is built from.
 // RUN: %warpsched-opt %examples/hopper_gemm.mlir | %warpsched-opt --mlir-print-op-generic | %warpsched-opt | FileCheck %s --check-prefix=ROUNDTRIP
-// RUN: %warpsched-opt %examples/hopper_gemm.mlir --sched-to-nvvm | FileCheck %s --check-prefix=NVVM
+// RUN: %warpsched-opt %examples/hopper_gemm.mlir --sched-expand-gemm --sched-to-nvvm | FileCheck %s --check-prefix=NVVM
+// RUN: not %warpsched-opt %examples/hopper_gemm.mlir --sched-to-nvvm 2>&1 | FileCheck %s --check-prefix=SUGAR
 // RUN: %warpsched-compile %examples/hopper_gemm.mlir --target sm_90a --emit=ptx -o - | FileCheck %s --check-prefix=PTX
 // RUN: %warpsched-compile %s --target sm_90a --emit=ptx -o - | FileCheck %s --check-prefix=PINGPONG
 
 // ROUNDTRIP: sched.nv_gemm @hopper_gemm block_m 128 block_n 256 block_k 64 stages 3 consumers cooperative epilogue tma cluster_m 1 cluster_n 1 raster along_m group 8 a_layout row b_layout row out_dtype bf16
+
+// SUGAR: hopper_gemm.mlir:9:3: error: sched-to-nvvm: sched.nv_gemm is the short form of a sched.nv_kernel: run sched-expand-gemm first (warpsched-compile does)
 
 // NVVM-LABEL: module attributes {sched.target = "sm_90a"} {
 // NVVM: llvm.mlir.global external @warpsched_gemm_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>

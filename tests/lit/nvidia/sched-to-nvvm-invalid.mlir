@@ -23,7 +23,7 @@ sched.nv_kernel @pair layout custom<epilogue = [0, 128), mma = [128, 160)> threa
 sched.nv_kernel @first layout custom<epilogue = [0, 128), mma = [128, 160)> threads 160 block_m 32 block_n 32 block_k 32 {
   sched.nv_output_pipeline @acc num_stages 2 stage_stride_cols 32 cta_group 1
 }
-// expected-error@+1 {{sched-to-nvvm: lowers one kernel per module (the kernels would share one shared-memory global); split the input}}
+// expected-error@+1 {{sched-to-nvvm: lowers one kernel per module (the kernels would share one shared-memory global); pick one with kernel=NAME (@first, @second)}}
 sched.nv_kernel @second layout custom<epilogue = [0, 128), mma = [128, 160)> threads 160 block_m 32 block_n 32 block_k 32 {
   sched.nv_output_pipeline @acc num_stages 2 stage_stride_cols 32 cta_group 1
 }

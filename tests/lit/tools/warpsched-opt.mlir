@@ -27,7 +27,7 @@
 // HELP:        --sched-expand-blocks
 // FLAG:        error: unrecognized arguments: --no-such-flag
 // MISSING:     error: cannot read input: No such file or directory
-// UNKNOWN:     warpsched-opt: error: unknown pass 'sched-frobnicate' (passes: convert-nvvm-to-llvm, sched-build-program, sched-expand-blocks, sched-strip-fences, sched-set-fence-mask,
+// UNKNOWN:     warpsched-opt: error: unknown pass 'sched-frobnicate' (passes: convert-nvvm-to-llvm, sched-build-program, sched-expand-blocks, sched-expand-gemm, sched-strip-fences, sched-set-fence-mask,
 // ANCHOR:      warpsched-opt: error: pipeline must be anchored on builtin.module: 'func.func(sched-expand-blocks)'
 sched.program kernel {
   sched.block mma = #sched.op<mma st 0 sub 0>

@@ -9,7 +9,6 @@ stages ``stage0``, ``stage1``... in acquire order.  ``sched-to-nvvm`` lowers the
 from __future__ import annotations
 
 from warpsched.core.ir import ir
-from warpsched.dialects.nvidia.ops import NvOp
 from warpsched.nvidia import program as P
 from warpsched.nvidia.program.enums import MatrixLayout, OutDtype
 from warpsched.nvidia.program.pipeline_config import (
@@ -19,6 +18,8 @@ from warpsched.nvidia.program.pipeline_config import (
 )
 from warpsched.nvidia.program.steps import step_class
 from warpsched.nvidia.targets import NVTarget
+
+from .ops import NvOp
 
 
 def to_kernel(op: ir.Operation, target: NVTarget) -> P.Kernel:
