@@ -17,13 +17,11 @@ from __future__ import annotations
 import ast
 import inspect
 import os
-import sys
 import textwrap
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from multiprocessing import get_context
-from pathlib import Path
 
 from isa_model_launch import hopper_case, hopper_configs
 
@@ -83,17 +81,13 @@ def run_one(key: str) -> Outcome:
     return Outcome(key, wrong, time.perf_counter() - start, error)
 
 
-def _init() -> None:
-    sys.path.insert(0, str(Path(__file__).parent))
-
-
 def sweep(keys: list[str], workers: int | None = None) -> list[Outcome]:
     """``run_one`` for every key, in ``workers`` processes (default: the CPUs, at most 8)."""
     workers = workers or min(8, os.cpu_count() or 1)
     if workers == 1:
         return [run_one(key) for key in keys]
     context = get_context("spawn")
-    with ProcessPoolExecutor(workers, mp_context=context, initializer=_init) as pool:
+    with ProcessPoolExecutor(workers, mp_context=context) as pool:  # spawn passes sys.path on
         return list(pool.map(run_one, keys, chunksize=8))
 
 
