@@ -83,6 +83,26 @@ def test_nvidia_roles_rings_and_arrows(tmp_path):
     assert "full" in {a.get("data-barrier").split(":")[1] for a in arrows}
 
 
+@pytest.mark.parametrize("example", ["hopper_gemm.mlir", "hopper_gemm_expanded.mlir"])
+def test_the_hopper_gemm_is_drawn_as_its_expanded_kernel(tmp_path, example):
+    """A sched.nv_gemm is drawn as the sched.nv_kernel it expands to: the producer and both
+    consumer warpgroups, the ring, the TMA loads, the wgmmas and the epilogue's store."""
+    rc, root = _svg(tmp_path, ROOT / "examples" / example, "--verify")
+    assert rc == 0 and not _items(root, "violation")
+    names = [lane.get("data-name") for lane in _items(root, "lane")]
+    assert names == ["role producer", "role consumer 0", "role consumer 1"]
+    assert {r.get("data-pipeline"): r.get("data-stages") for r in _items(root, "ring")} == {
+        "ab": "3"
+    }
+    titles = [e.find(f"{NS}title").text for e in _items(root, "item")]
+    assert "TMA load a" in titles and "TMA load b" in titles
+    assert titles.count("wgmma") == 2 * 2 * 2  # two work items of two k-blocks, per warpgroup
+    assert "store C (tma)" in titles
+    assert any(t.startswith("arrive.expect_tx on full[0] of @ab") for t in titles)
+    arrows = _items(root, "arrow")
+    assert {a.get("data-barrier").split(":")[1] for a in arrows} >= {"full", "empty"}
+
+
 def test_verify_highlights_counterexample_and_exits_1(tmp_path, capsys):
     rc, root = _svg(tmp_path, UNPAIRED, "--verify")
     assert rc == 1

@@ -49,6 +49,9 @@ from .nvidia_model import DEALLOC, Kind, WorkItem, unroll
 
 K_BLOCKS = (1, 2)
 CLUSTER_STAGES = 2
+NAMED_BARRIER_TILES = 3
+"""Work items unrolled for the named-barrier table: every ping-pong warpgroup takes one after
+its first (the first skips its turn)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -77,19 +80,36 @@ def _check(kernel: P.Kernel, explored: P.Kernel) -> list[Violation]:
     out = _tmem(kernel) + check_named(named_barriers(explored))
     if out:
         return out
-    bytes_wrong = _expect_tx(kernel)
-    for plan in explorations(explored):
+    structural = _expect_tx(kernel)
+    plans = list(explorations(explored))
+    for index, plan in enumerate(plans):
         unrolled = unroll(explored, plan.tiles, plan.k_blocks, plan.work)
         explorer = explore(unrolled.actions, init_counts(explored))
-        trace = trace_of(explorer.findings[0].path) if explorer.findings else ()
-        if bytes_wrong:
-            return [dataclasses.replace(bytes_wrong[0], steps=trace)]
-        out = termination(explored, unrolled, plan.rounds, trace) or agreement(unrolled)
-        if not out and explorer.findings:
-            out = [classify(explored, explorer, explorer.findings[0])]
-        if out:
-            return out
-    return bytes_wrong
+        if not structural:
+            structural = termination(explored, unrolled, plan.rounds, ()) or agreement(unrolled)
+        if structural and not structural[0].steps:
+            trace = _first_trace(explored, [explorer], plans[index + 1 :])
+            return [dataclasses.replace(structural[0], steps=trace)]
+        if structural:
+            return structural
+        if explorer.findings:
+            return [classify(explored, explorer, explorer.findings[0])]
+    return []
+
+
+def _first_trace(kernel: P.Kernel, explored: list, rest: list[Exploration]) -> tuple:
+    """The path to the first finding of the explorations done, else of the ones left (what a
+    structural violation leads to: the counterexample it carries)."""
+    for explorer in explored:
+        if explorer.findings:
+            return trace_of(explorer.findings[0].path)
+    for plan in rest:
+        explorer = explore(
+            unroll(kernel, plan.tiles, plan.k_blocks, plan.work).actions, init_counts(kernel)
+        )
+        if explorer.findings:
+            return trace_of(explorer.findings[0].path)
+    return ()
 
 
 def explorations(kernel: P.Kernel) -> Iterator[Exploration]:
@@ -151,7 +171,7 @@ def named_barriers(kernel: P.Kernel) -> list[NamedUse]:
     uses = []
     if kernel.cluster_m == 1:
         uses.append(NamedUse(0, "barrier init (bar.sync 0)", kernel.launch_threads, kernel))
-    for actions in unroll(kernel, 1, 1).actions.values():
+    for actions in unroll(kernel, NAMED_BARRIER_TILES, 1).actions.values():
         for a in actions:
             if a.kind in (Kind.BAR_SYNC, Kind.BAR_ARRIVE):
                 barrier_id = int(str(a.barrier[1]).split()[0])

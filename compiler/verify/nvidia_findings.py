@@ -23,8 +23,9 @@ def termination(kernel: P.Kernel, u: Unrolled, expected: int, trace: tuple) -> l
         loops = [s for s in P.walk(body.steps) if isinstance(s, (P.TileLoop, P.PersistentTileLoop))]
         if not loops and kernel.schedulers:
             msg = (
-                f"role '{role.value}' runs no sched.nv_persistent_tile_loop: it walks one work "
-                f"item while the other roles walk all {expected}"
+                f"role '{role.value}' runs no sched.nv_persistent_tile_loop: it works on one "
+                f"work item and leaves, while the other roles walk all the tile scheduler's "
+                f"items ({expected} here)"
             )
             return [Violation(body, "termination", msg, trace)]
         if not loops:
@@ -96,10 +97,12 @@ def classify(kernel: P.Kernel, ex: Explorer, f: Finding) -> Violation:
     trace = trace_of(f.path)
     a = f.action
     if f.what == "phase-alias":
+        done = f.state.bars[ex.bar_index[a.barrier]][0]
         msg = (
-            f"{a.describe()} passes on the wrong phase of {barrier_name(a.barrier)}: its parity "
-            f"matches another phase than the one {f.actor} means (phase {a.expect}), so it reads "
-            "a stage that is not filled yet or is already refilled"
+            f"{a.describe()} passes after {done} completed phase(s) of "
+            f"{barrier_name(a.barrier)}, but {f.actor} waits for phase {a.expect}: the parity of "
+            "another phase matches, so it reads a stage that is not filled yet or is already "
+            "refilled"
         )
         return Violation(a.at, "phase-alias", msg, trace)
     if f.what == "over-arrival" and a.kind is Kind.ARRIVE:
@@ -147,6 +150,16 @@ def _stuck(kernel: P.Kernel, ex: Explorer, f: Finding, trace: tuple) -> Violatio
             msg = (
                 f"{barrier_name(a.barrier)} gets {pending + future} of its {count} arrivals: "
                 f"role {ex.actors[i]} waits on it forever"
+            )
+            return Violation(_decl(kernel, a.barrier), "arrival-count", msg, trace)
+    for i, a in blocked:
+        done = s.bars[ex.bar_index[a.barrier]][0]
+        if a.kind is Kind.WAIT and a.expect is not None and done > a.expect:
+            msg = (
+                f"{barrier_name(a.barrier)} has completed {done} phases where "
+                f"{ex.actors[i]} waits for phase {a.expect}: its init count "
+                f"{ex.counts[a.barrier]} is lower than the arrivals each phase gets, so its "
+                "phases run ahead of the waits on it"
             )
             return Violation(_decl(kernel, a.barrier), "arrival-count", msg, trace)
     for i, a in blocked:

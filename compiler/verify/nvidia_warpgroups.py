@@ -29,7 +29,7 @@ from collections.abc import Callable
 from warpsched.nvidia import program as P
 from warpsched.nvidia.datapaths.wgmma.consumer import ORDER_BARRIERS, WARPGROUP
 from warpsched.nvidia.datapaths.wgmma.epilogue_tma import STAGING_BARRIER
-from warpsched.nvidia.datapaths.wgmma.operands import copies, copy_bytes
+from warpsched.nvidia.datapaths.wgmma import operands
 from warpsched.nvidia.datapaths.wgmma.plan import WgmmaPlanError, wgmma_plan
 from warpsched.nvidia.datapaths.wgmma.stream_k import HANDOFF_BARRIER
 from warpsched.nvidia.lowering.mainloop import is_mainloop
@@ -129,13 +129,13 @@ def _tma_load(r: Actor, s: P.TmaLoad, run: Run) -> None:
     stage = r.input_stage.get(s.pipeline, 0)
     if plan is None:
         return
-    for copy in (c for c in copies(plan) if c.operand == s.operand.value):
+    for copy in (c for c in operands.copies(plan) if c.operand == s.operand.value):
         if copy.issuer not in (None, r.rank):
             continue
         ranks = range(r.cluster) if copy.issuer is not None else (r.rank,)
         for rank in ranks:
             key = r.barrier(s.pipeline, "full", stage, rank)
-            r.emit(Kind.COMPLETE_TX, s, key, copy_bytes(plan, copy))
+            r.emit(Kind.COMPLETE_TX, s, key, operands.copy_bytes(plan, copy))
     r.data(s, f"TMA load {s.operand.value}")
 
 

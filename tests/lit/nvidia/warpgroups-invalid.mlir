@@ -1,0 +1,322 @@
+// The ops of warpgroup kernels (the TMA + wgmma data path): where they may stand and what they
+// must name, and the data path's rules.
+// RUN: %warpsched-opt %s --split-input-file --verify-diagnostics
+
+// ==== setmaxnreg is the first op of a role body ====
+module attributes {sched.target = "sm_90a"} {
+  sched.nv_kernel @hopper_gemm layout warpgroups<consumers = 2> threads 384 block_m 128 block_n 256 block_k 64 a_layout row b_layout row out_dtype bf16 {
+    sched.nv_input_pipeline @ab num_stages 3 producer_count 1 consumer_count 2 payload ab_tiles
+    sched.nv_tile_scheduler @tiles raster along_m group 8 decomposition data_parallel
+    sched.nv_role producer {
+      sched.nv_single_thread {
+        // expected-error@+1 {{'sched.nv_set_max_registers' op must be the first op of a role body}}
+        sched.nv_set_max_registers 40
+        sched.nv_persistent_tile_loop @tiles {
+          sched.nv_k_loop {
+            sched.nv_input_produce @ab expect_tx 49152 {
+              sched.nv_tma_load @ab operand a
+              sched.nv_tma_load @ab operand b
+            }
+          }
+        }
+      }
+    }
+    sched.nv_role consumer {
+      sched.nv_set_max_registers 232
+      sched.nv_persistent_tile_loop @tiles split rows {
+        sched.nv_zero_accumulator
+        sched.nv_k_loop {
+          sched.nv_input_consume @ab mmas_in_flight 1 {
+            sched.nv_mma_tile_product @ab
+          }
+        }
+        sched.nv_store_tile tma
+      }
+    }
+  }
+}
+
+// -----
+// ==== setmaxnreg counts registers in multiples of 8 ====
+module attributes {sched.target = "sm_90a"} {
+  sched.nv_kernel @hopper_gemm layout warpgroups<consumers = 2> threads 384 block_m 128 block_n 256 block_k 64 a_layout row b_layout row out_dtype bf16 {
+    sched.nv_input_pipeline @ab num_stages 3 producer_count 1 consumer_count 2 payload ab_tiles
+    sched.nv_tile_scheduler @tiles raster along_m group 8 decomposition data_parallel
+    sched.nv_role producer {
+      sched.nv_set_max_registers 40
+      sched.nv_single_thread {
+        sched.nv_persistent_tile_loop @tiles {
+          sched.nv_k_loop {
+            sched.nv_input_produce @ab expect_tx 49152 {
+              sched.nv_tma_load @ab operand a
+              sched.nv_tma_load @ab operand b
+            }
+          }
+        }
+      }
+    }
+    sched.nv_role consumer {
+      // expected-error@+1 {{'sched.nv_set_max_registers' op count 230 must be a multiple of 8 in [24, 256] (setmaxnreg)}}
+      sched.nv_set_max_registers 230
+      sched.nv_persistent_tile_loop @tiles split rows {
+        sched.nv_zero_accumulator
+        sched.nv_k_loop {
+          sched.nv_input_consume @ab mmas_in_flight 1 {
+            sched.nv_mma_tile_product @ab
+          }
+        }
+        sched.nv_store_tile tma
+      }
+    }
+  }
+}
+
+// -----
+// ==== a TMA load outside an expect_tx produce ====
+module attributes {sched.target = "sm_90a"} {
+  sched.nv_kernel @hopper_gemm layout warpgroups<consumers = 2> threads 384 block_m 128 block_n 256 block_k 64 a_layout row b_layout row out_dtype bf16 {
+    sched.nv_input_pipeline @ab num_stages 3 producer_count 1 consumer_count 2 payload ab_tiles
+    sched.nv_tile_scheduler @tiles raster along_m group 8 decomposition data_parallel
+    sched.nv_role producer {
+      sched.nv_set_max_registers 40
+      sched.nv_single_thread {
+        sched.nv_persistent_tile_loop @tiles {
+          sched.nv_k_loop {
+            sched.nv_input_produce @ab {
+              // expected-error@+1 {{'sched.nv_tma_load' op must be inside a sched.nv_input_produce with expect_tx: the TMA copy completes its bytes on the full barrier that expect_tx arms}}
+              sched.nv_tma_load @ab operand a
+              // expected-error@+1 {{'sched.nv_tma_load' op must be inside a sched.nv_input_produce with expect_tx: the TMA copy completes its bytes on the full barrier that expect_tx arms}}
+              sched.nv_tma_load @ab operand b
+            }
+          }
+        }
+      }
+    }
+    sched.nv_role consumer {
+      sched.nv_set_max_registers 232
+      sched.nv_persistent_tile_loop @tiles split rows {
+        sched.nv_zero_accumulator
+        sched.nv_k_loop {
+          sched.nv_input_consume @ab mmas_in_flight 1 {
+            sched.nv_mma_tile_product @ab
+          }
+        }
+        sched.nv_store_tile tma
+      }
+    }
+  }
+}
+
+// -----
+// ==== multicast needs a 2x1 cluster ====
+module attributes {sched.target = "sm_90a"} {
+  sched.nv_kernel @hopper_gemm layout warpgroups<consumers = 2> threads 384 block_m 128 block_n 256 block_k 64 a_layout row b_layout row out_dtype bf16 {
+    sched.nv_input_pipeline @ab num_stages 3 producer_count 1 consumer_count 2 payload ab_tiles
+    sched.nv_tile_scheduler @tiles raster along_m group 8 decomposition data_parallel
+    sched.nv_role producer {
+      sched.nv_set_max_registers 40
+      sched.nv_single_thread {
+        sched.nv_persistent_tile_loop @tiles {
+          sched.nv_k_loop {
+            sched.nv_input_produce @ab expect_tx 49152 {
+              sched.nv_tma_load @ab operand a
+              // expected-error@+1 {{'sched.nv_tma_load' op multicast cluster needs a 2x1 cluster: give the kernel cluster_m 2}}
+              sched.nv_tma_load @ab operand b multicast cluster
+            }
+          }
+        }
+      }
+    }
+    sched.nv_role consumer {
+      sched.nv_set_max_registers 232
+      sched.nv_persistent_tile_loop @tiles split rows {
+        sched.nv_zero_accumulator
+        sched.nv_k_loop {
+          sched.nv_input_consume @ab mmas_in_flight 1 {
+            sched.nv_mma_tile_product @ab
+          }
+        }
+        sched.nv_store_tile tma
+      }
+    }
+  }
+}
+
+// -----
+// ==== take_turns needs a split tiles loop ====
+module attributes {sched.target = "sm_90a"} {
+  sched.nv_kernel @hopper_gemm layout warpgroups<consumers = 2> threads 384 block_m 128 block_n 256 block_k 64 a_layout row b_layout row out_dtype bf16 {
+    sched.nv_input_pipeline @ab num_stages 3 producer_count 1 consumer_count 2 payload ab_tiles
+    sched.nv_tile_scheduler @tiles raster along_m group 8 decomposition data_parallel
+    sched.nv_role producer {
+      sched.nv_set_max_registers 40
+      sched.nv_single_thread {
+        sched.nv_persistent_tile_loop @tiles {
+          sched.nv_k_loop {
+            sched.nv_input_produce @ab expect_tx 49152 {
+              sched.nv_tma_load @ab operand a
+              sched.nv_tma_load @ab operand b
+            }
+          }
+        }
+      }
+    }
+    sched.nv_role consumer {
+      sched.nv_set_max_registers 232
+      sched.nv_persistent_tile_loop @tiles split rows {
+        // expected-error@+1 {{'sched.nv_take_turns' op must be directly inside a sched.nv_persistent_tile_loop with split tiles}}
+        sched.nv_take_turns {
+          sched.nv_zero_accumulator
+          sched.nv_k_loop {
+            sched.nv_input_consume @ab mmas_in_flight 1 {
+              sched.nv_mma_tile_product @ab
+            }
+          }
+        }
+        sched.nv_store_tile tma
+      }
+    }
+  }
+}
+
+// -----
+// ==== an epilogue transform after the store it should feed ====
+module attributes {sched.target = "sm_90a"} {
+  sched.nv_kernel @hopper_gemm layout warpgroups<consumers = 2> threads 384 block_m 128 block_n 256 block_k 64 a_layout row b_layout row out_dtype bf16 {
+    sched.nv_input_pipeline @ab num_stages 3 producer_count 1 consumer_count 2 payload ab_tiles
+    sched.nv_tile_scheduler @tiles raster along_m group 8 decomposition data_parallel
+    sched.nv_role producer {
+      sched.nv_set_max_registers 40
+      sched.nv_single_thread {
+        sched.nv_persistent_tile_loop @tiles {
+          sched.nv_k_loop {
+            sched.nv_input_produce @ab expect_tx 49152 {
+              sched.nv_tma_load @ab operand a
+              sched.nv_tma_load @ab operand b
+            }
+          }
+        }
+      }
+    }
+    sched.nv_role consumer {
+      sched.nv_set_max_registers 232
+      sched.nv_persistent_tile_loop @tiles split rows {
+        sched.nv_zero_accumulator
+        sched.nv_k_loop {
+          sched.nv_input_consume @ab mmas_in_flight 1 {
+            sched.nv_mma_tile_product @ab
+          }
+        }
+        sched.nv_store_tile tma
+        // expected-error@+1 {{'sched.nv_epilogue_activation' op must come before the sched.nv_store_tile that writes its result}}
+        sched.nv_epilogue_activation relu
+      }
+    }
+  }
+}
+
+// -----
+// ==== a warpgroup kernel keeps its accumulators in registers ====
+module attributes {sched.target = "sm_90a"} {
+  // expected-error@+1 {{'sched.nv_kernel' op keeps its accumulators in the consumer warpgroups' registers (layout 'warpgroups<consumers=2>'): it has no sched.nv_output_pipeline}}
+  sched.nv_kernel @hopper_gemm layout warpgroups<consumers = 2> threads 384 block_m 128 block_n 256 block_k 64 a_layout row b_layout row out_dtype bf16 {
+    sched.nv_output_pipeline @acc num_stages 2 stage_stride_cols 32 cta_group 1
+    sched.nv_input_pipeline @ab num_stages 3 producer_count 1 consumer_count 2 payload ab_tiles
+    sched.nv_tile_scheduler @tiles raster along_m group 8 decomposition data_parallel
+    sched.nv_role producer {
+      sched.nv_set_max_registers 40
+      sched.nv_single_thread {
+        sched.nv_persistent_tile_loop @tiles {
+          sched.nv_k_loop {
+            sched.nv_input_produce @ab expect_tx 49152 {
+              sched.nv_tma_load @ab operand a
+              sched.nv_tma_load @ab operand b
+            }
+          }
+        }
+      }
+    }
+    sched.nv_role consumer {
+      sched.nv_set_max_registers 232
+      sched.nv_persistent_tile_loop @tiles split rows {
+        sched.nv_zero_accumulator
+        sched.nv_k_loop {
+          sched.nv_input_consume @ab mmas_in_flight 1 {
+            sched.nv_mma_tile_product @ab
+          }
+        }
+        sched.nv_store_tile tma
+      }
+    }
+  }
+}
+
+// -----
+// ==== a ring deeper than shared memory ====
+module attributes {sched.target = "sm_90a"} {
+  // expected-error@+1 {{'sched.nv_kernel' op cannot take the TMA + wgmma data path: stages = 9: 459920 bytes of shared memory (at most 232448) (the A/B pipeline's num_stages)}}
+  sched.nv_kernel @hopper_gemm layout warpgroups<consumers = 2> threads 384 block_m 128 block_n 256 block_k 64 a_layout row b_layout row out_dtype bf16 {
+    sched.nv_input_pipeline @ab num_stages 9 producer_count 1 consumer_count 2 payload ab_tiles
+    sched.nv_tile_scheduler @tiles raster along_m group 8 decomposition data_parallel
+    sched.nv_role producer {
+      sched.nv_set_max_registers 40
+      sched.nv_single_thread {
+        sched.nv_persistent_tile_loop @tiles {
+          sched.nv_k_loop {
+            sched.nv_input_produce @ab expect_tx 49152 {
+              sched.nv_tma_load @ab operand a
+              sched.nv_tma_load @ab operand b
+            }
+          }
+        }
+      }
+    }
+    sched.nv_role consumer {
+      sched.nv_set_max_registers 232
+      sched.nv_persistent_tile_loop @tiles split rows {
+        sched.nv_zero_accumulator
+        sched.nv_k_loop {
+          sched.nv_input_consume @ab mmas_in_flight 1 {
+            sched.nv_mma_tile_product @ab
+          }
+        }
+        sched.nv_store_tile tma
+      }
+    }
+  }
+}
+
+// -----
+// ==== a persistent tile loop names a tile scheduler ====
+module attributes {sched.target = "sm_90a"} {
+  sched.nv_kernel @hopper_gemm layout warpgroups<consumers = 2> threads 384 block_m 128 block_n 256 block_k 64 a_layout row b_layout row out_dtype bf16 {
+    sched.nv_input_pipeline @ab num_stages 3 producer_count 1 consumer_count 2 payload ab_tiles
+    sched.nv_tile_scheduler @tiles raster along_m group 8 decomposition data_parallel
+    sched.nv_role producer {
+      sched.nv_set_max_registers 40
+      sched.nv_single_thread {
+        sched.nv_persistent_tile_loop @tiles {
+          sched.nv_k_loop {
+            sched.nv_input_produce @ab expect_tx 49152 {
+              sched.nv_tma_load @ab operand a
+              sched.nv_tma_load @ab operand b
+            }
+          }
+        }
+      }
+    }
+    sched.nv_role consumer {
+      sched.nv_set_max_registers 232
+      // expected-error@+1 {{'sched.nv_persistent_tile_loop' op 'scheduler' must name a tile scheduler; @ab is an input pipeline of ab_tiles}}
+      sched.nv_persistent_tile_loop @ab split rows {
+        sched.nv_zero_accumulator
+        sched.nv_k_loop {
+          sched.nv_input_consume @ab mmas_in_flight 1 {
+            sched.nv_mma_tile_product @ab
+          }
+        }
+        sched.nv_store_tile tma
+      }
+    }
+  }
+}

@@ -1,0 +1,40 @@
+// An expect_tx smaller than its boxes: the stage's TMA loads bring 49152 bytes (A 128x64, B 64x256
+// bf16), but full[s] is armed for 32768, so its transaction count never settles at zero.
+// RUN: %warpsched-opt --sched-verify --verify-diagnostics %s -o /dev/null
+// RUN: not %warpsched-opt --sched-verify %s 2>&1 | FileCheck %s
+// CHECK: error: sched-verify: expect_tx
+// CHECK-NEXT: note: counterexample (expect_tx,
+// CHECK-NEXT: note: step
+
+module attributes {sched.target = "sm_90a"} {
+  sched.nv_kernel @hopper_gemm layout warpgroups<consumers = 2> threads 384 block_m 128 block_n 256 block_k 64 a_layout row b_layout row out_dtype bf16 {
+    sched.nv_input_pipeline @ab num_stages 3 producer_count 1 consumer_count 2 payload ab_tiles
+    sched.nv_tile_scheduler @tiles raster along_m group 8 decomposition data_parallel
+    sched.nv_role producer {
+      sched.nv_set_max_registers 40
+      sched.nv_single_thread {
+        sched.nv_persistent_tile_loop @tiles {
+          sched.nv_k_loop {
+            // expected-error@+1 {{expect_tx: full barriers expect 32768 bytes per stage (expect_tx) but the stage's TMA boxes bring 49152}}
+            sched.nv_input_produce @ab expect_tx 32768 {
+              sched.nv_tma_load @ab operand a
+              sched.nv_tma_load @ab operand b
+            }
+          }
+        }
+      }
+    }
+    sched.nv_role consumer {
+      sched.nv_set_max_registers 232
+      sched.nv_persistent_tile_loop @tiles split rows {
+        sched.nv_zero_accumulator
+        sched.nv_k_loop {
+          sched.nv_input_consume @ab mmas_in_flight 1 {
+            sched.nv_mma_tile_product @ab
+          }
+        }
+        sched.nv_store_tile tma
+      }
+    }
+  }
+}
