@@ -27,9 +27,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from warpsched.nvidia import program as P
+from warpsched.nvidia.datapaths.wgmma import operands
 from warpsched.nvidia.datapaths.wgmma.consumer import ORDER_BARRIERS, WARPGROUP
 from warpsched.nvidia.datapaths.wgmma.epilogue_tma import STAGING_BARRIER
-from warpsched.nvidia.datapaths.wgmma import operands
 from warpsched.nvidia.datapaths.wgmma.plan import WgmmaPlanError, wgmma_plan
 from warpsched.nvidia.datapaths.wgmma.stream_k import HANDOFF_BARRIER
 from warpsched.nvidia.lowering.mainloop import is_mainloop
