@@ -22,7 +22,7 @@ import sys
 import torch
 from gemm_vs_cublas import CANDIDATES, TOLERANCE, _rel_err, config
 
-from warpsched.runtime.gemm import GemmKernel
+from warpsched.runtime.gemm_kernel import GemmKernel
 
 
 def main(argv: list[str]) -> int:

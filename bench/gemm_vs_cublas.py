@@ -68,7 +68,7 @@ def prepare() -> int:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
     from test_hopper_gpu import gpu_test_configs
 
-    from warpsched.runtime.gemm import GemmKernel
+    from warpsched.runtime.gemm_kernel import GemmKernel
 
     for cfg in [config(name) for name in CANDIDATES] + gpu_test_configs():
         kernel = GemmKernel(cfg)
@@ -146,7 +146,7 @@ def _time_shape(torch, kernels: dict, m: int, n: int, k: int, eager: bool) -> di
 def run(shapes: list[tuple[int, int, int]], eager: bool) -> int:
     import torch
 
-    from warpsched.runtime.gemm import GemmKernel
+    from warpsched.runtime.gemm_kernel import GemmKernel
 
     torch.empty(1, device="cuda")
     kernels = {name: GemmKernel(config(name)) for name in CANDIDATES}

@@ -39,7 +39,7 @@ from warpsched.nvidia.isa_model import (
 from warpsched.nvidia.lowering.kernel import lower_kernel
 from warpsched.nvidia.ptx.wgmma_descriptors import Major, OperandTile  # noqa: F401
 from warpsched.passes.pipeline import parse_pipeline, run_pipeline
-from warpsched.runtime.gemm import launch_grid
+from warpsched.runtime.gemm_geometry import launch_grid
 from warpsched.runtime.tune import candidates
 
 LAYOUTS = tuple(itertools.product(("row", "col"), ("row", "col")))

@@ -15,7 +15,7 @@ from warpsched.nvidia.backend.codegen import nvjitlink_cubin, ptx_to_cubin
 from warpsched.nvidia.backend.sass import disassemble, summary
 from warpsched.nvidia.gemm.config import HopperGemmConfig
 from warpsched.nvidia.targets import NVTarget
-from warpsched.runtime.gemm import gemm_source
+from warpsched.runtime.gemm_geometry import gemm_source
 
 CONFIGS = {
     "coop_rr": {"epilogue": "registers", "stages": 4},

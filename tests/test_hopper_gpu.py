@@ -85,7 +85,7 @@ def _operand(torch, rows, cols, layout, gen):
 def test_matches_float64_torch(config):
     import torch
 
-    from warpsched.runtime.gemm import GemmKernel
+    from warpsched.runtime.gemm_kernel import GemmKernel
 
     kernel = GemmKernel(config)
     gen = torch.Generator(device="cuda").manual_seed(len(config.name))
@@ -145,7 +145,7 @@ def test_tuner_checks_then_times_each_candidate():
 def test_rejected_before_launch():
     import torch
 
-    from warpsched.runtime.gemm import GemmArgumentError, GemmKernel
+    from warpsched.runtime.gemm_kernel import GemmArgumentError, GemmKernel
     from warpsched.runtime.tensors import TensorArgumentError
 
     (config,) = [c for c in gpu_test_configs() if c.name == "gpu_coop_rowrow_bf16"]

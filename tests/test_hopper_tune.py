@@ -5,7 +5,7 @@ import io
 
 from warpsched.nvidia.gemm.config import HopperGemmConfig
 from warpsched.runtime.cache import KernelCache
-from warpsched.runtime.gemm import GemmKernel
+from warpsched.runtime.gemm_kernel import GemmKernel
 from warpsched.runtime.tune import (
     SearchSpace,
     Timing,

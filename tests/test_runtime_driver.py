@@ -289,7 +289,7 @@ def test_launch_failure_names_the_call(hopper):
 def test_launch_configs_are_built_once_per_shape():
     """``Kernel.launch`` reuses one ``CUlaunchConfig`` per (grid, block, cluster, smem, stream):
     building one through cuda-python costs more than a small GEMM runs."""
-    from warpsched.runtime.driver import _cached_launch_config
+    from warpsched.runtime.launch import _cached_launch_config
 
     first = _cached_launch_config((132, 1, 1), (384, 1, 1), (1, 1, 1), 200_000, 0)
     again = _cached_launch_config((132, 1, 1), (384, 1, 1), (1, 1, 1), 200_000, 0)

@@ -3,7 +3,7 @@
 import pytest
 
 from warpsched.nvidia.gemm.config import HopperGemmConfig
-from warpsched.runtime.gemm import launch_grid
+from warpsched.runtime.gemm_geometry import launch_grid
 
 
 def test_one_cta_per_tile_capped_at_the_sms():
@@ -31,7 +31,7 @@ def test_stream_k_workspace_holds_flags_then_one_partial_tile_per_cta():
 
 
 def test_stream_k_rejects_more_iterations_than_32_bits_count():
-    from warpsched.runtime.gemm import GemmArgumentError, GemmKernel
+    from warpsched.runtime.gemm_kernel import GemmArgumentError, GemmKernel
     from warpsched.runtime.tensors import MatrixArg
 
     kernel = GemmKernel(HopperGemmConfig(decomposition="stream_k"))

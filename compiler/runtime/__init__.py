@@ -21,16 +21,17 @@ from .cache import CACHE_DIR_ENV, CACHE_SCHEMA, KernelCache, cache_key, default_
 from .driver import (
     CudaError,
     CudaUnavailableError,
-    DeviceBuffer,
-    Kernel,
     check,
     device_capability,
     device_sm_count,
-    launch_config,
 )
-from .gemm import GemmArgumentError, GemmKernel, gemm
+from .epilogue_args import EpilogueArgs, GemmArgumentError
+from .gemm import gemm
+from .gemm_kernel import GemmKernel
+from .launch import DeviceBuffer, Kernel, launch_config
 from .nv_kernel import NvKernelLaunch
 from .params import (
+    F32Param,
     I32Param,
     I64Param,
     KernelParam,
@@ -46,6 +47,7 @@ from .timing import graph_times
 from .tune import TuningTable
 
 __all__ = [
+    "EpilogueArgs",
     "GemmArgumentError",
     "GemmKernel",
     "ScheduleArgumentError",
@@ -59,6 +61,7 @@ __all__ = [
     "CudaError",
     "CudaUnavailableError",
     "DeviceBuffer",
+    "F32Param",
     "I32Param",
     "I64Param",
     "Kernel",

@@ -34,7 +34,7 @@ from warpsched.nvidia.lowering.kernel import LoweredKernel
 
 from .cache import KernelCache
 from .compiled import compile_cached
-from .driver import Kernel
+from .launch import Kernel
 from .params import I32Param, KernelParam, TensorMapParam
 from .tensormap import Swizzle, TensorMapSpec, encode
 

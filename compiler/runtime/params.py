@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 __all__ = [
+    "F32Param",
     "I32Param",
     "I64Param",
     "KernelParam",
@@ -85,7 +86,20 @@ class I64Param:
         _check_int("I64Param", self.value, -(2**63), 2**63 - 1)
 
 
-KernelParam = TensorMapParam | PointerParam | I32Param | I64Param
+@dataclass(frozen=True)
+class F32Param:
+    """A 32-bit float (``.param .f32``); the value is rounded to f32 when packed."""
+
+    value: float
+
+    def __post_init__(self) -> None:
+        if isinstance(self.value, bool) or not isinstance(self.value, (int, float)):
+            raise TypeError(
+                f"F32Param takes a float, got {type(self.value).__name__} {self.value!r}"
+            )
+
+
+KernelParam = TensorMapParam | PointerParam | I32Param | I64Param | F32Param
 
 
 @dataclass(frozen=True)
@@ -118,10 +132,12 @@ def _buffer(param: KernelParam) -> tuple[object, int]:
         value = ctypes.c_int32(param.value)
     elif isinstance(param, I64Param):
         value = ctypes.c_int64(param.value)
+    elif isinstance(param, F32Param):
+        value = ctypes.c_float(param.value)
     else:
         raise TypeError(
-            "kernel parameters must be TensorMapParam, PointerParam, I32Param or I64Param, "
-            f"got {type(param).__name__}"
+            "kernel parameters must be TensorMapParam, PointerParam, I32Param, I64Param or "
+            f"F32Param, got {type(param).__name__}"
         )
     return value, ctypes.addressof(value)
 

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from .cache import KernelCache
 from .compiled import compile_cached
-from .driver import Kernel
+from .launch import Kernel
 from .params import I32Param, PointerParam
 
 TARGET = "sm_90a"

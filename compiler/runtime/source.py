@@ -8,11 +8,13 @@ file raises ``DiagnosticError`` with ``file:line:col`` messages, and returns the
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.diagnostics import Diagnostic, DiagnosticError, Severity
 from ..core.ir import ir
 from ..dialects.nvidia.gemm import is_nv_gemm, op_config
+from ..dialects.nvidia.ops import NvOp, is_nv_kernel
 from ..dialects.registry import new_context
 from ..frontend.load import load_module
 from ..nvidia.gemm.config import HopperGemmConfig
@@ -61,6 +63,40 @@ def load_gemm_config(path: str | Path, kernel: str = "") -> HopperGemmConfig:
             ]
         )
     return next(iter(configs.values()))
+
+
+@dataclass(frozen=True)
+class KernelSource:
+    """A kernel of a ``.mlir`` file: its text, its name, and its configuration when it is a
+    ``sched.nv_gemm`` (None for a ``sched.nv_kernel``)."""
+
+    text: str
+    name: str
+    config: HopperGemmConfig | None
+
+
+def kernel_source(path: str | Path, kernel: str = "") -> KernelSource:
+    """The NVIDIA kernel named ``kernel`` (or the only one) in the file at ``path``."""
+    path = Path(path)
+    text = path.read_text()
+    context = new_context()
+    with context:
+        module = load_module(text, str(path), context)
+        names = {}
+
+        def visit(op: ir.Operation) -> ir.WalkResult:
+            if is_nv_gemm(op) or is_nv_kernel(op):
+                params = NvOp(op).params()
+                names[params["sym_name"]] = op_config(op) if is_nv_gemm(op) else None
+            return ir.WalkResult.ADVANCE
+
+        module.operation.walk(visit, ir.WalkOrder.PRE_ORDER)
+    if kernel and kernel not in names or not kernel and len(names) != 1:
+        known = ", ".join(f"@{n}" for n in names) or "none"
+        what = f"no NVIDIA kernel @{kernel}" if kernel else "expected one NVIDIA kernel"
+        raise DiagnosticError([Diagnostic(Severity.ERROR, f"{what} (kernels: {known})", str(path))])
+    name = kernel or next(iter(names))
+    return KernelSource(text, name, names[name])
 
 
 def gemm_line(path: str | Path, name: str) -> int:

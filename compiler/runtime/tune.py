@@ -83,7 +83,7 @@ def candidates(
 
 
 def _compile_one(config: HopperGemmConfig) -> str:
-    from .gemm import GemmKernel
+    from .gemm_kernel import GemmKernel
 
     GemmKernel(config).cubin()
     return config.name
@@ -129,7 +129,7 @@ def time_candidates(
     them)."""
     import torch
 
-    from .gemm import GemmKernel
+    from .gemm_kernel import GemmKernel
 
     if not configs:
         return []

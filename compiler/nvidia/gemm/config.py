@@ -13,7 +13,9 @@ from __future__ import annotations
 import enum
 from dataclasses import Field, dataclass, fields
 
+from warpsched.nvidia.gemm.rules import GemmConfigError, config_problems
 from warpsched.nvidia.program.enums import (
+    ConsumerMode,
     Decomposition,
     EpilogueKind,
     MatrixLayout,
@@ -29,35 +31,12 @@ SMEM_ALIGN_SLACK = 1024
 PRODUCER_REGISTERS = 40
 CONSUMER_REGISTERS = 232
 REGISTER_FILE = 65536
-MAX_ACCUMULATOR_REGISTERS = 128
-"""f32 accumulator registers one consumer thread may hold (more spills at 232 registers)."""
 
 
 def workspace_flags_bytes(grid: int) -> int:
     """Stream-K: the ready flags' part of the workspace (one i32 per CTA and consumer
     warpgroup), rounded up to 256 bytes so the partial tiles after it stay aligned."""
     return -(-grid * 2 * 4 // 256) * 256
-
-
-class GemmConfigError(ValueError):
-    """An illegal ``HopperGemmConfig``; ``problems`` lists every broken rule (the message joins
-    them)."""
-
-    def __init__(self, problems: list[str]) -> None:
-        self.problems = list(problems)
-        super().__init__("; ".join(self.problems))
-
-
-class ConsumerMode(str, enum.Enum):
-    """How the two consumer warpgroups share the work.
-
-    ``COOPERATIVE``: both work on the same output tile, each on half of its rows.
-    ``PINGPONG``: each works on its own tile (alternate tiles of the CTA), so one
-    warpgroup's epilogue overlaps the other's mainloop.
-    """
-
-    COOPERATIVE = "cooperative"
-    PINGPONG = "pingpong"
 
 
 def enum_field_type(f: Field) -> type[enum.Enum] | None:
@@ -109,57 +88,9 @@ class HopperGemmConfig:
         if problems:
             raise GemmConfigError(problems)
 
-    # ---- validation --------------------------------------------------------------------------
     def problems(self) -> list[str]:
-        """Every rule this configuration breaks (empty when it is legal)."""
-        out = []
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if type(f.default) is int and (
-                not isinstance(value, int) or isinstance(value, bool) or value < 1
-            ):
-                out.append(f"{f.name} = {value!r}: must be a positive integer")
-        if out:
-            return out
-        if not self.name.isidentifier():
-            out.append(f"name = {self.name!r}: must be an identifier")
-        if self.block_k != SWIZZLE_BYTES // ELEMENT_BYTES:
-            out.append(f"block_k = {self.block_k}: must be 64 (one 128-byte swizzle row of bf16)")
-        if self.block_n % 64 or not 64 <= self.block_n <= 256:
-            out.append(
-                f"block_n = {self.block_n}: must be 64, 128, 192 or 256 (wgmma N ≤ 256, "
-                f"TMA boxes of 64)"
-            )
-        if self.rows_per_consumer % 64 or self.rows_per_consumer == 0:
-            legal = "128 or 256" if self.consumers is ConsumerMode.COOPERATIVE else "64 or 128"
-            out.append(
-                f"block_m = {self.block_m}: must be {legal} in {self.consumers.value} mode "
-                f"(each consumer warpgroup issues m64 wgmma)"
-            )
-        elif self.accumulator_registers > MAX_ACCUMULATOR_REGISTERS:
-            out.append(
-                f"block_m × block_n = {self.block_m}×{self.block_n}: "
-                f"{self.accumulator_registers} f32 accumulators per consumer thread "
-                f"(at most {MAX_ACCUMULATOR_REGISTERS})"
-            )
-        if self.stages < 2:
-            out.append(f"stages = {self.stages}: the ring needs at least 2 stages")
-        if self.smem_bytes > MAX_DYNAMIC_SMEM:
-            out.append(
-                f"stages = {self.stages}: {self.smem_bytes} bytes of shared memory "
-                f"(at most {MAX_DYNAMIC_SMEM})"
-            )
-        if self.stream_k and self.consumers is not ConsumerMode.COOPERATIVE:
-            out.append(
-                "decomposition = stream_k: needs cooperative consumers (both warpgroups on "
-                "every k-block run)"
-            )
-        if self.cluster_n != 1 or self.cluster_m not in (1, 2):
-            out.append(
-                f"cluster = {self.cluster_m}x{self.cluster_n}: only 1x1 and 2x1 clusters are "
-                f"implemented (2x1: two CTAs on vertically adjacent tiles share B by TMA multicast)"
-            )
-        return out
+        """Every rule this configuration breaks (empty when it is legal): ``rules``."""
+        return config_problems(self)
 
     # ---- derived -----------------------------------------------------------------------------
     @property

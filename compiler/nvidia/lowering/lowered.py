@@ -27,3 +27,6 @@ class LoweredKernel:
     """The CTA tile (block_m, block_n, block_k)."""
     plan: HopperGemmConfig | None = None
     """The TMA + wgmma data path's numbers (tensor-map boxes, grid, workspace), for its kernels."""
+    extra_params: tuple[str, ...] = ()
+    """The fused epilogue's arguments after the GEMM's own (``alpha``, ``bias``, ``residual``,
+    ``ldr``: those its ops use), in order."""

@@ -24,6 +24,7 @@ from warpsched.nvidia.datapaths.wgmma.consumer import ConsumerWarpgroup
 from warpsched.nvidia.datapaths.wgmma.emitter import GemmEmitter
 from warpsched.nvidia.datapaths.wgmma.epilogue import emit_epilogue
 from warpsched.nvidia.datapaths.wgmma.epilogue_tma import emit_tma_epilogue, wait_stores
+from warpsched.nvidia.datapaths.wgmma.fused import FusedEpilogue
 from warpsched.nvidia.datapaths.wgmma.producer import issue_loads
 from warpsched.nvidia.datapaths.wgmma.stream_k import add_partial, write_partial
 from warpsched.nvidia.datapaths.wgmma.work import WorkItem, WorkWalk
@@ -51,6 +52,7 @@ class WarpgroupRoleLowering:
         self.origin: tuple[str, str] | None = None
         self.accs: list[str] = []
         self.zeroed = False
+        self.transforms: list[P.Step] = []
         self.ring_next: str | None = None
         self.continue_label = ""
         self.tma_stores = False
@@ -161,6 +163,11 @@ class WarpgroupRoleLowering:
         self.zeroed = True
 
     def _KLoop(self, s: P.KLoop) -> None:
+        if self.item is None:
+            raise LoweringError(
+                f"kernel '{self.k.name}': a sched.nv_k_loop walks the k-blocks of a work item; "
+                "put it inside the role's sched.nv_persistent_tile_loop"
+            )
         if is_mainloop(s):
             if not self.zeroed or self.consumer is None:
                 raise LoweringError(
@@ -247,11 +254,18 @@ class WarpgroupRoleLowering:
     def _MmaTileProduct(self, s: P.MmaTileProduct) -> None:
         self.accs = self.consumer.mma(self.mma_stage, self.accs, self.first_block)
 
+    def _epilogue_transform(self, s: P.Step) -> None:
+        self.transforms.append(s)
+
+    _EpilogueScale = _EpilogueBias = _EpilogueActivation = _EpilogueResidual = _epilogue_transform
+
     def _StoreTile(self, s: P.StoreTile) -> None:
         c = self.consumer
         row0, col0 = self._tile_origin()
+        fused = FusedEpilogue(self.em, tuple(self.transforms)) if self.transforms else None
+        self.transforms = []
         if s.path is EpilogueKind.TMA:
-            emit_tma_epilogue(self.em, self.accs, c.thread, c.leader, c.index, row0, col0)
+            emit_tma_epilogue(self.em, self.accs, c.thread, c.leader, c.index, row0, col0, fused)
             self.tma_stores = True
         else:
-            emit_epilogue(self.em, self.accs, c.thread, row0, col0)
+            emit_epilogue(self.em, self.accs, c.thread, row0, col0, fused)

@@ -13,8 +13,10 @@
                    arrive on its barriers
 
 The function takes ``(tmap_a, tmap_b, tmap_c, c, M, N, K, ldc, workspace)``
-(``wgmma.emitter.SIGNATURE``) and is persistent: ``nvvm.maxntid`` with ``minctasm 1`` gives
-ptxas the register cap at entry that ``setmaxnreg`` needs.  Dynamic shared memory holds the
+(``wgmma.emitter.SIGNATURE``), then the fused epilogue's arguments its ops use
+(``wgmma.fused.extra_params``: alpha, bias, residual and ldr), and is persistent:
+``nvvm.maxntid`` with ``minctasm 1`` gives ptxas the register cap at entry that ``setmaxnreg``
+needs.  Dynamic shared memory holds the
 ring, the C staging buffers and the barriers, aligned at run time to 1024 bytes.
 """
 
@@ -24,6 +26,7 @@ from warpsched.llvm.mlir_text import FuncWriter
 from warpsched.nvidia import program as P
 from warpsched.nvidia.datapaths.select import DataPath
 from warpsched.nvidia.datapaths.wgmma.emitter import SIGNATURE, SMEM_SYMBOL, GemmEmitter
+from warpsched.nvidia.datapaths.wgmma.fused import extra_params
 from warpsched.nvidia.datapaths.wgmma.plan import wgmma_plan
 from warpsched.nvidia.lowering.lowered import LoweredKernel
 from warpsched.nvidia.lowering.warpgroup_roles import WarpgroupRoleLowering
@@ -71,8 +74,10 @@ def lower_warpgroup_kernel(kernel: P.Kernel) -> LoweredKernel:
         f"nvvm.maxntid = array<i32: {kernel.launch_threads}, 1, 1>",
         f"nvvm.minctasm = {MIN_CTAS_PER_SM} : i32",
     ]
+    extra = extra_params(kernel)
+    signature = SIGNATURE + "".join(f", {name}: {ty}" for name, ty in extra)
     header = (
-        f"  llvm.func @{kernel.name}({SIGNATURE}) attributes {{nvvm.kernel, {', '.join(attrs)}}}"
+        f"  llvm.func @{kernel.name}({signature}) attributes {{nvvm.kernel, {', '.join(attrs)}}}"
     )
     text = "\n".join(
         [
@@ -95,4 +100,5 @@ def lower_warpgroup_kernel(kernel: P.Kernel) -> LoweredKernel:
         (kernel.cluster_m, 1, 1),
         (plan.block_m, plan.block_n, plan.block_k),
         plan,
+        tuple(name.lstrip("%") for name, _ in extra),
     )

@@ -34,6 +34,18 @@ class Split(enum.Enum):
     TILES = "tiles"
 
 
+class ConsumerMode(str, enum.Enum):
+    """How the two consumer warpgroups share the work.
+
+    ``COOPERATIVE``: both work on the same output tile, each on half of its rows.
+    ``PINGPONG``: each works on its own tile (alternate tiles of the CTA), so one
+    warpgroup's epilogue overlaps the other's mainloop.
+    """
+
+    COOPERATIVE = "cooperative"
+    PINGPONG = "pingpong"
+
+
 class Raster(str, enum.Enum):
     """Grouped tile order: ``ALONG_M`` walks ``group`` tile rows down M before moving along N."""
 

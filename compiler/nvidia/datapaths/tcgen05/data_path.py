@@ -20,17 +20,9 @@ on ``block_m = 128`` × ``block_n`` × ``block_k = 64`` tiles (``rules``).
   swizzled staging buffer and a TMA store (``epilogue_store``);
   ``tcgen05.fence::before_thread_sync`` before the stage's arrive.
 
-**cta_group 2** (a cluster of 2 CTAs, ``clusterid.x`` numbers the pair's
-tiles of ``2·block_m × block_n``): each CTA loads its 128 rows of A and its
-``block_n / 2`` rows of B with ``cp.async.bulk.tensor...cta_group::2``,
-completing on the *leader* (even) CTA's ``full[s]``, which the leader arms
-with both CTAs' bytes; the leader's MMA warp issues
-``tcgen05.mma.cta_group::2`` (M = 256: D rows 0-127 in the leader's TMEM,
-128-255 in the peer's) and releases the stage in both CTAs: one multicast
-``tcgen05.commit`` (mask 0b11) plus the other 31 lanes' arrivals, each on
-its own and on the peer's ``empty[s]`` (``mirror_to_peer``: the peer's MMA
-warp does not run, so the leader's arrives for it, keeping both CTAs'
-counts).  Each CTA's epilogue reads its own TMEM and stores its 128 rows.
+**cta_group 2** (a 2-CTA cluster): each CTA loads its half, completing on the leader CTA's
+``full[s]``; the leader's MMA warp issues ``tcgen05.mma.cta_group::2`` and releases the stage in
+both CTAs (``mirror_to_peer``); each CTA's epilogue stores its 128 rows (docs/blackwell.md).
 
 The layout these loads read is modelled in ``tmem_layout``.
 """

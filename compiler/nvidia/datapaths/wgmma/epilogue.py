@@ -5,12 +5,17 @@ lane ``l``), register ``4j + r`` of the fragment at row ``16w + l/4 + 8(r/2)``
 and column ``8j + 2(l%4) + r%2``.  Each pair ``(r, r+1)`` is two adjacent
 columns, stored as one 4-byte (bf16) or 8-byte (f32) vector.  A tile that lies
 wholly inside C (and an even ``ldc``, so pairs are aligned) takes the
-unguarded path; an edge tile checks each row and column against M and N.
+unguarded path; an edge tile checks each row and column against M and N.  A fused
+epilogue (``fused.FusedEpilogue``) transforms each element on its way, knowing its row and
+column.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from warpsched.nvidia.datapaths.wgmma.emitter import ARGS, GemmEmitter
+from warpsched.nvidia.datapaths.wgmma.fused import FusedEpilogue
 from warpsched.nvidia.gemm.config import OutDtype
 
 PTR_GLOBAL = "!llvm.ptr<1>"
@@ -33,38 +38,74 @@ def _elem(em: GemmEmitter) -> str:
     return em.config.out_dtype.value
 
 
-def _value(em: GemmEmitter, acc: str, index: int) -> str:
-    """Accumulator element ``index`` of fragment ``acc`` in C's element type."""
+@dataclass(frozen=True)
+class Place:
+    """Where an element lies in C, for a fused epilogue: its row, and its column as an SSA base
+    plus a constant offset (so the transforms can share one read per column)."""
+
+    row: str
+    col_base: str
+    col_offset: int
+
+    def right(self, columns: int) -> Place:
+        return Place(self.row, self.col_base, self.col_offset + columns)
+
+
+def _value(
+    em: GemmEmitter,
+    acc: str,
+    index: int,
+    fused: FusedEpilogue | None = None,
+    at: Place | None = None,
+) -> str:
+    """Accumulator element ``index`` of fragment ``acc`` in C's element type, through the fused
+    epilogue's transforms (at C[``at``]) when there is one."""
     x = em.w.emit(f"llvm.extractvalue {acc}[{index}] : {em.acc_type}")
+    if fused is not None:
+        x = fused.apply(x, at.row, at.col_base, at.col_offset)
     if em.config.out_dtype is OutDtype.BF16:
         return em.w.emit(f"llvm.fptrunc {x} : f32 to bf16")
     return x
 
 
-def column_pair(em: GemmEmitter, acc: str, index: int) -> tuple[str, str]:
+def column_pair(
+    em: GemmEmitter,
+    acc: str,
+    index: int,
+    fused: FusedEpilogue | None = None,
+    at: Place | None = None,
+) -> tuple[str, str]:
     """Elements ``index`` and ``index + 1`` of fragment ``acc`` (two adjacent columns of one
-    row) as a ``vector<2 x C's element type>``: the value and its type."""
+    row, the first at C[``at``]) as a ``vector<2 x C's element type>``: the value and its type."""
     w = em.w
     vec = f"vector<2x{_elem(em)}>"
     v = w.zero(vec)
     for lane in range(2):
-        v = w.emit(
-            f"llvm.insertelement {_value(em, acc, index + lane)}, {v}[{w.const(lane)} : i32] "
-            f": {vec}"
-        )
+        element = _value(em, acc, index + lane, fused, at.right(lane) if at else None)
+        v = w.emit(f"llvm.insertelement {element}, {v}[{w.const(lane)} : i32] : {vec}")
     return v, vec
 
 
-def _store_pair(em: GemmEmitter, acc: str, index: int, ptr: str) -> None:
-    v, vec = column_pair(em, acc, index)
+def _store_pair(
+    em: GemmEmitter, acc: str, index: int, ptr: str, fused: FusedEpilogue | None, at: Place | None
+) -> None:
+    v, vec = column_pair(em, acc, index, fused, at)
     em.w.stmt(
         f"llvm.store {v}, {ptr} {{alignment = {2 * em.config.out_dtype.nbytes} : i64}} : "
         f"{vec}, {PTR_GLOBAL}"
     )
 
 
-def emit_epilogue(em: GemmEmitter, accs: list[str], thread: str, row0: str, col0: str) -> None:
-    """Store fragments ``accs`` (one per m64 block) of the sub-tile at (``row0``, ``col0``)."""
+def emit_epilogue(
+    em: GemmEmitter,
+    accs: list[str],
+    thread: str,
+    row0: str,
+    col0: str,
+    fused: FusedEpilogue | None = None,
+) -> None:
+    """Store fragments ``accs`` (one per m64 block) of the sub-tile at (``row0``, ``col0``),
+    through ``fused``'s transforms when there is one."""
     w, cfg = em.w, em.config
     warp, lane = em.udiv(thread, w.const(32)), em.urem(thread, w.const(32))
     row_base = w.add(row0, w.add(w.muli(warp, 16), em.udiv(lane, w.const(4))))
@@ -77,15 +118,19 @@ def emit_epilogue(em: GemmEmitter, accs: list[str], thread: str, row0: str, col0
     em.cond_br(inside, fast, slow)
 
     em.open(fast)
+    if fused:
+        fused.forget()
     for atom, acc in enumerate(accs):
         for half in range(2):
-            ptr = _row_ptr(em, w.addi(row_base, atom * 64 + half * 8), col_base)
+            row = w.addi(row_base, atom * 64 + half * 8)
+            ptr = _row_ptr(em, row, col_base)
             for j in range(cfg.block_n // 8):
                 at = w.emit(
                     f"llvm.getelementptr {ptr}[{j * 8}] : ({PTR_GLOBAL}) -> {PTR_GLOBAL}, "
                     f"{_elem(em)}"
                 )
-                _store_pair(em, acc, 4 * j + 2 * half, at)
+                place = Place(row, col_base, 8 * j) if fused else None
+                _store_pair(em, acc, 4 * j + 2 * half, at, fused, place)
     em.br(done)
 
     em.open(slow)
@@ -97,10 +142,13 @@ def emit_epilogue(em: GemmEmitter, accs: list[str], thread: str, row0: str, col0
                 for j in range(cfg.block_n // 8):
                     for e in range(2):
                         col = w.addi(col_base, 8 * j + e)
+                        place = Place(row, col_base, 8 * j + e) if fused else None
+                        if fused:
+                            fused.forget()
                         em.if_then(
                             w.icmp("ult", col, ARGS.n),
-                            lambda col=col, j=j, e=e: w.stmt(
-                                f"llvm.store {_value(em, acc, 4 * j + 2 * half + e)}, "
+                            lambda col=col, j=j, e=e, place=place: w.stmt(
+                                f"llvm.store {_value(em, acc, 4 * j + 2 * half + e, fused, place)}, "
                                 f"{_row_ptr(em, row, col)} : {_elem(em)}, {PTR_GLOBAL}"
                             ),
                             "epi_col",

@@ -20,7 +20,8 @@ waits for all its stores (``wait_group 0``) before the warpgroup exits.
 from __future__ import annotations
 
 from warpsched.nvidia.datapaths.wgmma.emitter import ARGS, GemmEmitter
-from warpsched.nvidia.datapaths.wgmma.epilogue import column_pair
+from warpsched.nvidia.datapaths.wgmma.epilogue import Place, column_pair
+from warpsched.nvidia.datapaths.wgmma.fused import FusedEpilogue
 from warpsched.nvidia.ptx import tma
 
 PTR_SHARED = "!llvm.ptr<3>"
@@ -40,6 +41,35 @@ def wait_stores(em: GemmEmitter, read_only: bool) -> None:
     tma.wait_stores(em.w, read_only)
 
 
+class _Places:
+    """Where this thread's elements lie in C, for a fused epilogue (computed only with one)."""
+
+    def __init__(
+        self,
+        em: GemmEmitter,
+        fused: FusedEpilogue | None,
+        row0: str,
+        thread_row: str,
+        col0: str,
+        lane: str,
+    ) -> None:
+        self.em, self.fused = em, fused
+        self.row0, self.thread_row, self.col0, self.lane = row0, thread_row, col0, lane
+        self.rows: dict[int, str] = {}
+        self.col_base = ""
+
+    def at(self, row_offset: int, col_offset: int) -> Place | None:
+        if self.fused is None:
+            return None
+        w = self.em.w
+        if not self.col_base:
+            pair = w.muli(self.em.urem(self.lane, w.const(4)), 2)
+            self.col_base = w.add(self.col0, pair)
+        if row_offset not in self.rows:
+            self.rows[row_offset] = w.addi(w.add(self.row0, self.thread_row), row_offset)
+        return Place(self.rows[row_offset], self.col_base, col_offset)
+
+
 def emit_tma_epilogue(
     em: GemmEmitter,
     accs: list[str],
@@ -48,8 +78,10 @@ def emit_tma_epilogue(
     index: str,
     row0: str,
     col0: str,
+    fused: FusedEpilogue | None = None,
 ) -> None:
-    """Stage fragments ``accs`` of consumer ``index`` and store them at (``row0``, ``col0``)."""
+    """Stage fragments ``accs`` of consumer ``index`` and store them at (``row0``, ``col0``),
+    through ``fused``'s transforms when there is one."""
     w, cfg = em.w, em.config
     esize = cfg.out_dtype.nbytes
     box_cols = SWIZZLE_ROW // esize
@@ -60,13 +92,15 @@ def emit_tma_epilogue(
     warp, lane = em.udiv(thread, w.const(32)), em.urem(thread, w.const(32))
     quad = em.udiv(lane, w.const(4))  # row % 8 of every fragment row
     pair_bytes = w.muli(em.urem(lane, w.const(4)), 2 * esize)
-    row_bytes = w.muli(w.add(w.muli(warp, 16), quad), SWIZZLE_ROW)
+    thread_row = w.add(w.muli(warp, 16), quad)
+    row_bytes = w.muli(thread_row, SWIZZLE_ROW)
     chunk_offsets = {}
     for j in range(box_cols // 8):  # distinct column groups in a box
         cbytes = w.addi(pair_bytes, j * 8 * esize)
         chunk = em.binop("lshr", cbytes, w.const(4))
         swz = em.binop("shl", em.binop("xor", chunk, quad), w.const(4))
         chunk_offsets[j] = em.binop("or", swz, em.binop("and", cbytes, w.const(15)))
+    places = _Places(em, fused, row0, thread_row, col0, lane)
     for first_box in range(0, cfg.staging_boxes, boxes_per_pass):
         boxes = range(first_box, first_box + boxes_per_pass)
         em.if_then(leader, lambda: wait_stores(em, read_only=True), "staging_free")
@@ -81,7 +115,8 @@ def emit_tma_epilogue(
                     off = w.add(
                         w.add(staging, w.const(fixed)), w.add(row_bytes, chunk_offsets[group])
                     )
-                    v, vec = column_pair(em, acc, 4 * j + 2 * half)
+                    at = places.at(atom * 64 + half * 8, 8 * j)
+                    v, vec = column_pair(em, acc, 4 * j + 2 * half, fused, at)
                     ptr = em.elem(em.base, off, "i8", PTR_SHARED)
                     w.stmt(
                         f"llvm.store {v}, {ptr} {{alignment = {2 * esize} : i64}} "

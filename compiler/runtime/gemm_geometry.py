@@ -1,0 +1,45 @@
+"""What a launch of the Hopper GEMM needs besides the cubin: the persistent grid, the tensor
+maps' L2 promotion, the ``sched.nv_gemm`` source text of a configuration, and the limits."""
+
+from __future__ import annotations
+
+from ..nvidia.gemm.config import HopperGemmConfig
+from .params import TensorMapParam
+
+TARGET = "sm_90a"
+INT32_MAX = 2**31 - 1
+L2_PROMOTION_ALIGNED = 256
+L2_PROMOTION_UNALIGNED = 128
+"""Bytes of L2 promotion for operand rows that start on (or off) 256-byte boundaries.  Rows off
+the boundary straddle L2 lines; 128 measured best there (H100, 5000x3000x2040: 0.74 of cuBLAS
+against 0.64 with 256, 0.73 with 64, 0.72 with none)."""
+
+
+def l2_promotion(row_bytes: int) -> int:
+    """The L2 promotion of an operand's tensor map, by its leading stride in bytes."""
+    return L2_PROMOTION_ALIGNED if row_bytes % 256 == 0 else L2_PROMOTION_UNALIGNED
+
+
+UNUSED_MAP = TensorMapParam(bytes(128))
+"""The C map the register epilogue never reads."""
+TENSOR_MAP_CACHE = 64
+"""Encoded tensor maps a kernel keeps (per operand address, shape and stride): a repeated call
+on the same tensors skips ``cuTensorMapEncodeTiled``."""
+
+
+def launch_grid(config: HopperGemmConfig, m: int, n: int, sm_count: int) -> int:
+    """CTAs of the persistent launch: one per unit of work (a tile, or a cluster's pair of
+    tiles), at most one per SM, in whole clusters."""
+    units = -(-m // (config.block_m * config.cluster_m)) * -(-n // config.block_n)
+    return max(1, min(units, sm_count // config.cluster_m)) * config.cluster_m
+
+
+def gemm_source(config: HopperGemmConfig) -> str:
+    """The ``.mlir`` text of ``config``: one ``sched.nv_gemm`` with every attribute written
+    out, in a module for sm_90a (what ``warpsched-tune --write`` puts in a file)."""
+    words = " ".join(f"{key} {value}" for key, value in config.attributes().items())
+    return (
+        'module attributes {sched.target = "sm_90a"} {\n'
+        f"  sched.nv_gemm @{config.name} {words}\n"
+        "}\n"
+    )

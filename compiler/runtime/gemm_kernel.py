@@ -1,0 +1,284 @@
+"""One compiled Hopper GEMM (``GemmKernel``): its source, its cubin, the checks of a call and the
+launch.
+
+``GemmKernel(config)`` compiles the kernel on first use through the driver, as
+``warpsched-compile`` compiles a ``sched.nv_gemm`` (``compiled.compile_cached``: key the
+source text, the target and a fingerprint of warpsched's sources), so a machine without the
+MLIR/LLVM toolchain can run kernels another machine compiled into the same cache directory;
+``GemmKernel.from_mlir`` takes a ``sched.nv_gemm`` or a wgmma ``sched.nv_kernel`` (a fused
+epilogue, say) from a file.  A call validates its operands before anything is launched and
+raises ``GemmArgumentError`` (or ``TensorArgumentError`` from ``as_matrix``) with the rule
+that was broken:
+
+* A (M×K), B (K×N), C (M×N) on one CUDA device; A and B bf16, C the kernel's
+  output type, C row-major (column stride 1);
+* A and B stored the way the kernel was compiled for (``a_layout`` /
+  ``b_layout``); ``gemm()`` picks the matching variant itself;
+* TMA's rule for A and B: every leading stride a multiple of 16 bytes, base
+  addresses 16-byte aligned; the same for C with the TMA epilogue (``gemm()``
+  falls back to the register epilogue, which takes any row stride);
+* K ≥ 1 and every size below 2³¹;
+* the fused epilogue's arguments as ``epilogue_args`` says.
+
+The launch is persistent: ``min(tiles, SM count)`` CTAs of 384 threads; with 2x1
+clusters ``2·min(tile pairs, SM count / 2)``, in clusters of two.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections import OrderedDict
+
+from ..nvidia.datapaths.wgmma.operands import c_tensor_map_shape, tensor_map_shape
+from ..nvidia.gemm.config import EpilogueKind, HopperGemmConfig, MatrixLayout, OutDtype
+from .cache import KernelCache
+from .compiled import compile_cached, compile_key
+from .driver import current_context, device_sm_count, stream_handle
+from .epilogue_args import EpilogueArgs, GemmArgumentError
+from .epilogue_args import params as epilogue_params
+from .gemm_geometry import (
+    INT32_MAX,
+    TARGET,
+    TENSOR_MAP_CACHE,
+    UNUSED_MAP,
+    gemm_source,
+    l2_promotion,
+    launch_grid,
+)
+from .launch import DeviceBuffer, Kernel
+from .params import I32Param, PointerParam, TensorMapParam
+from .tensormap import Swizzle, TensorMapSpec, encode
+from .tensors import Layout, MatrixArg, as_matrix
+
+NO_EPILOGUE = EpilogueArgs()
+"""A call without fused-epilogue arguments."""
+
+
+@functools.cache
+def _sm_count(device: int) -> int:
+    return device_sm_count(device)
+
+
+def layout_of(layout: Layout) -> MatrixLayout:
+    """The kernel attribute of a matrix argument's storage."""
+    return MatrixLayout.ROW if layout is Layout.ROW else MatrixLayout.COL
+
+
+class GemmKernel:
+    """One compiled Hopper GEMM, launchable on torch / DLPack tensors.
+
+    ``GemmKernel(config)`` is the ``sched.nv_gemm`` of ``config``; ``from_mlir`` takes a
+    ``sched.nv_gemm`` or any ``sched.nv_kernel`` on the TMA + wgmma data path from a file (a
+    user's edited kernel, a fused epilogue), whose ``config`` is then its data path's plan and
+    whose ``extra_params`` are its fused epilogue's arguments."""
+
+    def __init__(
+        self,
+        config: HopperGemmConfig,
+        cache: KernelCache | None = None,
+        *,
+        source: str | None = None,
+        extra_params: tuple[str, ...] = (),
+        verify: bool = False,
+    ) -> None:
+        self.config = config
+        self.source = source if source is not None else gemm_source(config)
+        self.extra_params = tuple(extra_params)
+        self.verify = verify
+        self.cache = cache or KernelCache()
+        self._kernel: Kernel | None = None
+        self._lock = threading.Lock()
+        self._maps: OrderedDict[tuple, TensorMapParam] = OrderedDict()
+        self._workspaces: dict[tuple[int, int], DeviceBuffer] = {}
+
+    @classmethod
+    def from_mlir(cls, path, kernel: str = "", cache: KernelCache | None = None) -> GemmKernel:
+        """The ``sched.nv_gemm`` or wgmma ``sched.nv_kernel`` named ``kernel`` (or the only
+        one) of the ``.mlir`` file at ``path``.  A ``sched.nv_kernel`` is compiled now, with
+        ``sched-verify``, through the cache; ``DiagnosticError`` (file:line:col) when the file
+        is malformed, illegal or breaks the protocol."""
+        from .source import kernel_source
+
+        found = kernel_source(path, kernel)
+        if found.config is not None:
+            return cls(found.config, cache)
+        compiled = compile_cached(
+            found.text, str(path), TARGET, found.name, _plan_facts, cache=cache
+        )
+        plan = HopperGemmConfig(name=found.name, **compiled.facts["plan"])
+        extra = tuple(compiled.facts["extra_params"])
+        return cls(plan, cache, source=found.text, extra_params=extra, verify=True)
+
+    @property
+    def cache_key(self) -> str:
+        """The key of this kernel's cubin in the cache (``compiled.compile_key``)."""
+        return compile_key(self.source, self.config.name, TARGET, self.verify)
+
+    def cubin(self) -> bytes:
+        """The cubin: from the cache, else compiled now through the driver (needs the
+        toolchain), as ``warpsched-compile`` compiles the source, and cached.  A ``sched.nv_gemm``
+        is the expansion of a legal configuration, which ``sched-verify`` checks in the tests,
+        so it is not model-checked again here; a kernel from a file is."""
+        name = f"<sched.nv_gemm @{self.config.name}>"
+        return compile_cached(
+            self.source,
+            name,
+            TARGET,
+            self.config.name,
+            _plan_facts,
+            verify=self.verify,
+            cache=self.cache,
+        ).cubin
+
+    def _loaded(self) -> Kernel:
+        with self._lock:
+            if self._kernel is None:
+                self._kernel = Kernel(self.cubin(), self.config.name)
+            return self._kernel
+
+    # ---- validation ---------------------------------------------------------------------------
+    def check(self, a: MatrixArg, b: MatrixArg, c: MatrixArg) -> tuple[int, int, int]:
+        """(M, N, K) of a legal call; ``GemmArgumentError`` naming the broken rule otherwise."""
+        cfg = self.config
+        m, k = a.rows, a.cols
+        if b.rows != k:
+            raise GemmArgumentError(f"A is {m}x{k} but B is {b.rows}x{b.cols}: inner sizes differ")
+        n = b.cols
+        if (c.rows, c.cols) != (m, n):
+            raise GemmArgumentError(f"C is {c.rows}x{c.cols}, expected {m}x{n}")
+        if k < 1:
+            raise GemmArgumentError("K = 0: nothing to multiply (C would be all zeros)")
+        if max(m, n, k, c.row_stride) > INT32_MAX:
+            raise GemmArgumentError("sizes and strides must be below 2**31")
+        if cfg.stream_k:
+            units = -(-m // cfg.block_m) * -(-n // cfg.block_n)
+            if units * -(-k // cfg.block_k) > INT32_MAX:
+                raise GemmArgumentError(
+                    "stream-K counts k-block iterations in 32 bits: tiles × k-blocks must be "
+                    "below 2**31 (use a kernel with decomposition = data_parallel)"
+                )
+        for arg, want in ((a, "bf16"), (b, "bf16"), (c, cfg.out_dtype.value)):
+            if arg.dtype != want:
+                raise GemmArgumentError(f"{arg.name} is {arg.dtype}; this kernel needs {want}")
+        devices = {x.device for x in (a, b, c)} - {None}
+        if len(devices) > 1:
+            raise GemmArgumentError(f"A, B and C are on different devices: {sorted(devices)}")
+        if c.layout is not Layout.ROW or c.col_stride != 1:
+            raise GemmArgumentError("C must be row-major (column stride 1)")
+        if cfg.epilogue is EpilogueKind.TMA and not c.tma_ready:
+            raise GemmArgumentError(
+                "C's row stride and base must be multiples of 16 bytes for the TMA epilogue; "
+                "use a kernel with epilogue = registers (gemm() picks one)"
+            )
+        if c.data_ptr % (2 * c.element_bytes):
+            raise GemmArgumentError("C's base must be aligned to two elements (column pairs)")
+        for arg, want in ((a, cfg.a_layout), (b, cfg.b_layout)):
+            if layout_of(arg.layout) is not want:
+                raise GemmArgumentError(
+                    f"{arg.name} is {arg.layout.name.lower()}-major but this "
+                    f"kernel was compiled for {want.value}-major "
+                    f"({arg.name.lower()}_layout = {want.value})"
+                )
+        return m, n, k
+
+    # ---- launch -------------------------------------------------------------------------------
+    def _tensor_map(self, arg: MatrixArg, operand: str, mn: int, k: int) -> TensorMapParam:
+        """The map of ``operand`` (``"a"``, ``"b"``; ``"c"`` with ``mn, k = M, N``), cached."""
+        key = (operand, arg.data_ptr, mn, k, arg.leading_stride)
+        cached = self._maps.get(key)
+        if cached is not None:
+            self._maps.move_to_end(key)
+            return cached
+        if operand == "c":
+            shape = c_tensor_map_shape(self.config, mn, k, arg.leading_stride)
+        else:
+            shape = tensor_map_shape(self.config, operand, mn, k, arg.leading_stride)
+        spec = TensorMapSpec(
+            arg.dtype,
+            shape.dims,
+            (shape.outer_stride_bytes,),
+            shape.box,
+            Swizzle.B128,
+            l2_promotion(shape.outer_stride_bytes),
+        )
+        param = self._maps[key] = TensorMapParam(encode(spec, arg.data_ptr))
+        if len(self._maps) > TENSOR_MAP_CACHE:
+            self._maps.popitem(last=False)
+        return param
+
+    def _workspace(self, device: int, stream) -> int:
+        """Stream-K: the address of this (context, stream)'s workspace, allocated and zeroed
+        (in stream order) on first use, sized for the largest grid; 0 without stream-K.  The
+        kernel leaves it zeroed and launches on one stream are ordered, so it is reused as is;
+        one stream's workspace is never shared with another's launches."""
+        if not self.config.stream_k:
+            return 0
+        key = (int(current_context()), stream_handle(stream))
+        with self._lock:
+            buffer = self._workspaces.get(key)
+            if buffer is None:
+                size = self.config.workspace_bytes(_sm_count(device))
+                buffer = self._workspaces[key] = DeviceBuffer(size, stream)
+        return buffer.ptr
+
+    def launch(
+        self,
+        a: MatrixArg,
+        b: MatrixArg,
+        c: MatrixArg,
+        stream=None,
+        epilogue: EpilogueArgs = NO_EPILOGUE,
+    ) -> None:
+        """Validate, then enqueue ``C = A·B`` (through the kernel's fused epilogue, with
+        ``epilogue``'s arguments) on ``stream`` (asynchronous)."""
+        m, n, k = self.check(a, b, c)
+        extra = epilogue_params(self.extra_params, epilogue, c)
+        cfg = self.config
+        grid = launch_grid(cfg, m, n, _sm_count(a.device or 0))
+        c_map = self._tensor_map(c, "c", m, n) if cfg.epilogue is EpilogueKind.TMA else UNUSED_MAP
+        params = (
+            self._tensor_map(a, "a", m, k),
+            self._tensor_map(b, "b", n, k),
+            c_map,
+            PointerParam(c.data_ptr),
+            I32Param(m),
+            I32Param(n),
+            I32Param(k),
+            I32Param(c.row_stride),
+            PointerParam(self._workspace(a.device or 0, stream)),
+            *extra,
+        )
+        cluster = (cfg.cluster_m, cfg.cluster_n, 1)
+        self._loaded().launch(grid, cfg.threads, cluster, cfg.smem_bytes, stream, params)
+
+    def __call__(self, a, b, out=None, stream=None, *, alpha=None, bias=None, residual=None):
+        """``out = a @ b`` for torch tensors (``out`` allocated when None), through the kernel's
+        fused epilogue with ``alpha``, ``bias`` and ``residual`` when it has one; returns ``out``."""
+        epilogue = EpilogueArgs(alpha, bias, residual)
+        return self._run(a, as_matrix(a, "A"), as_matrix(b, "B"), out, None, stream, epilogue)
+
+    def _run(self, a, a_arg, b_arg, out, c_arg, stream, epilogue=NO_EPILOGUE):
+        """``__call__`` with A and B, and C when ``c_arg`` is given, already read by
+        ``as_matrix`` (``a`` gives the device of an allocated ``out``)."""
+        if out is None:
+            import torch
+
+            dtype = torch.bfloat16 if self.config.out_dtype is OutDtype.BF16 else torch.float32
+            out = torch.empty((a_arg.rows, b_arg.cols), dtype=dtype, device=a.device)
+        if stream is None and hasattr(out, "device"):
+            import torch
+
+            stream = torch.cuda.current_stream(out.device).cuda_stream
+        c_arg = c_arg if c_arg is not None else as_matrix(out, "C", tma=False)
+        self.launch(a_arg, b_arg, c_arg, stream, epilogue)
+        return out
+
+
+def _plan_facts(metadata) -> dict:
+    """What a launch needs of a compiled wgmma kernel: its plan's attributes and its fused
+    epilogue's arguments (``LoweredKernel``)."""
+    from ..nvidia.backend.report import LOWERED_KEY
+
+    lowered = metadata[LOWERED_KEY]
+    return {"plan": lowered.plan.attributes(), "extra_params": list(lowered.extra_params)}
