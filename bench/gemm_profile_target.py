@@ -8,9 +8,10 @@
         python3 bench/gemm_profile_target.py --config coop_128x256_s3_tma_c2 --shape 1000,520,264
 
 ``--config`` names a candidate of ``bench/gemm_vs_cublas.py`` (default: the default
-configuration, cooperative 128×256×64, 3 stages, TMA epilogue), ``--shape`` the problem
-(default 8192³) and ``--launches`` how many times it runs.  The last result is compared with
-``A·B`` in float64; the exit status is 1 when the relative error reaches 1e-2 or C holds a NaN.
+configuration, cooperative 128×256×64, 3 stages, TMA epilogue), or ``--fused`` a fused-epilogue
+variant of ``tests/fused_variants.py`` (its arguments random); ``--shape`` the problem (default
+8192³) and ``--launches`` how many times it runs.  The last result is compared with the float64
+reference; the exit status is 1 when the relative error reaches 1e-2 or C holds a NaN.
 The kernels come from the runtime cache (``WARPSCHED_CACHE_DIR``), as in the benchmark.
 """
 
@@ -18,31 +19,61 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 import torch
-from gemm_vs_cublas import CANDIDATES, TOLERANCE, _rel_err, config
+from gemm_vs_cublas import CANDIDATES, TOLERANCE, config
 
 from warpsched.runtime.gemm_kernel import GemmKernel
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+from fused_variants import BY_NAME  # noqa: E402
+from test_fused_epilogue_gpu import ALPHA, reference  # noqa: E402
 
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--config", default="coop_128x256_s3_tma", choices=sorted(CANDIDATES))
+    parser.add_argument("--fused", default="", choices=["", *sorted(BY_NAME)])
     parser.add_argument("--shape", default="8192,8192,8192", help="M,N,K")
     parser.add_argument("--launches", type=int, default=3)
     args = parser.parse_args(argv)
     m, n, k = (int(x) for x in args.shape.split(","))
-    kernel = GemmKernel(config(args.config))
-    a = torch.randn(m, k, device="cuda").to(torch.bfloat16)
-    b = torch.randn(k, n, device="cuda").to(torch.bfloat16)
-    c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+    variant = BY_NAME.get(args.fused)
+    if variant is None:
+        kernel, name = GemmKernel(config(args.config)), args.config
+    else:
+        kernel, name = GemmKernel.from_mlir(variant.path, variant.name), variant.name
+    dtype = torch.bfloat16 if kernel.config.out_dtype.value == "bf16" else torch.float32
+    a = _operand(torch.randn(m, k, device="cuda"), kernel.config.a_layout.value)
+    b = _operand(torch.randn(k, n, device="cuda"), kernel.config.b_layout.value)
+    bias, residual = (
+        torch.randn(n, device="cuda").to(dtype),
+        torch.randn(m, n, device="cuda").to(dtype),
+    )
+    fused = variant.transforms if variant else ()
+    args_ = {
+        "alpha": ALPHA if "scale" in fused else None,
+        "bias": bias if "bias" in fused else None,
+        "residual": residual if "residual" in fused else None,
+    }
+    c = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
     for _ in range(args.launches):
-        kernel(a, b, c)
+        kernel(a, b, c, **args_)
     torch.cuda.synchronize()
-    err = _rel_err(torch, c, a, b)  # inf when C holds a NaN
+    ref = reference(torch, variant, a, b, bias, residual) if variant else a.double() @ b.double()
+    finite = bool(torch.isfinite(c).all())
+    err = ((c.double() - ref).norm() / ref.norm()).item() if finite else float("inf")
     ok = err < TOLERANCE
-    print(f"{args.config} {m}x{n}x{k}: rel_err {err:.2e} {'ok' if ok else 'FAIL'}")
+    print(f"{name} {m}x{n}x{k}: rel_err {err:.2e} {'ok' if ok else 'FAIL'}")
     return 0 if ok else 1
+
+
+def _operand(x, layout: str):
+    """``x`` in bf16, stored row- or column-major as the kernel was compiled for."""
+    x = x.to(torch.bfloat16)
+    return x if layout == "row" else x.t().contiguous().t()
 
 
 if __name__ == "__main__":

@@ -59,3 +59,17 @@ def print_pretty(module: ir.Module) -> str:
         )
     lines = [header + " {"] + [line for op in tops for line in _top(op, 1)] + ["}"]
     return "".join(line + "\n" for line in lines)
+
+
+def kernel_text(kernel) -> str:
+    """The ``.mlir`` text (pretty form) of a module holding ``kernel`` (a program-model
+    ``warpsched.nvidia.program.Kernel``) for its target: what ``warpsched-compile`` and
+    ``GemmKernel.from_text`` take."""
+    from .nvidia.build import build_kernel
+    from .registry import new_context
+
+    with new_context(), ir.Location.unknown():
+        module = ir.Module.create()
+        module.operation.attributes["sched.target"] = ir.StringAttr.get(kernel.target.value)
+        build_kernel(kernel, ip=ir.InsertionPoint(module.body))
+        return print_pretty(module)

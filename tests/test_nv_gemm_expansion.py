@@ -17,10 +17,8 @@ import pytest
 from nv_gemm_golden import GOLDEN, LAYOUTS, OUT_DTYPES, canonical, golden_configs, sha256
 
 from warpsched.backend.interface import CompileOptions, Emit
-from warpsched.core.ir import ir
-from warpsched.dialects.nvidia.build import build_kernel
 from warpsched.dialects.nvidia.model import to_kernel
-from warpsched.dialects.printer import print_pretty
+from warpsched.dialects.printer import kernel_text
 from warpsched.dialects.registry import new_context
 from warpsched.driver.compile import compile_source
 from warpsched.frontend.load import load_module
@@ -35,11 +33,7 @@ VARIANTS = [f"{a}/{b}/{c}" for (a, b) in LAYOUTS for c in OUT_DTYPES]
 
 def expanded_text(config) -> str:
     """The ``.mlir`` text ``warpsched-opt --sched-expand-gemm`` prints for ``config``."""
-    with new_context(), ir.Location.unknown():
-        module = ir.Module.create()
-        module.operation.attributes["sched.target"] = ir.StringAttr.get("sm_90a")
-        build_kernel(expand_gemm(config), ip=ir.InsertionPoint(module.body))
-        return print_pretty(module)
+    return kernel_text(expand_gemm(config))
 
 
 def reloaded(text: str):

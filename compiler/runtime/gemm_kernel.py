@@ -29,6 +29,7 @@ from __future__ import annotations
 import functools
 import threading
 from collections import OrderedDict
+from pathlib import Path
 
 from ..nvidia.datapaths.wgmma.operands import c_tensor_map_shape, tensor_map_shape
 from ..nvidia.gemm.config import EpilogueKind, HopperGemmConfig, MatrixLayout, OutDtype
@@ -94,21 +95,33 @@ class GemmKernel:
 
     @classmethod
     def from_mlir(cls, path, kernel: str = "", cache: KernelCache | None = None) -> GemmKernel:
-        """The ``sched.nv_gemm`` or wgmma ``sched.nv_kernel`` named ``kernel`` (or the only
-        one) of the ``.mlir`` file at ``path``.  A ``sched.nv_kernel`` is compiled now, with
-        ``sched-verify``, through the cache; ``DiagnosticError`` (file:line:col) when the file
-        is malformed, illegal or breaks the protocol."""
-        from .source import kernel_source
+        """``from_text`` of the ``.mlir`` file at ``path``."""
+        return cls.from_text(Path(path).read_text(), str(path), kernel, cache)
 
-        found = kernel_source(path, kernel)
-        if found.config is not None:
-            return cls(found.config, cache)
-        compiled = compile_cached(
-            found.text, str(path), TARGET, found.name, _plan_facts, cache=cache
-        )
-        plan = HopperGemmConfig(name=found.name, **compiled.facts["plan"])
-        extra = tuple(compiled.facts["extra_params"])
-        return cls(plan, cache, source=found.text, extra_params=extra, verify=True)
+    @classmethod
+    def from_text(
+        cls, text: str, filename: str, kernel: str = "", cache: KernelCache | None = None
+    ) -> GemmKernel:
+        """The ``sched.nv_gemm`` or wgmma ``sched.nv_kernel`` named ``kernel`` (or the only
+        one) of the ``.mlir`` text.  A ``sched.nv_kernel`` is compiled now, with
+        ``sched-verify``, through the cache; a named one that the cache holds needs no MLIR
+        toolchain.  ``DiagnosticError`` (file:line:col) when the text is malformed, illegal or
+        breaks the protocol."""
+        cache = cache or KernelCache()
+        entry = cache.entry(compile_key(text, kernel, TARGET, True)) if kernel else None
+        if entry is None:
+            from .source import kernel_source
+
+            found = kernel_source(text, filename, kernel)
+            if found.config is not None:
+                return cls(found.config, cache)
+            kernel = found.name
+            facts = compile_cached(text, filename, TARGET, kernel, _plan_facts, cache=cache).facts
+        else:
+            facts = entry[1]["facts"]
+        plan = HopperGemmConfig(name=kernel, **facts["plan"])
+        extra = tuple(facts["extra_params"])
+        return cls(plan, cache, source=text, extra_params=extra, verify=True)
 
     @property
     def cache_key(self) -> str:

@@ -75,13 +75,11 @@ class KernelSource:
     config: HopperGemmConfig | None
 
 
-def kernel_source(path: str | Path, kernel: str = "") -> KernelSource:
-    """The NVIDIA kernel named ``kernel`` (or the only one) in the file at ``path``."""
-    path = Path(path)
-    text = path.read_text()
+def kernel_source(text: str, filename: str, kernel: str = "") -> KernelSource:
+    """The NVIDIA kernel named ``kernel`` (or the only one) in the ``.mlir`` text."""
     context = new_context()
     with context:
-        module = load_module(text, str(path), context)
+        module = load_module(text, filename, context)
         names = {}
 
         def visit(op: ir.Operation) -> ir.WalkResult:
@@ -94,7 +92,7 @@ def kernel_source(path: str | Path, kernel: str = "") -> KernelSource:
     if kernel and kernel not in names or not kernel and len(names) != 1:
         known = ", ".join(f"@{n}" for n in names) or "none"
         what = f"no NVIDIA kernel @{kernel}" if kernel else "expected one NVIDIA kernel"
-        raise DiagnosticError([Diagnostic(Severity.ERROR, f"{what} (kernels: {known})", str(path))])
+        raise DiagnosticError([Diagnostic(Severity.ERROR, f"{what} (kernels: {known})", filename)])
     name = kernel or next(iter(names))
     return KernelSource(text, name, names[name])
 

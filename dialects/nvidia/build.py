@@ -4,7 +4,8 @@
 bodies, every op at ``loc``.  Parameters at their default are left out (``cluster_m 1``), except
 the operands' storage, which a kernel built from Python always states; linear stages get their
 values in acquire order.  ``sched-expand-gemm`` uses it, and so can any Python code that builds
-a program (``print(module)`` then gives the ``.mlir`` that ``warpsched-compile`` takes).
+a program: ``warpsched.dialects.printer.kernel_text`` gives the ``.mlir`` that
+``warpsched-compile`` takes.
 """
 
 from __future__ import annotations
