@@ -13,7 +13,15 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from . import emit_async, emit_llvm, emit_memory, emit_nvvm, emit_warp, inline_asm  # noqa: F401
+from . import (  # noqa: F401 (each module registers its emitters)
+    emit_async,
+    emit_float,
+    emit_llvm,
+    emit_memory,
+    emit_nvvm,
+    emit_warp,
+    inline_asm,
+)
 from .cfg import ControlFlow, control_flow
 from .emit_core import HELPERS, Emitter, emit
 from .errors import NotModelled

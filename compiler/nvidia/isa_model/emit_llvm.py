@@ -1,11 +1,12 @@
-"""Emitters of the llvm dialect's integer, pointer, cast, float and aggregate ops.
+"""Emitters of the llvm dialect's integer, pointer, cast, float arithmetic and aggregate ops.
 
 Semantics are LLVM's (LangRef) at the IR's widths, which is what PTX executes for them:
 integers wrap (held unsigned, ``value_types``); ``udiv``/``urem`` by zero and shifts by the
 width or more are errors (LLVM: undefined behaviour / poison); ``getelementptr`` adds the
-sign-extended index times the element size; ``fptrunc`` to bf16 rounds to nearest even; f32
-arithmetic is IEEE single precision with round to nearest (PTX ``add.rn.f32`` etc.).  Memory
-ops are in ``emit_memory.py``.
+sign-extended index times the element size; f32 ``fadd``/``fsub``/``fmul``/``fdiv`` are IEEE
+single precision with round to nearest, each rounded on its own (PTX ``add.rn.f32`` etc.);
+``select`` picks per lane, for any type.  Memory ops are in ``emit_memory.py``; ``fcmp``,
+``fptrunc`` and ``fpext`` in ``emit_float.py``.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import numpy as np
 from .emit_core import HELPERS, Emitter, emits, parse_constant
 from .errors import ModelError
 from .ir_reader import Op
-from .value_types import bf16_to_f32, f32_to_bf16, parse_type, signed, to_unsigned
+from .value_types import parse_type, signed, to_unsigned
 
 _BINARY = {
     "llvm.add": "+",
@@ -100,8 +101,6 @@ HELPERS.update(
         "_gep": _gep,
         "_bitcast": _bitcast,
         "_insert": _insert,
-        "_f32_to_bf16": f32_to_bf16,
-        "_bf16_to_f32": bf16_to_f32,
         "signed": signed,
     }
 )
@@ -261,19 +260,3 @@ def _insertelement(op: Op, em: Emitter) -> None:
     if position is None:
         raise em.unsupported(op, "a run-time element index")
     em.line(f"{em.out(op)} = _insert({em.ref(vec)}, {em.ref(value)}, {int(position)})")
-
-
-@emits("llvm.fptrunc", "llvm.fpext")
-def _float_cast(op: Op, em: Emitter) -> None:
-    src, dst = op.operand_types[0].name, op.result_types[0].name
-    a = em.ref(op.operands[0])
-    if (src, dst) == ("f32", "bf16"):
-        em.line(f"{em.out(op)} = _f32_to_bf16({a})")
-    elif (src, dst) == ("bf16", "f32"):
-        em.line(f"{em.out(op)} = _bf16_to_f32({a})")
-    elif {src, dst} <= {"f32", "f16", "f64"}:
-        em.line(
-            f"{em.out(op)} = np.asarray({a}).astype(np.{np.dtype(op.result_types[0].dtype)})[()]"
-        )
-    else:
-        raise em.unsupported(op, f"{src} to {dst}")

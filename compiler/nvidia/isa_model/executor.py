@@ -19,7 +19,7 @@ import numpy as np
 from .codegen import BR, CBR, RET, Program
 from .emit_async import land, wait
 from .emit_warp import perform_cp_async
-from .errors import Deadlock, ModelError
+from .errors import Deadlock, ModelError, NotModelled
 from .memory import GlobalMemory, LocalMemory
 from .simt import Group, JoinFrame, merge, split
 from .state import Launch, Machine
@@ -221,9 +221,15 @@ def _all(ready) -> bool:
 
 
 def _typed(value, vtype):
+    """A parameter's register value: a float rounded to its ``f16``/``f32``/``f64`` type (as
+    the launch packs it), an integer or address wrapped to its width."""
+    if vtype.kind == "float":
+        if vtype.name == "bf16":
+            raise NotModelled("a bf16 kernel parameter")
+        return vtype.dtype(value)
     if isinstance(value, np.generic):
         return value
-    return vtype.dtype(value & ((1 << (vtype.width or 64)) - 1) if vtype.kind != "float" else value)
+    return vtype.dtype(value & ((1 << (vtype.width or 64)) - 1))
 
 
 def run(program: Program, launch: Launch, memory: GlobalMemory) -> RunStats:

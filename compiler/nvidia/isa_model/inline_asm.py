@@ -9,7 +9,11 @@ semantics.  Recognised instructions (anything else is ``NotModelled``, naming it
   (``sync_ops.Poll``);
 * ``mapa.shared::cluster.u32 r, a, rank`` ("mapa"): the address of ``a``'s byte in CTA ``rank``;
   ``mbarrier.arrive.shared::cluster.b64 _, [r]``: one arrival on that (possibly remote)
-  ``mbarrier``.
+  ``mbarrier``;
+* ``tanh.approx.f32 $0, $1`` ("tanh"): an approximation of the hyperbolic tangent.  The PTX
+  ISA bounds the real instruction's relative error by about 2^-10.987 and fixes no bits, so
+  the model computes ``np.tanh`` in double precision rounded to f32 (±0, ±inf and NaN map as
+  tanh does); a GPU's results differ in the low bits, so compare them within a tolerance.
 
 ``$n`` are the asm's operands (the results first), ``{ .reg ... }`` declares local registers.
 """
@@ -50,7 +54,18 @@ def _mapa(addr, rank):
     return (low | (np.asarray(rank, np.uint64) << np.uint64(RANK_SHIFT)))[()]
 
 
-HELPERS.update({"_mapa": _mapa})
+def _tanh_approx(x):
+    """PTX ``tanh.approx.f32``, as the model computes it: tanh rounded to f32."""
+    return np.tanh(np.asarray(x, np.float64)).astype(np.float32)[()]
+
+
+HELPERS.update({"_mapa": _mapa, "_tanh_approx": _tanh_approx})
+
+
+def _all_f32(op: Op) -> bool:
+    """The asm has one result, and it and every operand are ``f32`` (``.f32`` registers)."""
+    types = (*op.result_types, *op.operand_types)
+    return len(op.results) == 1 and all(t.kind == "float" and t.name == "f32" for t in types)
 
 
 @emits("llvm.inline_asm")
@@ -91,5 +106,7 @@ def _inline_asm(op: Op, em: Emitter) -> None:
             local[args[0]] = f"_mapa({value(args[1])}, {value(args[2])})"
         elif opcode == "mbarrier.arrive.shared::cluster.b64" and args[0] == "_":
             em.line(f"_mbar_arrive(g, {value(args[1])}, None, True)")
+        elif opcode == "tanh.approx.f32" and args[0] == "$0" and _all_f32(op):
+            em.line(f"{em.out(op)} = _tanh_approx({value(args[1])})")
         else:
             raise NotModelled(f"inline PTX instruction '{opcode}' at {em.where()}")

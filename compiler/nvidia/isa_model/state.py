@@ -2,7 +2,8 @@
 
 ``Launch`` is what ``cuLaunchKernelEx`` would be given: the grid, the (one-dimensional) CTA, the
 cluster shape, the dynamic shared memory and one value per kernel parameter (an ``int`` for
-integers and pointers, a ``TensorMap`` for a ``__grid_constant__`` tensor-map parameter).
+integers and pointers, a ``float`` for an ``f32`` parameter, rounded to f32 as the launch packs
+it, a ``TensorMap`` for a ``__grid_constant__`` tensor-map parameter).
 
 Shared-memory addresses: a CTA's dynamic shared memory starts at ``smem_base`` in its
 ``.shared::cta`` window.  In a cluster, CTA rank ``r``'s window starts at ``r << 24`` (so its
