@@ -7,11 +7,13 @@ the reference; ``schedule_case`` and ``proof_case`` do the same for the mma.sync
 schedule lowered for sm_90a, the warp-specialized proof kernel).  The compiler's modules are
 imported here only, so a move of them changes this file alone; the mutation tests reach the
 emitters through the names re-exported below (``OperandTile``, ``Major``, ``wgmma_consumer``,
-``schedule_select``).
+``schedule_select``, ``wgmma_fused``).  ``hopper_case(..., fused=("scale", "bias"), extra=...)``
+runs the kernel with a fused epilogue (``FUSED`` names its transforms) and its extra parameters.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import time
 from dataclasses import dataclass
@@ -21,9 +23,11 @@ from proof_gemm import build_proof_kernel
 
 from warpsched.dialects.registry import new_context
 from warpsched.frontend.load import load_module
+from warpsched.nvidia import program as P
 from warpsched.nvidia.amd_schedules import FACTS_KEY
 from warpsched.nvidia.amd_schedules import select as schedule_select  # noqa: F401
 from warpsched.nvidia.datapaths.wgmma import consumer as wgmma_consumer  # noqa: F401
+from warpsched.nvidia.datapaths.wgmma import fused as wgmma_fused  # noqa: F401
 from warpsched.nvidia.datapaths.wgmma.operands import c_tensor_map_shape, tensor_map_shape
 from warpsched.nvidia.gemm.config import HopperGemmConfig, workspace_flags_bytes
 from warpsched.nvidia.gemm.expand import expand_gemm
@@ -37,6 +41,8 @@ from warpsched.nvidia.isa_model import (
     run,
 )
 from warpsched.nvidia.lowering.kernel import lower_kernel
+from warpsched.nvidia.program.enums import Activation
+from warpsched.nvidia.program.roles import Role
 from warpsched.nvidia.ptx.wgmma_descriptors import Major, OperandTile  # noqa: F401
 from warpsched.passes.pipeline import parse_pipeline, run_pipeline
 from warpsched.runtime.gemm_geometry import launch_grid
@@ -46,6 +52,14 @@ LAYOUTS = tuple(itertools.product(("row", "col"), ("row", "col")))
 OUT_DTYPES = ("bf16", "f32")
 VALUES = 3
 """Operands are integers in [-VALUES, VALUES]."""
+FUSED = {
+    "scale": P.EpilogueScale(),
+    "bias": P.EpilogueBias(),
+    "relu": P.EpilogueActivation(Activation.RELU),
+    "gelu_tanh": P.EpilogueActivation(Activation.GELU_TANH),
+    "residual": P.EpilogueResidual(),
+}
+"""The fused epilogue's transforms by name: the program-model steps before a ``store_tile``."""
 
 
 def bf16_bits(x: np.ndarray) -> np.ndarray:
@@ -66,6 +80,31 @@ def hopper_mlir(config: HopperGemmConfig) -> str:
     return lower_kernel(expand_gemm(config)).mlir
 
 
+def _fuse(steps: tuple, transforms: tuple) -> tuple:
+    """``steps`` with ``transforms`` before every ``store_tile``, at any depth."""
+    out = []
+    for step in steps:
+        if isinstance(step, P.StoreTile):
+            out += [*transforms, step]
+        elif hasattr(step, "body"):
+            out.append(dataclasses.replace(step, body=_fuse(step.body, transforms)))
+        else:
+            out.append(step)
+    return tuple(out)
+
+
+def fused_lowered(config: HopperGemmConfig, fused: tuple[str, ...]):
+    """The lowered Hopper GEMM (``LoweredKernel``) whose consumer applies the transforms
+    ``fused`` (names in ``FUSED``, in order) before each ``store_tile``."""
+    kernel = expand_gemm(config)
+    transforms = tuple(FUSED[name] for name in fused)
+    bodies = tuple(
+        dataclasses.replace(b, steps=_fuse(b.steps, transforms)) if b.role is Role.CONSUMER else b
+        for b in kernel.bodies
+    )
+    return lower_kernel(dataclasses.replace(kernel, bodies=bodies))
+
+
 def hopper_configs() -> list[tuple[str, HopperGemmConfig]]:
     """Every tuner candidate for every operand layout and C type, keyed
     ``<name>/<a_layout>/<b_layout>/<out_dtype>``."""
@@ -83,6 +122,8 @@ class HopperResult:
     stats: RunStats
     grid: int
     seconds: float
+    product: np.ndarray
+    """``A·B`` in float64 (M×N), before any rounding or fused transform."""
 
     @property
     def wrong(self) -> int:
@@ -119,10 +160,15 @@ def hopper_case(
     seed: int = 0,
     ldc: int | None = None,
     smem_base: int = 0x410,
+    fused: tuple[str, ...] = (),
+    extra: dict | None = None,
 ) -> HopperResult:
     """Run ``C = A·B`` through the model with the runtime's launch facts (``GemmKernel.launch``:
     params ``(tmap_a, tmap_b, tmap_c, c, M, N, K, ldc, workspace)``, ``launch_grid`` CTAs of
-    ``config.threads``, ``config.smem_bytes``, clusters of ``cluster_m``)."""
+    ``config.threads``, ``config.smem_bytes``, clusters of ``cluster_m``).  With ``fused``
+    transforms (``fused_lowered``), the kernel's extra parameters (``extra_params``) follow,
+    taken from ``extra`` by name: a numpy array is put in memory and passed by its address.
+    ``reference`` is the plain GEMM's; a fused caller transforms ``product`` itself."""
     rng = np.random.default_rng(seed)
     ldc = ldc or n
     memory = GlobalMemory()
@@ -136,6 +182,12 @@ def hopper_case(
     b_stride = n if config.b_layout.value == "row" else k
     grid = launch_grid(config, m, n, sm_count)
     workspace = config.workspace_bytes(grid)
+    lowered = fused_lowered(config, fused) if fused else None
+    workspace_addr = memory.alloc(workspace, "workspace") if workspace else 0
+    names = lowered.extra_params if lowered else ()
+    extras = [
+        memory.put(extra[x], x) if isinstance(extra[x], np.ndarray) else extra[x] for x in names
+    ]
     params = (
         _map(config, memory, a_addr, "a", m, k, a_stride, "bf16"),
         _map(config, memory, b_addr, "b", n, k, b_stride, "bf16"),
@@ -145,7 +197,8 @@ def hopper_case(
         n,
         k,
         ldc,
-        memory.alloc(workspace, "workspace") if workspace else 0,
+        workspace_addr,
+        *extras,
     )
     launch = Launch(
         (grid, 1, 1),
@@ -156,19 +209,19 @@ def hopper_case(
         smem_base,
     )
     start = time.perf_counter()
-    stats = run(compile_kernel(hopper_mlir(config)), launch, memory)
+    mlir = lowered.mlir if lowered else hopper_mlir(config)
+    stats = run(compile_kernel(mlir), launch, memory)
     seconds = time.perf_counter() - start
     c = memory.array(c_addr, c_dtype, (m, ldc))
     if out == "bf16":
         c = (c.astype(np.uint32) << 16).view(np.float32)
-    reference = a.astype(np.float64) @ b.astype(np.float64)
-    reference = round_bf16(reference) if out == "bf16" else reference
+    product = a.astype(np.float64) @ b.astype(np.float64)
     full = np.full((m, ldc), np.nan)
-    full[:, :n] = reference
+    full[:, :n] = round_bf16(product) if out == "bf16" else product
     if workspace:
-        flags = memory.array(params[-1], np.uint32, (workspace_flags_bytes(grid) // 4,))
+        flags = memory.array(workspace_addr, np.uint32, (workspace_flags_bytes(grid) // 4,))
         assert not flags.any(), f"stream-K flags left raised: {np.flatnonzero(flags)}"
-    return HopperResult(c.astype(np.float64), full, stats, grid, seconds)
+    return HopperResult(c.astype(np.float64), full, stats, grid, seconds, product)
 
 
 # ---- the mma.sync paths ---------------------------------------------------------------------
