@@ -26,7 +26,6 @@ from lark.exceptions import (
 
 from warpsched.core.diagnostics import Diagnostic, DiagnosticError, Severity
 from warpsched.core.ir import ir
-from warpsched.schedule.validate import I64_MAX
 
 from .amd.syntax import AmdSyntax
 from .common.ops import i64_attr
@@ -81,7 +80,7 @@ class _Builder(AmdSyntax):
                 attrs[str(key)] = (
                     ir.StringAttr.get(value[1:-1])
                     if value.type == "STRING"
-                    else i64_attr(self.i64(value, -I64_MAX - 1))
+                    else i64_attr(self.i64(value))
                 )
         if name is not None:
             attrs["sym_name"] = ir.StringAttr.get(name)
@@ -100,7 +99,6 @@ def _describe(terminals: set[str]) -> str:
         "NAME": "a name",
         "INT": "an integer",
         "HEX": "a hex integer",
-        "SIGNED_INT": "an integer",
         "STRING": "a string",
         "SYMBOL": "a @symbol",
         "ATTR_NAME": "an attribute name",
@@ -144,14 +142,21 @@ def _syntax_error(exc: UnexpectedInput, filename: str) -> DiagnosticError:
 
 
 def parse_pretty(text: str, filename: str, context: ir.Context) -> ir.Module:
-    """Parse the pretty form; the result holds the top-level ops (a lone ``module`` is unwrapped)."""
+    """Parse the pretty form; the result holds the top-level ops (a lone ``module`` is unwrapped).
+
+    A top-level ``module`` must be the input's only top-level op (two concatenated modules
+    are an error at the second, not one module nesting both)."""
     try:
         tree = _parser().parse(text)
     except UnexpectedInput as exc:
         raise _syntax_error(exc, filename) from None
     builder = _Builder(filename)
+    tops = tree.children
+    modules = [top for top in tops if top.data == "module"]
+    if modules and len(tops) > 1:
+        second = modules[1] if len(modules) > 1 else next(t for t in tops if t.data != "module")
+        raise builder.error(second, _second_top(len(modules)))
     with context, ir.Location.file(filename, 1, 1):
-        tops = tree.children
         if len(tops) == 1 and tops[0].data == "module":
             return _unwrap(builder, tops[0])
         module = ir.Module.create()
@@ -159,6 +164,16 @@ def parse_pretty(text: str, filename: str, context: ir.Context) -> ir.Module:
         for top in tops:
             builder.top(top, ip)
         return module
+
+
+def _second_top(modules: int) -> str:
+    """Why an input with a top-level ``module`` may hold nothing else beside it."""
+    if modules > 1:
+        return (
+            "the input holds more than one top-level module; a tool reads one (warpsched-opt "
+            "--split-input-file reads several, separated by '// -----')"
+        )
+    return "an op outside the top-level module; move it into the module"
 
 
 def _unwrap(builder: _Builder, tree: Tree) -> ir.Module:

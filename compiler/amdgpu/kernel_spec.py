@@ -70,14 +70,14 @@ class KernelSpec:
             gemm = GemmSpec(**{k: _text(k, v) for k, v in knobs.items() if k in _GEMM_KNOBS})
         except ValueError as exc:
             raise ValueError(str(exc).replace("GemmSpec.", "kernel knob ")) from None
-        tile_knobs = {k: _integer(k, v) for k, v in knobs.items() if k in _TILE_KNOBS}
+        tile_knobs = {k: _integer(k, v, minimum=1) for k, v in knobs.items() if k in _TILE_KNOBS}
         try:
             tile = dataclasses.replace(structure.default_tile(), **tile_knobs)
             structure.check_tile(tile)
         except ValueError as exc:
             raise ValueError(str(exc).replace("TileShape.", "kernel knob ")) from None
         mfma = _enum(MfmaFamily, "mfma", knobs.get("mfma", MfmaFamily.M16N16.value))
-        mask = _integer("sched_barrier_mask", knobs.get("sched_barrier_mask", 0))
+        mask = _integer("sched_barrier_mask", knobs.get("sched_barrier_mask", 0), minimum=None)
         if not 0 <= mask < 1 << 32:
             raise ValueError(f"kernel knob sched_barrier_mask must fit in 32 bits, got {mask}")
         pin_order = knobs.get("pin_order", True)
@@ -103,8 +103,12 @@ def _text(knob: str, value: Knob) -> str:
     return value
 
 
-def _integer(knob: str, value: Knob) -> int:
-    return check_int("kernel knob", knob, value, minimum=0)
+def _integer(knob: str, value: Knob, minimum: int | None) -> int:
+    """``value`` as an integer knob (a tile field is >= 1, as ``TileShape`` has it)."""
+    try:
+        return check_int("kernel knob", knob, value, minimum=minimum)
+    except (TypeError, ValueError) as exc:
+        raise type(exc)(str(exc).replace("kernel knob.", "kernel knob ", 1)) from None
 
 
 def _enum(enum: type, knob: str, value: Knob):  # noqa: ANN202 - returns a member of ``enum``

@@ -269,8 +269,13 @@ class ScheduleOp:
 
     @property
     def warp_stagger_index(self) -> int | None:
+        """The ``stagger`` (None when not given); ``TypeError`` when it is not an integer."""
         attrs = self.operation.attributes
-        return attrs[STAGGER_ATTR].value if STAGGER_ATTR in attrs else None
+        if STAGGER_ATTR not in attrs:
+            return None
+        if not isinstance(attrs[STAGGER_ATTR], ir.IntegerAttr):
+            raise TypeError(f"{STAGGER_ATTR} must be an integer, got {attrs[STAGGER_ATTR]}")
+        return ir.IntegerAttr(attrs[STAGGER_ATTR]).value
 
     def programs(self) -> Iterator[ProgramOp]:
         return (ProgramOp(op) for op in body_ops(self.operation) if is_program(op))

@@ -9,7 +9,6 @@ from lark import Token, Tree
 
 from warpsched.core.ir import ir
 from warpsched.schedule import FLAGS, OP_SLOTS, MMABlockSpec, OpDesc, ScheduleEntry
-from warpsched.schedule.validate import I64_MAX
 
 from ..common.opdesc_attr import ENUM_FIELDS, FIELD_KEYWORDS, KINDS, kind_default
 from ..common.syntax import SyntaxBuilder
@@ -95,8 +94,8 @@ class AmdSyntax(SyntaxBuilder):
             key, value = knob.children
             if key in knobs:
                 raise self.error(key, f"duplicate knob '{key}'")
-            if value.type in ("INT", "HEX", "SIGNED_INT"):
-                knobs[str(key)] = self.i64(value, -I64_MAX - 1)
+            if value.type in ("INT", "HEX"):
+                knobs[str(key)] = self.i64(value)
             elif value in ("true", "false"):
                 knobs[str(key)] = value == "true"
             else:
@@ -136,7 +135,10 @@ class AmdSyntax(SyntaxBuilder):
             phase = phase_from_name(str(phase_token))
         except ValueError as exc:
             raise self.error(phase_token, str(exc)) from None
-        entry = ScheduleEntry(self.opdesc(desc), self.i64(slot), phase, bool(prefetch))
+        try:
+            entry = ScheduleEntry(self.opdesc(desc), self.i64(slot), phase, bool(prefetch))
+        except ValueError as exc:  # a negative time slot
+            raise self.error(slot, str(exc)) from None
         EntryOp.build(entry, loc=self.loc(tree), ip=ip)
 
     def opdesc(self, tree: Tree) -> OpDesc:

@@ -80,11 +80,22 @@ def block_errors(spec: MMABlockSpec) -> list[str]:
 
 
 class AmdVerifier:
-    """Collects the diagnostics of the AMD ops it is shown (``top``)."""
+    """Collects the diagnostics of the AMD ops it is shown (``top``).
+
+    Each container's schedule names are listed once (``names_in``), so a module of n kernels
+    verifies in time linear in n.
+    """
 
     def __init__(self, filename: str) -> None:
         self.filename = filename
         self.diagnostics: list[Diagnostic] = []
+        self._names: dict[ir.Operation, list[str]] = {}
+
+    def names_in(self, container: ir.Operation) -> list[str]:
+        """``schedule_names(container)``, computed once per container."""
+        if container not in self._names:
+            self._names[container] = schedule_names(container)
+        return self._names[container]
 
     def error(self, op: ir.Operation, name: str, message: str) -> None:
         self.diagnostics.append(error_at(op.location, f"'{name}' op {message}", self.filename))
@@ -115,7 +126,7 @@ class AmdVerifier:
         except TypeError as exc:
             self.error(op, op.name, str(exc))
             return
-        names = schedule_names(op.parent)
+        names = self.names_in(op.parent)
         if wanted is None and len(names) != 1:
             self.error(
                 op,
@@ -127,6 +138,13 @@ class AmdVerifier:
             self.error(op, op.name, f"schedule @{wanted} is not in its module (schedules: {known})")
 
     def schedule(self, op: ir.Operation) -> None:
+        try:
+            stagger = ScheduleOp(op).warp_stagger_index
+        except TypeError as exc:
+            self.error(op, "sched.schedule", str(exc))
+        else:
+            if stagger is not None and stagger < 0:
+                self.error(op, "sched.schedule", f"stagger must be >= 0, got {stagger}")
         seen: set[str] = set()
         for child in body_ops(op):
             if not is_program(child):

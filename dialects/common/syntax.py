@@ -31,9 +31,10 @@ class SyntaxBuilder:
         )
         return ir.Location.file(self.filename, line, col)
 
-    def i64(self, token: Token, minimum: int = 0) -> int:
-        """The integer ``token`` holds; outside ``[minimum, I64_MAX]`` is an error."""
+    def i64(self, token: Token) -> int:
+        """The integer ``token`` holds (negative too: the verifiers state each value's rule, so
+        ``stages -3`` reads as ``stages 0`` does); outside the signed 64-bit range is an error."""
         value = int(token, 0)
-        if not minimum <= value <= I64_MAX:
-            raise self.error(token, f"integer {token} is out of range [{minimum}, {I64_MAX}]")
+        if not -I64_MAX - 1 <= value <= I64_MAX:
+            raise self.error(token, f"integer {token} is out of range [{-I64_MAX - 1}, {I64_MAX}]")
         return value
