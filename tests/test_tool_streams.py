@@ -68,3 +68,11 @@ def test_a_closed_stderr_keeps_the_exit_status(tmp_path):
     assert (done.returncode, done.stdout) == (1, "")
     done = _tool("opt", [STRICT], "2>&-")
     assert done.returncode == 0 and done.stdout.startswith("module")
+
+
+def test_a_closed_stdin_is_a_diagnostic():
+    done = _tool("opt", ["-"], "<&-")
+    assert (done.returncode, done.stderr) == (
+        1,
+        "<stdin>: error: cannot read input: it is closed\n",
+    )

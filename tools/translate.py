@@ -14,12 +14,21 @@ from __future__ import annotations
 import argparse
 import sys
 
-from warpsched.core.diagnostics import DiagnosticError, error_at, mlir_diagnostics
+from warpsched.core.diagnostics import (
+    Diagnostic,
+    DiagnosticError,
+    Severity,
+    SilentMlirError,
+    error_at,
+    mlir_diagnostics,
+)
 from warpsched.core.ir import ir
 from warpsched.dialects.registry import new_context
 from warpsched.dialects.syntax import parse_pretty
 from warpsched.driver.compile import translate
-from warpsched.frontend.source import read_source, split_input
+from warpsched.frontend.inline_asm import constraint_problem
+from warpsched.frontend.load import pretty_sched_op
+from warpsched.frontend.source import check_nesting, read_source, split_input
 from warpsched.tools.entry import console_script, guarded_main, write_output
 
 LOWERING_HINT = "lower it first with warpsched-opt --sched-to-rocdl or --sched-to-nvvm"
@@ -46,42 +55,61 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def to_llvm_ir(text: str, filename: str) -> str:
-    """LLVM IR of one MLIR text; ``DiagnosticError`` on a parse error or an unlowered op."""
+    """LLVM IR of one MLIR text; ``DiagnosticError`` on a parse error, an unlowered op, input
+    nested deeper than ``source.MAX_NESTING`` (checked first: MLIR's parser recurses) or an
+    ``llvm.inline_asm`` whose constraints LLVM would abort on (``frontend.inline_asm``)."""
+    check_nesting(text, filename)
     context = new_context()
     try:
         with mlir_diagnostics(context, filename):
             module = ir.Module.parse(text, context)
             module.operation.verify()
     except DiagnosticError as exc:
-        raise _sched_input_error(text, filename, context) or exc from None
+        raise _rejected(text, filename, context, exc) from None
     for op in _walk(module.operation):
+        problem = _asm_problem(op)
         if _is_sched(op):
-            raise DiagnosticError(
-                [
-                    error_at(
-                        op.location,
-                        f"'{op.name}' is warpsched IR, not the llvm dialect; {LOWERING_HINT}",
-                        filename,
-                    )
-                ]
-            )
+            problem = f"'{op.name}' is warpsched IR, not the llvm dialect; {LOWERING_HINT}"
+        if problem is not None:
+            raise DiagnosticError([error_at(op.location, problem, filename)])
     return translate(module, filename)
 
 
-def _sched_input_error(text: str, filename: str, context: ir.Context) -> DiagnosticError | None:
-    """The "not lowered yet" diagnostic when ``text`` is sched IR in the pretty syntax, else None.
+def _asm_problem(op: ir.Operation) -> str | None:
+    """Why LLVM would abort on ``op``'s constraints when it is an ``llvm.inline_asm``."""
+    if op.name != "llvm.inline_asm":
+        return None
+    constraints = ir.StringAttr(op.attributes["constraints"]).value
+    result = str(op.results[0].type) if len(op.results) else None
+    problem = constraint_problem(constraints, len(op.operands), result)
+    return None if problem is None else f"'llvm.inline_asm' op {problem}"
 
-    MLIR cannot parse the pretty syntax (and reports no diagnostic for it), so
-    an input MLIR rejected is tried as sched IR before MLIR's error is shown.
+
+def _rejected(
+    text: str, filename: str, context: ir.Context, mlir_error: DiagnosticError
+) -> DiagnosticError:
+    """What to say about ``text`` MLIR rejected with ``mlir_error``.
+
+    MLIR cannot parse the pretty syntax (and reports no diagnostic for a ``sched`` op in it),
+    so the input is tried as sched IR first: when it is, the "not lowered yet" diagnostic at its
+    first sched op; when it is not and MLIR said nothing, that diagnostic at the first pretty
+    sched op, else the sched parser's diagnostic; else MLIR's.
     """
     try:
         module = parse_pretty(text, filename, context)
-    except DiagnosticError:
-        return None
+    except DiagnosticError as pretty_error:
+        if not isinstance(mlir_error, SilentMlirError):
+            return mlir_error
+        found = pretty_sched_op(text)
+        if found is None:
+            return pretty_error
+        name, line, col = found
+        message = f"'{name}' is warpsched IR, not the llvm dialect; {LOWERING_HINT}"
+        return DiagnosticError([Diagnostic(Severity.ERROR, message, filename, line, col)])
     ops = [op for op in _walk(module.operation) if _is_sched(op)]
     first = next((op for op in ops if op.name.startswith("sched.")), ops[0] if ops else None)
     if first is None:
-        return None
+        return mlir_error
     return DiagnosticError(
         [
             error_at(

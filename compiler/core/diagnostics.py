@@ -16,6 +16,7 @@ from enum import Enum
 from .ir import ir
 
 _LOC_RE = re.compile(r'"((?:[^"\\]|\\.)*)":(\d+):(\d+)')
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 class Severity(Enum):
@@ -38,9 +39,17 @@ class Diagnostic:
     col: int = 0
 
     def render(self) -> str:
-        """``file:line:col: severity: message`` (the position is omitted when unknown)."""
+        """``file:line:col: severity: message`` (the position is omitted when unknown).
+
+        Control characters (but newline and tab) are escaped (``\\x1b``): a diagnostic quotes
+        its input, and a crafted input must not drive the terminal that shows it.
+        """
         where = f"{self.file}:{self.line}:{self.col}: " if self.line else f"{self.file}: "
-        return f"{where}{self.severity.value}: {self.message}"
+        return _escape_controls(f"{where}{self.severity.value}: {self.message}")
+
+
+def _escape_controls(text: str) -> str:
+    return _CONTROL_RE.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 class DiagnosticError(Exception):
@@ -49,6 +58,11 @@ class DiagnosticError(Exception):
     def __init__(self, diagnostics: list[Diagnostic]) -> None:
         super().__init__("\n".join(d.render() for d in diagnostics))
         self.diagnostics = diagnostics
+
+
+class SilentMlirError(DiagnosticError):
+    """MLIR failed without a diagnostic; the one diagnostic is its bare message at the file, so a
+    caller that knows better (a sched op MLIR cannot parse) may say more."""
 
 
 def location_of(loc: ir.Location, default_file: str = "<unknown>") -> tuple[str, int, int]:
@@ -106,13 +120,18 @@ def mlir_diagnostics(context: ir.Context, filename: str) -> Iterator[DiagnosticC
     """Enter ``context`` and collect MLIR's diagnostics for the block.
 
     An ``ir.MLIRError`` raised inside, or any error diagnostic collected, leaves
-    the block as a ``DiagnosticError`` carrying all of them.
+    the block as a ``DiagnosticError`` carrying all of them; an ``MLIRError`` MLIR gave no
+    diagnostic for (its parser says nothing about an unquoted ``sched`` op) is a
+    ``SilentMlirError`` carrying its message at ``filename``.
     """
     with context, DiagnosticCollector(context, filename) as collector:
         try:
             yield collector
         except ir.MLIRError as exc:
             raised = [d for info in exc.error_diagnostics for d in from_mlir(info, filename)]
+            if not collector.diagnostics + raised:
+                reason = f"{exc.message} (MLIR gave no reason)"
+                raise SilentMlirError([Diagnostic(Severity.ERROR, reason, filename)]) from None
             raise DiagnosticError(collector.diagnostics + raised) from None
     if collector.has_errors():
         raise DiagnosticError(collector.diagnostics)

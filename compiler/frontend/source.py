@@ -1,4 +1,5 @@
-"""Input handling shared by the tools: reading files or stdin, and ``--split-input-file``."""
+"""Input handling shared by the tools: reading files or stdin, ``--split-input-file``, and the
+nesting limit every input is held to before a parser sees it."""
 
 from __future__ import annotations
 
@@ -10,6 +11,13 @@ from warpsched.core.diagnostics import Diagnostic, DiagnosticError, Severity
 
 SPLIT_MARKER = "// -----"
 _SPLIT_RE = re.compile(r"^// -----.*$", re.M)
+
+MAX_NESTING = 256
+"""Deepest nesting of ``{ ( [ <`` an input may have.  MLIR's parser and verifier recurse once
+per level (10,000 nested modules overflow the C stack, 1,000 Python's recursion limit); a
+lowered kernel nests a few dozen levels at most."""
+_BRACKET_RE = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|[{(\[]|(?<=[\w.$])<|[})\]]|(?<!-)>')
+_CLOSER = {"}": "{", ")": "(", "]": "[", ">": "<"}
 
 
 @dataclass(frozen=True)
@@ -23,6 +31,8 @@ class Chunk:
 def read_source(path: str) -> tuple[str, str]:
     """``(text, display name)`` of ``path`` ("-" is stdin); undecodable bytes are a diagnostic."""
     name = "<stdin>" if path == "-" else path
+    if path == "-" and sys.stdin is None:  # the descriptor was closed when the process started
+        raise DiagnosticError([Diagnostic(Severity.ERROR, "cannot read input: it is closed", name)])
     try:
         raw = sys.stdin.buffer.read() if path == "-" else open(path, "rb").read()
     except OSError as exc:
@@ -37,6 +47,30 @@ def read_source(path: str) -> tuple[str, str]:
         raise DiagnosticError(
             [Diagnostic(Severity.ERROR, "input is not valid UTF-8", name, line, col)]
         ) from None
+
+
+def check_nesting(text: str, filename: str) -> None:
+    """``DiagnosticError`` at the bracket that opens level ``MAX_NESTING + 1`` of ``text``.
+
+    Strings and ``//`` comments are skipped; ``<`` counts when it opens an attribute or type
+    (``#sched.op<``, ``vector<``), ``>`` only when it closes one (not ``->``)."""
+    stack: list[str] = []
+    for match in _BRACKET_RE.finditer(text):
+        token = match.group()
+        if token == ">":
+            if stack and stack[-1] == "<":  # else a comparison (``>=``), not a bracket
+                stack.pop()
+        elif token in _CLOSER:
+            if _CLOSER[token] in stack:  # a stray closer is the parser's to report
+                while stack.pop() != _CLOSER[token]:
+                    pass
+        elif len(token) == 1:
+            stack.append(token)
+            if len(stack) > MAX_NESTING:
+                line = text.count("\n", 0, match.start()) + 1
+                col = match.start() - text.rfind("\n", 0, match.start())
+                message = f"nesting is deeper than {MAX_NESTING} levels (the most warpsched reads)"
+                raise DiagnosticError([Diagnostic(Severity.ERROR, message, filename, line, col)])
 
 
 def split_input(text: str, split: bool) -> list[Chunk]:
