@@ -157,7 +157,7 @@ def test_visibility_option_of_the_tool(capsys) -> None:
     path = str(ROOT / "examples/four_wave.mlir")
     assert main(["--interpret", path, "--visibility", "group"]) == 0
     assert main(["--interpret", path]) == 1
-    assert "hazard(s), C != A·B" in capsys.readouterr().out
+    assert "hazard(s), C != A·B" in capsys.readouterr().err
 
 
 def test_bad_shape_is_a_diagnostic(capsys) -> None:

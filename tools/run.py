@@ -7,7 +7,9 @@ stages, fragments and accumulators in the kernel's tile geometry, the wave
 groups as separately progressing streams, DMA data landing when the wait that
 retires it executes.  Every read of data whose producing load is not
 guaranteed complete and visible is a ``file:line:col: error:`` at the reading
-entry, with a note at the load; exit 1 on any hazard or when C != A·B.
+entry, with a note at the load; exit 1 on any hazard or when C != A·B.  Diagnostics go
+to stderr, the summary line to stdout (to stderr, as an error, when C != A·B); a bad flag
+is a ``warpsched-run: error: --flag ...`` line.
 """
 
 from __future__ import annotations
@@ -51,7 +53,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def run(argv: list[str]) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    for flag in ("m", "n", "k", "seed"):
+        if getattr(args, flag) < 0:
+            parser.error(f"--{flag} must be >= 0, got {getattr(args, flag)}")
     try:
         text, filename = read_source(args.interpret)
         context = new_context()
@@ -70,9 +76,15 @@ def run(argv: list[str]) -> int:
         print(exc, file=sys.stderr)
         return 1
     for h in outcome.hazards:
-        print(Diagnostic(Severity.ERROR, h.message(), *program.site(_at(h.read))).render())
+        print(
+            Diagnostic(Severity.ERROR, h.message(), *program.event_site(h.read)).render(),
+            file=sys.stderr,
+        )
         note = f"the load: {h.write.describe()} (wave group {h.write.group})"
-        print(Diagnostic(Severity.NOTE, note, *program.site(_at(h.write))).render())
+        print(
+            Diagnostic(Severity.NOTE, note, *program.event_site(h.write)).render(),
+            file=sys.stderr,
+        )
     geo = outcome.geometry
     c_shape = "x".join(map(str, outcome.c.shape))
     summary = (
@@ -83,14 +95,10 @@ def run(argv: list[str]) -> int:
         + ("C == A·B" if outcome.correct else f"C != A·B ({outcome.mismatches} elements differ)")
     )
     if not outcome.correct:
-        print(Diagnostic(Severity.ERROR, summary, *program.kernel_site).render())
+        print(Diagnostic(Severity.ERROR, summary, *program.kernel_site).render(), file=sys.stderr)
     else:
         print(summary)
     return 0 if outcome.correct and not outcome.hazards else 1
-
-
-def _at(event):
-    return None if event.index is None else (event.phase, event.index)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -22,10 +22,11 @@ import argparse
 import sys
 from dataclasses import replace
 
-from warpsched.core.diagnostics import DiagnosticError
+from warpsched.core.diagnostics import DiagnosticError, error_at
 from warpsched.dialects.registry import new_context
 from warpsched.frontend.load import load_module
 from warpsched.frontend.source import read_source
+from warpsched.passes.base import PassFailure
 from warpsched.passes.pipeline import run_pipeline
 from warpsched.passes.sched_verify import Verify
 from warpsched.tools.entry import console_script, guarded_main, write_output
@@ -59,7 +60,10 @@ def load(path: str) -> tuple[list[Timeline], object, str]:
     text, name = read_source(path)
     context = new_context()
     module = load_module(text, name, context)
-    return timelines(module.operation), (module, context), name
+    try:  # building and expanding a verified schedule can still fail (a CSP sched.build)
+        return timelines(module.operation), (module, context), name
+    except PassFailure as failure:
+        raise DiagnosticError([error_at(failure.location, failure.message, name)]) from None
 
 
 def _format(args: argparse.Namespace) -> str:

@@ -78,7 +78,7 @@ def _binary(llvm_ir: str, facts, options: CompileOptions, emit: Emit) -> Compile
         return CompileResult(code.obj, emit)
     name = facts.lowered.kernel_name
     with tempfile.TemporaryDirectory(prefix="warpsched-compile-") as scratch:
-        hsaco = link_hsaco(code.obj, Path(scratch) / f"{name}.hsaco")
+        hsaco = link_hsaco(code.obj, Path(scratch) / "kernel.hsaco")  # a name may be too long
         artefact = {Emit.ASM: code.asm, Emit.OBJ: code.obj}.get(emit, hsaco.read_bytes())
         report = kernel_report(hsaco, name).render() if options.report else None
         if not options.fidelity:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from warpsched.core.diagnostics import Diagnostic, DiagnosticError, Severity
 from warpsched.schedule import Ops, PingPongOps, pingpong
 from warpsched.tile_geometry import Operand, acc_quadrant, fragment_region
 from warpsched.verify.amd import DEFAULT_VM_PER_LOAD
@@ -53,6 +54,11 @@ class Outcome:
         return int(np.count_nonzero(~(self.c == self.reference)))
 
 
+MAX_ELEMENTS = 1 << 24
+"""The most elements A, B or C may have: the interpreter checks schedules on a few tiles, and
+holds every matrix in float64 (128 MiB at this bound)."""
+
+
 def check_shape(geo: KernelGeometry, m: int, n: int, k: int) -> int:
     """The K-loop iterations for ``m x n x k``; ``ValueError`` says which extent is wrong."""
     t = geo.tile
@@ -60,6 +66,11 @@ def check_shape(geo: KernelGeometry, m: int, n: int, k: int) -> int:
         raise ValueError(f"M and N must be positive multiples of the tile ({t.bm}x{t.bn})")
     if k < 2 * t.bk or k % (2 * t.bk):
         raise ValueError(f"K must be a positive multiple of 2*BK = {2 * t.bk}")
+    if max(m * k, k * n, m * n) > MAX_ELEMENTS:
+        raise ValueError(
+            f"{m}x{n}x{k} is too large to interpret: A, B and C may have at most "
+            f"{MAX_ELEMENTS} elements each"
+        )
     return k // (2 * t.bk) - 1
 
 
@@ -72,7 +83,10 @@ def interpret(
     visibility: Visibility = DEFAULT_VISIBILITY,
 ) -> Outcome:
     """Interpret ``program`` on random ``m x k`` A and ``k x n`` B (defaults: one tile, K = 6*BK);
-    ``visibility`` is ``amd_trace.Visibility``'s rule for which reads see which DMAs."""
+    ``visibility`` is ``amd_trace.Visibility``'s rule for which reads see which DMAs.
+
+    ``ValueError`` when the shape does not fit the tile; ``DiagnosticError`` at the entry of a
+    DMA that loads outside ``[0, K)``."""
     spec = program.spec
     geo = KernelGeometry(spec.gemm, spec.tile, spec.structure, program.lane_bytes)
     t = geo.tile
@@ -83,6 +97,8 @@ def interpret(
     copies = {
         id(w): dma_copy(geo, w.event.op, w.event.k_base * t.bk, w.event.group) for w in writes
     }
+    for w in writes:
+        _check_inside_k(program, w.event, copies[id(w)][2], k)
     waves = {g: [w for w in range(t.waves) if geo.group_of(w) == g] for g in streams}
     reads, hazards = _reads(geo, streams, writes, copies, waves, visibility)
 
@@ -105,6 +121,20 @@ def interpret(
             acc = _run_block(geo, order, landing, copies, reads, waves, blk_a, blk_b)
             c[bi * t.bm : (bi + 1) * t.bm, bj * t.bn : (bj + 1) * t.bn] = _store(geo, acc)
     return Outcome(c, a @ b, tuple(hazards.values()), geo, iterations)
+
+
+def _check_inside_k(program: KernelProgram, load: Event, ks: np.ndarray, k: int) -> None:
+    """A DMA copies global elements inside ``[0, K)``; one outside is a schedule error at the
+    entry that issues it (a load moved past the last K-loop iteration, or before the first)."""
+    if not ks.size or (ks.min() >= 0 and ks.max() < k):
+        return
+    lo, hi = int(ks.min()), int(ks.max())
+    when = "past the last K-loop iteration" if hi >= k else "before the first K-loop iteration"
+    message = (
+        f"{load.describe()} (wave group {load.group}) loads K elements {lo}..{hi}, outside "
+        f"K = {k}: the schedule issues it {when}"
+    )
+    raise DiagnosticError([Diagnostic(Severity.ERROR, message, *program.event_site(load))])
 
 
 def _reads(geo, streams, writes, copies, waves, visibility):

@@ -11,15 +11,24 @@ from dataclasses import dataclass
 
 from warpsched.amdgpu.kernel_spec import KernelSpec
 from warpsched.amdgpu.targets import ARCHS
-from warpsched.core.diagnostics import Diagnostic, DiagnosticError, Severity, location_of
+from warpsched.core.diagnostics import (
+    Diagnostic,
+    DiagnosticError,
+    Severity,
+    error_at,
+    location_of,
+)
 from warpsched.core.ir import ir
 from warpsched.dialects.amd.kernel_ops import KernelOp
 from warpsched.dialects.amd.ops import ProgramOp, ScheduleOp, is_schedule
 from warpsched.dialects.common.ops import body_ops
+from warpsched.dialects.nvidia.ops import is_nv_op
+from warpsched.passes.base import PassFailure
 from warpsched.passes.sched_build_program import BuildProgram
 from warpsched.passes.sched_verify import dma_lane_bytes, program_entries, schedule_target
 from warpsched.passes.walk import builds, expanded_schedule
 from warpsched.schedule import ExpandedSchedule, Phase
+from warpsched.verify.amd_trace import Event
 
 Site = tuple[str, int, int]
 SM90A = "sm_90a"
@@ -43,6 +52,11 @@ class KernelProgram:
         """Where entry ``at`` was written (the kernel op for structural ops)."""
         return dict(self.sites).get(at, self.kernel_site) if at else self.kernel_site
 
+    def event_site(self, event: Event) -> Site:
+        """Where the entry a traced ``event`` executes was written (the kernel op for the
+        structure's own barriers)."""
+        return self.site(None if event.index is None else (event.phase, event.index))
+
 
 def _error(message: str, site: Site) -> DiagnosticError:
     return DiagnosticError([Diagnostic(Severity.ERROR, message, *site)])
@@ -50,12 +64,26 @@ def _error(message: str, site: Site) -> DiagnosticError:
 
 def load_kernel(module: ir.Module, filename: str, kernel: str, arch: str = "") -> KernelProgram:
     """The kernel named ``kernel`` (or the only one) of ``module``; errors are diagnostics."""
+    try:  # building and expanding a verified schedule can still fail (a CSP sched.build)
+        return _load_kernel(module, filename, kernel, arch)
+    except PassFailure as failure:
+        raise DiagnosticError([error_at(failure.location, failure.message, filename)]) from None
+
+
+def _load_kernel(module: ir.Module, filename: str, kernel: str, arch: str) -> KernelProgram:
     top = module.operation
     if any(True for _ in builds(top)):
         top = top.clone()
         BuildProgram().apply(top)
     kernels = [KernelOp(op) for op in body_ops(top) if op.name == KernelOp.OPERATION_NAME]
     file_site = (filename, 0, 0)
+    if not kernels:
+        held = " (it holds NVIDIA ops)" if any(map(is_nv_op, body_ops(top))) else ""
+        raise _error(
+            "warpsched-run --interpret interprets the schedule of an AMD sched.kernel; the "
+            f"input holds none{held}",
+            file_site,
+        )
     chosen = [k for k in kernels if k.name == kernel] if kernel else kernels
     if len(chosen) != 1:
         names = ", ".join(k.name for k in kernels) or "none"
