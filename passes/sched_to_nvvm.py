@@ -24,7 +24,11 @@ from warpsched.core.ir import ir
 from warpsched.dialects.common.ops import body_ops
 from warpsched.dialects.nvidia.gemm import is_nv_gemm
 from warpsched.dialects.nvidia.ops import NvOp, is_nv_kernel
-from warpsched.nvidia.backend.report import CROSS_VENDOR_PATH, DATA_PATH_KEY, LOWERED_KEY
+from warpsched.nvidia.backend.metadata_keys import (
+    CROSS_VENDOR_PATH,
+    DATA_PATH_KEY,
+    LOWERED_KEY,
+)
 from warpsched.nvidia.targets import NVTarget
 
 from .base import ModulePass, PassFailure

@@ -291,7 +291,7 @@ class GemmKernel:
 def _plan_facts(metadata) -> dict:
     """What a launch needs of a compiled wgmma kernel: its plan's attributes and its fused
     epilogue's arguments (``LoweredKernel``)."""
-    from ..nvidia.backend.report import LOWERED_KEY
+    from ..nvidia.backend.metadata_keys import LOWERED_KEY
 
     lowered = metadata[LOWERED_KEY]
     return {"plan": lowered.plan.attributes(), "extra_params": list(lowered.extra_params)}

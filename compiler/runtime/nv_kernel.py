@@ -27,7 +27,7 @@ import dataclasses
 import math
 from dataclasses import dataclass
 
-from warpsched.nvidia.backend.report import LOWERED_KEY
+from warpsched.nvidia.backend.metadata_keys import LOWERED_KEY
 from warpsched.nvidia.datapaths.select import DataPath
 from warpsched.nvidia.datapaths.tcgen05.rules import input_boxes
 from warpsched.nvidia.lowering.kernel import LoweredKernel

@@ -45,7 +45,8 @@ class NVIDIABackend:
             llvm_ir_to_ptx,
             ptx_to_cubin,
         )
-        from warpsched.nvidia.backend.report import DATA_PATH_KEY, kernel_report
+        from warpsched.nvidia.backend.metadata_keys import DATA_PATH_KEY
+        from warpsched.nvidia.backend.report import kernel_report
 
         target = NVTarget(options.target)
         emit = options.emit or Emit.CUBIN
