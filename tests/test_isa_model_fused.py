@@ -17,6 +17,7 @@ with every predicate, ``tanh.approx.f32``, an f32 parameter) are checked on a sm
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -240,3 +241,40 @@ def test_fcmp_predicates_tanh_approx_and_an_f32_parameter():
 def test_other_float_instructions_are_not_modelled(body, what):
     with pytest.raises(NotModelled, match=what):
         compile_model(_float_kernel(body))
+
+
+def _round_f32(v: Fraction) -> np.float32:
+    """The exact rational ``v`` rounded to the nearest f32, ties to even."""
+    near = np.float32(float(v))
+    down, up = np.nextafter(near, np.float32(-np.inf)), np.nextafter(near, np.float32(np.inf))
+    return min(
+        (down, near, up), key=lambda y: (abs(Fraction(float(y)) - v), int(y.view(np.uint32)) & 1)
+    )
+
+
+def test_fma_rounds_once():
+    """``llvm.intr.fma`` is ``fma.rn.f32``: one rounding of the exact a·b + c, also where a sum
+    rounded to f64 first would land on an f32 tie (the first rows) and round the other way."""
+    c = np.float32(2**30 + 2**7)
+    a, b = np.float32(8 * (1 + 2**-23)), np.float32(8 * (1 - 2**-23))
+    rng = np.random.default_rng(7)
+    rows = [(a, b, c), (-a, b, -c), (a, -b, c)] + [
+        tuple(rng.standard_normal(3).astype(np.float32) * np.float32(s)) for s in (1, 1e-6, 1e6)
+    ] * 10
+    xs, ys, zs = (np.array(col, np.float32) for col in zip(*rows[:32], strict=True))
+    body = """    %py = llvm.getelementptr %flags[%i] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+    %yv = llvm.load %py : !llvm.ptr<1> -> f32
+    %pz = llvm.getelementptr %tanh[%i] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+    %zv = llvm.load %pz : !llvm.ptr<1> -> f32
+    %f = llvm.intr.fma(%x, %yv, %zv) : (f32, f32, f32) -> f32
+    llvm.store %f, %pz : f32, !llvm.ptr<1>"""
+    memory = GlobalMemory()
+    params = (memory.put(ys, "ys"), memory.put(zs, "zs"), memory.put(xs, "xs"), 1.0)
+    run(compile_model(_float_kernel(body)), Launch((1, 1, 1), 32, params), memory)
+    got = memory.array(params[1], np.float32, (32,))
+    want = [
+        _round_f32(Fraction(float(x)) * Fraction(float(y)) + Fraction(float(z)))
+        for x, y, z in zip(xs, ys, zs, strict=True)
+    ]
+    assert got.tolist() == [float(w) for w in want]
+    assert got[0] == c != np.float32(np.float64(a) * np.float64(b) + np.float64(c))

@@ -8,6 +8,9 @@ LLVM LangRef semantics, which PTX ``setp``/``cvt`` execute for them:
   then; ``false`` and ``true`` ignore the operands.  Scalar ``f16``/``f32``/``f64`` operands;
   a vector or ``bf16`` ``fcmp`` is ``NotModelled``.  Fast-math flags (``nnan``...) are
   ignored, as for the arithmetic.
+* ``llvm.intr.fma`` on f32: ``a·b + c`` rounded once to f32 (PTX ``fma.rn.f32``).  The product
+  of two f32 is exact in f64; the sum's f64 rounding error is recovered exactly (TwoSum) and the
+  f64 sum rounded to odd, which rounds to f32 as the exact value does.
 * ``fptrunc`` f32 → bf16 rounds to nearest even (PTX ``cvt.rn.bf16.f32``), ``fpext`` bf16 →
   f32 is exact, and conversions among f16, f32 and f64 are numpy's (IEEE, round to nearest).
 """
@@ -73,7 +76,25 @@ def _fcmp(pred: str, a, b):
     return np.asarray(out, np.bool_)[()]
 
 
-HELPERS.update({"_fcmp": _fcmp, "_f32_to_bf16": f32_to_bf16, "_bf16_to_f32": bf16_to_f32})
+def _fma_f32(a, b, c):
+    """``a·b + c`` for f32 operands, rounded once to f32 (round to nearest even)."""
+    a, b, c = (np.asarray(x, np.float64) for x in (a, b, c))
+    with np.errstate(invalid="ignore", over="ignore"):
+        product = a * b  # exact: 24 + 24 significant bits
+        total = product + c
+        back = total - product
+        error = (product - (total - back)) + (c - back)  # total + error == product + c
+    inexact = np.atleast_1d((error != 0) & np.isfinite(total))
+    total = np.atleast_1d(total)
+    toward_zero = inexact & (np.sign(error) != np.sign(total))
+    truncated = np.where(toward_zero, np.nextafter(total, 0.0), total)
+    odd = (truncated.view(np.int64) | inexact.astype(np.int64)).view(np.float64)
+    return odd.astype(np.float32).reshape(np.broadcast(a, b, c).shape)[()]
+
+
+HELPERS.update(
+    {"_fma_f32": _fma_f32, "_fcmp": _fcmp, "_f32_to_bf16": f32_to_bf16, "_bf16_to_f32": bf16_to_f32}
+)
 
 
 @emits("llvm.fcmp")
@@ -87,6 +108,14 @@ def _fcmp_op(op: Op, em: Emitter) -> None:
         raise em.unsupported(op, f"predicate {pred!r}")
     a, b = (em.ref(v) for v in op.operands)
     em.line(f"{em.out(op)} = _fcmp({pred!r}, {a}, {b})")
+
+
+@emits("llvm.intr.fma")
+def _fma_op(op: Op, em: Emitter) -> None:
+    if any(t.kind != "float" or t.name != "f32" for t in op.operand_types):
+        raise em.unsupported(op, "operands that are not scalar f32")
+    a, b, c = (em.ref(v) for v in op.operands)
+    em.line(f"{em.out(op)} = _fma_f32({a}, {b}, {c})")
 
 
 @emits("llvm.fptrunc", "llvm.fpext")

@@ -7,7 +7,8 @@ element, in the ops' order, before converting it to C's type::
     scale       x := x · alpha                      (alpha: an f32 kernel argument)
     bias        x := x + bias[c]                    (bias: N elements of C's type)
     activation  x := relu(x) = x > 0 ? x : 0  (NaN stays NaN), or
-                x := 0.5 x (1 + tanh(√(2/π) (x + 0.044715 x³)))   (tanh.approx.f32)
+                x := 0.5 x (1 + tanh(√(2/π) (x + 0.044715 x³)))   (tanh.approx.f32, and
+                     fma.rn.f32 where a product is added: fewer instructions and roundings)
     residual    x := x + residual[r · ldr + c]      (residual: M×N of C's type, row stride ldr)
 
 Each element of the sub-tile knows its row ``r`` and column ``c`` (the wgmma fragment layout).
@@ -112,17 +113,20 @@ class FusedEpilogue:
         above = self.w.emit(f'llvm.fcmp "ugt" {x}, {self._const(0.0)} : f32')
         return self.em.select(above, x, self._const(0.0), "f32")
 
+    def _fma(self, a: str, b: str, c: str) -> str:
+        """``a·b + c`` rounded once (``fma.rn.f32``)."""
+        return self.w.emit(f"llvm.intr.fma({a}, {b}, {c}) : (f32, f32, f32) -> f32")
+
     def _gelu(self, x: str) -> str:
-        """``0.5 x (1 + tanh(√(2/π) x (1 + 0.044715 x²)))``, with ``tanh.approx.f32``."""
+        """``h + h·tanh(x (√(2/π) + √(2/π)·0.044715 x²))`` with ``h = 0.5 x``: three
+        multiplications, two fused multiply-adds and one ``tanh.approx.f32``."""
         squared = self._f("fmul", x, x)
-        inner = self._f(
-            "fadd",
-            self._const(SQRT_2_OVER_PI),
-            self._f("fmul", squared, self._const(SQRT_2_OVER_PI * GELU_CUBIC)),
+        inner = self._fma(
+            squared, self._const(SQRT_2_OVER_PI * GELU_CUBIC), self._const(SQRT_2_OVER_PI)
         )
         u = self._f("fmul", x, inner)
         t = self.w.emit(
             f'llvm.inline_asm asm_dialect = att "tanh.approx.f32 $0, $1;", "=f,f" {u} : (f32) -> f32'
         )
         half = self._f("fmul", x, self._const(0.5))
-        return self._f("fadd", half, self._f("fmul", half, t))
+        return self._fma(half, t, half)
