@@ -8,7 +8,8 @@ Usage: ``.venv/bin/python bench/compile_time_gemm.py [--runs N] [--triton-python
   default ``sched-verify`` and with ``--no-verify``, against
   ``bench/triton_matmul_peer.py --arch sm_90 --once`` (Triton's own cache bypassed).
 * **warm**: in one process, after a first compile; warpsched's stages timed one by one
-  (parse + verify, passes ``sched-to-nvvm`` and ``convert-nvvm-to-llvm``, MLIR's
+  (parse + verify, the backend's pass pipeline as the driver runs it, ``sched-expand-gemm``
+  included, MLIR's
   translator on the loaded module as the driver runs it, llvmlite NVPTX, whole-program
   ptxas) against ``triton.compile`` repeated in the peer's process.
 
@@ -37,10 +38,12 @@ STAGES = ("parse + verify", "passes", "MLIR → LLVM IR", "llvmlite NVPTX", "ptx
 
 def warm_stages() -> tuple[float, ...]:
     """Seconds per stage of one in-process compile of the example."""
+    from warpsched.backend.interface import CompileOptions
     from warpsched.dialects.registry import new_context
     from warpsched.frontend.load import load_module
     from warpsched.llvm.translate import module_to_llvm_ir
     from warpsched.nvidia.backend.codegen import llvm_ir_to_ptx, ptx_to_cubin
+    from warpsched.nvidia.backend.stages import BACKEND
     from warpsched.nvidia.targets import NVTarget
     from warpsched.passes.pipeline import parse_element, run_pipeline
 
@@ -57,10 +60,8 @@ def warm_stages() -> tuple[float, ...]:
     with context:
         module = load_module(EXAMPLE.read_text(), str(EXAMPLE), context)
         lap()
-        passes = [
-            parse_element("sched-to-nvvm{target=sm_90a}"),
-            parse_element("convert-nvvm-to-llvm"),
-        ]
+        options = CompileOptions(target=NVTarget.SM90A.value)
+        passes = [parse_element(p) for p in BACKEND.pass_pipeline(options)]
         run_pipeline(module, passes, context, str(EXAMPLE))
         lap()
         llvm_ir = module_to_llvm_ir(module)

@@ -4,8 +4,10 @@
     python3 bench/fused_epilogue_vs_torch.py run [--quick]   # on the GPU: check, time, print
 
 Our side: the bias + GELU variants of ``tests/fused_variants.py`` (the expanded Hopper GEMM with
-``sched.nv_epilogue_bias`` and ``sched.nv_epilogue_activation gelu_tanh`` before its store; the
-cooperative 128×256 kernel data-parallel, stream-K and in 2x1 clusters), each checked against a
+``sched.nv_epilogue_bias`` and ``sched.nv_epilogue_activation gelu_tanh`` before its store: the
+cooperative 128×256 kernel data-parallel, stream-K, in 2x1 clusters with 3 and 4 stages, the
+cooperative 128×128 kernel and the 64×128 ping-pong one for small M: the configurations
+``gemm_vs_cublas`` finds best somewhere on its shapes), each checked against a
 float64 reference (NaN-poisoned C) before it is timed.  Torch's side, bf16 in and out:
 
 * ``addmm_gelu``: ``torch._addmm_activation(bias, a, b, use_gelu=True)``, cuBLASLt's GEMM with
@@ -13,7 +15,10 @@ float64 reference (NaN-poisoned C) before it is timed.  Torch's side, bf16 in an
 * ``linear_gelu``: ``F.gelu(F.linear(a, bᵀ, bias), approximate="tanh")``, cuBLAS's GEMM with a
   bias epilogue, then a separate GELU kernel.
 
-The faster of the two per shape is the peer.  Timing is ``gemm_vs_cublas``'s: CUDA graphs of
+The faster of the two per shape is the peer.  Two references without the epilogue are timed
+in the same rounds and printed beside it, outside the ratio: ``torch.matmul`` (cuBLAS's plain
+GEMM) and ``PLAIN``, our kernel of the same configuration as the first candidate; they say
+how much each side's epilogue costs.  Timing is ``gemm_vs_cublas``'s: CUDA graphs of
 ``REPS`` calls rotating over input sets that exceed L2, replayed in ``ROUNDS`` interleaved
 rounds; the median per call.  ``WARPSCHED_CACHE_DIR`` names the kernel cache.
 """
@@ -26,25 +31,34 @@ import statistics
 import sys
 from pathlib import Path
 
-from gemm_vs_cublas import HEADLINE, L2_BYTES, REPS, ROUNDS, SWEEP
+from gemm_vs_cublas import HEADLINE, L2_BYTES, REPS, ROUNDS, SWEEP, config
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from fused_variants import BY_NAME  # noqa: E402
+from fused_variants import BY_NAME, VARIANTS  # noqa: E402
 
-CANDIDATES = ("bias_gelu_coop_tma", "bias_gelu_coop_tma_sk", "bias_gelu_coop_tma_c2")
+CANDIDATES = (
+    "bias_gelu_coop_tma",
+    "bias_gelu_coop_tma_sk",
+    "bias_gelu_coop_tma_c2",
+    "bias_gelu_coop_s4_tma_c2",
+    "bias_gelu_coop_128x128_s5",
+    "bias_gelu_pp_64x128_s6",
+)
+PLAIN = "coop_128x256_s3_tma"
+"""The candidate of ``gemm_vs_cublas`` that is ``CANDIDATES[0]`` without its epilogue."""
 TOLERANCE = 1e-2
 
 
 def prepare() -> int:
-    """Compile the candidates into the kernel cache (needs the MLIR toolchain)."""
+    """Compile every variant (the candidates and the GPU tests' kernels) into the kernel cache
+    (needs the MLIR toolchain)."""
     from warpsched.runtime import GemmKernel
 
-    for name in CANDIDATES:
-        variant = BY_NAME[name]
+    for variant in VARIANTS:
         kernel = GemmKernel.from_mlir(variant.path, variant.name)
         kernel.cubin()
-        print(f"cached {name} -> {kernel.cache_key[:16]}", flush=True)
+        print(f"cached {variant.name} -> {kernel.cache_key[:16]}", flush=True)
     return 0
 
 
@@ -82,7 +96,12 @@ def run(shapes: list[tuple[int, int, int]]) -> int:
     kernels = {
         name: GemmKernel.from_mlir(BY_NAME[name].path, BY_NAME[name].name) for name in CANDIDATES
     }
+    plain = GemmKernel(config(PLAIN))
     peers = _peers(torch)
+    references = {
+        "matmul": lambda a, b, bias, out: torch.matmul(a, b),
+        PLAIN: lambda a, b, bias, out: plain(a, b, out),
+    }
     print(f"device {torch.cuda.get_device_name(0)}", flush=True)
     rows, failures = [], 0
     for m, n, k in shapes:
@@ -109,23 +128,29 @@ def run(shapes: list[tuple[int, int, int]]) -> int:
         outs = [torch.empty(m, n, device="cuda", dtype=torch.bfloat16) for _ in range(sets)]
         fns = {
             name: (lambda i, fn=fn, data=data, outs=outs: fn(*data[i], outs[i]))
-            for name, fn in checked.items()
-            if ok[name]
+            for name, fn in {**checked, **references}.items()
+            if ok.get(name, True)
         }
         ms = graph_times(torch, fns, sets, REPS, ROUNDS)
         tflops = {name: 2 * m * n * k / t / 1e9 for name, t in ms.items()}
         best = max((x for x in tflops if x in kernels), key=tflops.get)
         peer = max((x for x in tflops if x in peers), key=tflops.get)
-        rows.append((m, n, k, best, tflops[best], peer, tflops[peer]))
+        rows.append(
+            (m, n, k, best, tflops[best], peer, tflops[peer], tflops[PLAIN], tflops["matmul"])
+        )
         print(f"  {m}x{n}x{k}: " + ", ".join(f"{x} {v:.1f}" for x, v in tflops.items()), flush=True)
         torch.cuda.empty_cache()
-    print("\n| M | N | K | best kernel | warpsched TFLOP/s | best torch | torch TFLOP/s | ratio |")
-    print("|---|---|---|---|---|---|---|---|")
+    print(
+        "\n| M | N | K | best kernel | warpsched TFLOP/s | best torch | torch TFLOP/s | ratio "
+        f"| {PLAIN} (no epilogue) | matmul (no epilogue) |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|")
     ratios = []
-    for m, n, k, ours, mine, peer, theirs in rows:
+    for m, n, k, ours, mine, peer, theirs, plain_rate, matmul_rate in rows:
         ratios.append(mine / theirs)
         print(
-            f"| {m} | {n} | {k} | {ours} | {mine:.1f} | {peer} | {theirs:.1f} | {mine / theirs:.3f} |"
+            f"| {m} | {n} | {k} | {ours} | {mine:.1f} | {peer} | {theirs:.1f} | "
+            f"{mine / theirs:.3f} | {plain_rate:.1f} | {matmul_rate:.1f} |"
         )
     print(
         f"\nmedian ratio {statistics.median(ratios):.3f}, min ratio {min(ratios):.3f}, "

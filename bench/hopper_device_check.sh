@@ -3,14 +3,20 @@
 # compute-sanitizer, no MLIR toolchain), each part one `run` call under its 10-minute limit:
 #
 #   here:    WARPSCHED_CACHE_DIR=.device/cache .venv/bin/python bench/gemm_vs_cublas.py prepare
+#            WARPSCHED_CACHE_DIR=.device/cache .venv/bin/python bench/fused_epilogue_vs_torch.py prepare
 #   device:  bash bench/hopper_device_check.sh checks        (carry .device)
 #            bash bench/hopper_device_check.sh bench [quick]
+#            bash bench/hopper_device_check.sh fused-checks
+#            bash bench/hopper_device_check.sh fused [quick]
 #            bash bench/hopper_device_check.sh ncu
 #
-# checks: the GPU tests (every configuration, 2x1 clusters included) against float64 torch,
-#         then compute-sanitizer memcheck, racecheck and synccheck on one small launch of each
-#         consumer mode, epilogue and cluster shape (each launch also checks its result);
+# checks: the GPU tests (every configuration, 2x1 clusters included, and every fused-epilogue
+#         variant) against float64 torch, then compute-sanitizer memcheck, racecheck and
+#         synccheck on one small launch of each consumer mode, epilogue and cluster shape (each
+#         launch also checks its result);
+# fused-checks: the same three tools on one ragged launch of each fused-epilogue variant;
 # bench:  the benchmark against cuBLAS (all shapes, or the four headline ones with "quick");
+# fused:  the fused bias + GELU epilogue against torch's best (all shapes, or the headline ones);
 # ncu:    Nsight Compute on the data-parallel and stream-K kernels at 8192³ and 6144³.
 # Every step prints its summary; the status is that of the first failing step.
 set -u
@@ -30,7 +36,7 @@ step() {
 case "${1:-}" in
   checks)
     step timeout 240 python3 -m pytest -q -p no:cacheprovider tests/test_hopper_gpu.py \
-      tests/test_runtime_driver.py
+      tests/test_runtime_driver.py tests/test_fused_epilogue_gpu.py
     for config in coop_128x256_s3_tma coop_128x256_s3_tma_sk pp_128x128_s4_tma coop_128x256_s4_regs \
                   coop_128x256_s3_tma_c2 coop_128x256_s4_tma_c2 \
                   pp_128x128_s4_tma_c2; do
@@ -39,6 +45,15 @@ case "${1:-}" in
         # host API errors, not kernel faults, so the tools report device errors only.
         step timeout 120 compute-sanitizer --tool "$tool" --error-exitcode 3 --report-api-errors no \
           python3 bench/gemm_profile_target.py --config "$config" --shape 1920,2176,192 --launches 2
+      done
+    done
+    ;;
+  fused-checks)
+    for variant in $(python3 -c 'import sys; sys.path.insert(0, "tests")
+from fused_variants import VARIANTS; print(*(v.name for v in VARIANTS))'); do
+      for tool in memcheck racecheck synccheck; do
+        step timeout 120 compute-sanitizer --tool "$tool" --error-exitcode 3 --report-api-errors no \
+          python3 bench/gemm_profile_target.py --fused "$variant" --shape 1000,520,264 --launches 2
       done
     done
     ;;
@@ -60,8 +75,15 @@ case "${1:-}" in
       step timeout 590 python3 bench/gemm_vs_cublas.py run
     fi
     ;;
+  fused)
+    if [ "${2:-}" = quick ]; then
+      step timeout 500 python3 bench/fused_epilogue_vs_torch.py run --quick
+    else
+      step timeout 590 python3 bench/fused_epilogue_vs_torch.py run
+    fi
+    ;;
   *)
-    echo "usage: bash bench/hopper_device_check.sh checks | bench [quick] | ncu" >&2
+    echo "usage: bash bench/hopper_device_check.sh checks | fused-checks | bench [quick] | fused [quick] | ncu" >&2
     exit 2
     ;;
 esac

@@ -39,6 +39,13 @@ VARIANTS = (
     Variant("bias_gelu_coop_tma", {}, ("bias", "gelu_tanh")),
     Variant("bias_gelu_coop_tma_sk", {"decomposition": "stream_k"}, ("bias", "gelu_tanh")),
     Variant("bias_gelu_coop_tma_c2", {"cluster_m": 2}, ("bias", "gelu_tanh")),
+    Variant("bias_gelu_coop_s4_tma_c2", {"stages": 4, "cluster_m": 2}, ("bias", "gelu_tanh")),
+    Variant("bias_gelu_coop_128x128_s5", {"block_n": 128, "stages": 5}, ("bias", "gelu_tanh")),
+    Variant(
+        "bias_gelu_pp_64x128_s6",
+        {"consumers": "pingpong", "block_m": 64, "block_n": 128, "stages": 6},
+        ("bias", "gelu_tanh"),
+    ),
     Variant("bias_relu_coop_tma_s4", {"stages": 4, "block_n": 128}, ("bias", "relu")),
     Variant(
         "full_coop_registers",
