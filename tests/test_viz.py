@@ -223,6 +223,25 @@ def test_diff_text_and_svg(tmp_path, capsys):
     assert _items(root, "violation")  # the removed entries are outlined on side A
 
 
+def test_diff_marks_lanes_by_position_when_their_names_moved():
+    """Lanes pair by position: B's lane 0 is A's lane 0 even when B has a lane of A's lane-0
+    name elsewhere (with fewer items); the outline names B's own lane."""
+    from warpsched.viz.diff import changes, marked
+    from warpsched.viz.model import Item, Kind, Lane, Timeline
+
+    def lane(name: str, *labels: str) -> Lane:
+        return Lane(name, tuple(Item(Kind.OTHER, label) for label in labels))
+
+    a = Timeline("k", "nvidia", (lane("producer", "p0", "p1", "p2"), lane("consumer", "c0")))
+    b = Timeline("k", "nvidia", (lane("consumer", "c0", "c1", "c2"), lane("producer", "p0")))
+    found = changes([a], [b])
+    (side_b,) = marked(b, found, 1).violations
+    assert {step.actor for step in side_b.steps} == {"consumer", "producer"}
+    assert [s.action for s in side_b.steps if s.actor == "consumer"] == ["c0", "c1", "c2"]
+    (side_a,) = marked(a, found, 0).violations
+    assert [s.action for s in side_a.steps if s.actor == "producer"] == ["p0", "p1", "p2"]
+
+
 def test_diff_identical(capsys):
     assert main(["--diff", str(PINGPONG), str(PINGPONG)]) == 0
     assert "no differences" in capsys.readouterr().out

@@ -19,10 +19,14 @@ from .model import Item, Timeline
 
 @dataclass(frozen=True)
 class Change:
-    """Items ``a_items`` of A became ``b_items`` of B in ``schedule``, ``lane``, ``phase``."""
+    """Items ``a_items`` of A became ``b_items`` of B in ``schedule``, ``lane``, ``phase``.
+    ``lane`` is A's name of the lane at position ``lane_index`` (B's where A has none); lanes
+    pair by position, so B's lane there may have another name.  A schedule present on one side
+    only has ``lane_index`` -1."""
 
     schedule: str
     lane: str
+    lane_index: int
     phase: str
     a_items: tuple[str, ...]
     b_items: tuple[str, ...]
@@ -62,7 +66,9 @@ def changes(a: list[Timeline], b: list[Timeline]) -> list[Change]:
         if ta is None or tb is None:
             name = (ta or tb).name
             out.append(
-                Change(name, "", "", ("present",) if ta else (), ("present",) if tb else (), (), ())
+                Change(
+                    name, "", -1, "", ("present",) if ta else (), ("present",) if tb else (), (), ()
+                )
             )
             continue
         for n in range(max(len(ta.lanes), len(tb.lanes))):
@@ -80,6 +86,7 @@ def changes(a: list[Timeline], b: list[Timeline]) -> list[Change]:
                             Change(
                                 ta.name,
                                 lane,
+                                n,
                                 phase,
                                 tuple(xa[a0:a1]),
                                 tuple(xb[b0:b1]),
@@ -110,13 +117,13 @@ def text(found: list[Change], a_name: str, b_name: str) -> str:
 def marked(t: Timeline, found: list[Change], side: int) -> Timeline:
     """``t`` with the changed items of side 0 (A) or 1 (B) turned into a pseudo-violation, so the
     SVG outlines them."""
-    lanes = {lane.name: lane for lane in t.lanes}
     steps = []
     for c in found:
-        if c.schedule != t.name or c.lane not in lanes:
+        if c.schedule != t.name or not 0 <= c.lane_index < len(t.lanes):
             continue
+        lane = t.lanes[c.lane_index]
         for i in c.b_indices if side else c.a_indices:
-            steps.append(Step(c.lane, lanes[c.lane].items[i].label))
+            steps.append(Step(lane.name, lane.items[i].label))
     if not steps:
         return replace(t, violations=())
     v = Violation(

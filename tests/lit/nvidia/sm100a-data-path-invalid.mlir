@@ -2,8 +2,14 @@
 // and the same rules when the target comes from the sched-to-nvvm option instead.
 // RUN: %warpsched-opt %s --split-input-file --verify-diagnostics
 // RUN: not %warpsched-opt %S/Inputs/ws_gemm_per_k.mlir --sched-to-nvvm=target=sm_100a 2>&1 | FileCheck %s --check-prefix=OPTION
+// RUN: not %warpsched-compile %examples/hopper_gemm_expanded.mlir --target sm_100a -o %t.cubin 2>&1 | FileCheck %s --check-prefix=WGMMA
 
 // OPTION: ws_gemm_per_k.mlir:{{[0-9]+}}:{{[0-9]+}}: error: sched-to-nvvm: kernel '{{.*}}' (sm_100a data path): M = 32 is not a tcgen05.mma.cta_group::1 shape (M in (64, 128))
+
+// The expanded Hopper GEMM (register accumulators, wgmma) asked for sm_100a: the compile's
+// sched-verify leaves it to the lowering, which names what it lacks.
+// WGMMA: hopper_gemm_expanded.mlir:{{[0-9]+}}:3: error: sched-to-nvvm: kernel 'hopper_gemm' keeps its accumulators in registers, which only the TMA + wgmma data path of sm_90a does; sm_100a kernels pass them through a sched.nv_output_pipeline (TMEM on sm_100a)
+// WGMMA-NOT: internal error
 
 // ==== a tile tcgen05.mma.cta_group::1.kind::f16 has no shape for ====
 module attributes {sched.target = "sm_100a"} {
