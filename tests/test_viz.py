@@ -89,6 +89,7 @@ def test_the_hopper_gemm_is_drawn_as_its_expanded_kernel(tmp_path, example):
     consumer warpgroups, the ring, the TMA loads, the wgmmas and the epilogue's store."""
     rc, root = _svg(tmp_path, ROOT / "examples" / example, "--verify")
     assert rc == 0 and not _items(root, "violation")
+    assert "@hopper_gemm (nvidia)" in ET.tostring(root, encoding="unicode")  # the kernel's name
     names = [lane.get("data-name") for lane in _items(root, "lane")]
     assert names == ["role producer", "role consumer 0", "role consumer 1"]
     assert {r.get("data-pipeline"): r.get("data-stages") for r in _items(root, "ring")} == {

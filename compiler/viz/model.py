@@ -116,7 +116,7 @@ def timelines(module: ir.Operation) -> list[Timeline]:
                 kernel = to_kernel(op, verify_target(module, ""))
         except (ValueError, TypeError):
             continue  # a kernel the lowering rejects: nothing to draw
-        out.append(_nvidia(op, kernel))
+        out.append(_nvidia(kernel))
     return out
 
 
@@ -179,7 +179,7 @@ def _nv_item(action: Action) -> Item:
     return Item(kind, action.describe(), barrier=action.barrier)
 
 
-def _nvidia(op: ir.Operation, kernel) -> Timeline:
+def _nvidia(kernel) -> Timeline:
     tiles = NV_WORK_ITEMS if kernel.schedulers else NV_TILES
     unrolled = unroll(kernel, tiles, NV_K_BLOCKS)
     lanes = tuple(
@@ -188,5 +188,4 @@ def _nvidia(op: ir.Operation, kernel) -> Timeline:
     )
     pipes = [*kernel.input_pipelines, *filter(None, [kernel.output_pipeline])]
     stages = tuple((p.name, p.config.num_stages) for p in pipes)
-    name = op.attributes["sym_name"].value if "sym_name" in op.attributes else "nv_kernel"
-    return Timeline(name, "nvidia", lanes, tuple(check_kernel(kernel)), stages)
+    return Timeline(kernel.name, "nvidia", lanes, tuple(check_kernel(kernel)), stages)

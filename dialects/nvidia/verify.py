@@ -22,7 +22,7 @@ diagnostics (it never raises):
   kernel with A/B stages must be a ``tcgen05.mma`` tile shape with M = 128,
   K = 64, its accumulator stages must fit their stride and the 512 TMEM
   columns, its epilogue 4 warps; with cta_group 2 the pair's M = 256 tile a
-  ``tcgen05.mma.cta_group::2`` shape (``blackwell.rules``).
+  ``tcgen05.mma.cta_group::2`` shape (``datapaths.tcgen05.rules``).
 """
 
 from __future__ import annotations
