@@ -1,19 +1,17 @@
-"""``sched-to-nvvm``: a ``sched.nv_kernel``, ``sched.nv_gemm`` or AMD ``sched.kernel`` → one
-``llvm.func`` in llvm + nvvm.
+"""``sched-to-nvvm``: a ``sched.nv_kernel`` or AMD ``sched.kernel`` → one ``llvm.func`` in
+llvm + nvvm.
 
-For a ``sched.nv_kernel`` the pass converts the kernel's ops 1:1 into the
-program model (``warpsched.nvidia.program.kernel.Kernel``: ``warpsched.dialects.nvidia.model.to_kernel``) and lowers
-it with the library (``warpsched.nvidia.lowering.kernel.lower_kernel``).  A
-``sched.nv_gemm`` (sm_90a only) becomes the Hopper GEMM its attributes
-describe (``warpsched.nvidia.datapaths.wgmma.kernel.gemm_module``).  Either way the
-resulting ops go where the op was: the shared-memory global, then the kernel
-function.  A module without either, holding AMD ``sched.kernel``s (sm_90a only),
-has the one named by ``kernel=`` (or its only one) lowered from its expanded
-schedule by ``warpsched.nvidia.amd_schedules.lower_schedule_sm90`` (issue 14: the
-AMD schedule run on an NVIDIA GPU), and its body replaced by the kernel, as
-``sched-to-rocdl`` does.
-The top module gets ``sched.target``.  The target comes from the ``target``
-option, else from the module's ``sched.target`` attribute.
+For a ``sched.nv_kernel`` the pass converts the kernel's ops 1:1 into the program model
+(``warpsched.nvidia.program.kernel.Kernel``: ``warpsched.dialects.nvidia.model.to_kernel``) and
+lowers it with the library (``warpsched.nvidia.lowering.kernel.lower_kernel``); the resulting
+ops go where the op was: the shared-memory global, then the kernel function.  A
+``sched.nv_gemm`` is refused with a diagnostic: ``sched-expand-gemm`` first rewrites it into its
+``sched.nv_kernel`` (the backend's pipeline does).  A module without NVIDIA kernels, holding
+AMD ``sched.kernel``s (sm_90a only), has the one named by ``kernel=`` (or its only one) lowered
+from its expanded schedule by ``warpsched.nvidia.amd_schedules.lower_schedule_sm90`` (issue 14:
+the AMD schedule run on an NVIDIA GPU), and its body replaced by the kernel, as
+``sched-to-rocdl`` does.  The top module gets ``sched.target``.  The target comes from the
+``target`` option, else from the module's ``sched.target`` attribute.
 """
 
 from __future__ import annotations

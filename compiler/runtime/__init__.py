@@ -2,11 +2,15 @@
 
 * ``tensormap``: ``TensorMapSpec`` (validated TMA view) and ``encode`` (128-byte ``CUtensorMap``);
 * ``params``: ``KernelParam`` values and their ``void* kernelParams[]`` packing;
-* ``driver``: checked CUDA driver calls, ``Kernel`` (cubin + entry) and its launch,
-  ``DeviceBuffer`` (zero-filled device memory);
+* ``driver``: checked CUDA driver calls; ``launch``: ``Kernel`` (cubin + entry) and its
+  launch, ``DeviceBuffer`` (zero-filled device memory);
+* ``compiled``: every kernel the runtime launches is compiled by the driver, through the cache;
 * ``cache``: the content-addressed disk cache of compiled artefacts;
 * ``tensors``: ``as_matrix`` (torch / DLPack / ``__cuda_array_interface__`` to ``MatrixArg``);
-* ``gemm``: ``GemmKernel`` and ``gemm()``, the Hopper GEMM on torch tensors;
+* ``gemm_kernel``: ``GemmKernel``, the Hopper GEMM (a configuration, or a wgmma
+  ``sched.nv_kernel`` file with its fused epilogue) on torch tensors; ``gemm_geometry``: its
+  launch geometry; ``epilogue_args``: the fused epilogue's arguments; ``gemm``: ``gemm()``;
+  ``source``: finding the kernel in a file;
 * ``schedule_kernel``: ``ScheduleKernel``, an AMD ``sched.kernel`` lowered to sm_90a, on torch
   tensors (``ScheduleLaunch``, ``ScheduleArgumentError``);
 * ``nv_kernel``: ``NvKernelLaunch``, launching a ``sched.nv_kernel`` on the sm_100a tcgen05 path;

@@ -92,7 +92,7 @@ def _llvmlite() -> Component:
 
 
 def _nvjitlink() -> Component:
-    """The cubin assembler as ``nvidia.codegen.ptx_to_cubin`` picks it: whole-program ptxas (the
+    """The cubin assembler as ``nvidia.backend.codegen.ptx_to_cubin`` picks it: whole-program ptxas (the
     pinned wheel's, via ``find_tool``), else nvJitLink, which drops ``setmaxnreg``."""
     try:
         from cuda.bindings import nvjitlink

@@ -5,14 +5,12 @@
   two K-loop iterations) and checks barrier balance, priority pairing, fence
   masks, DMA completion and visibility (vmcnt per wave group) and prefetch
   overwrites of LDS still being read.
-* ``nvidia``: checks a ``sched.nv_kernel``'s program model: TMEM, named
-  barriers, termination and stage agreement, then the mbarrier protocol
-  explored with networkx (``nvidia_model`` unrolls each role into
-  ``nvidia_actions``; ``nvidia_explore`` walks every interleaving) for 1 tile
-  and more tiles than stages;
-* ``nvidia_gemm``: the ``sched.nv_gemm`` TMA ring of a ``HopperGemmConfig``,
-  over several stage, tile and k-block counts; ``named_barriers``: one id per
-  purpose, one thread count per id;
+* ``nvidia``: checks a ``sched.nv_kernel``'s program model (a ``sched.nv_gemm`` as the kernel
+  it expands to): TMEM, ``expect_tx`` bytes, named barriers, termination and stage agreement,
+  then the mbarrier protocol explored with networkx (``nvidia_model`` and
+  ``nvidia_warpgroups`` unroll each role, warpgroup and CTA into ``nvidia_actor`` actions;
+  ``nvidia_explore`` walks every interleaving) for 1 tile and more tiles than stages;
+  ``named_barriers``: one id per purpose, one thread count per id;
 * ``counterexample``: the ``Violation`` both report, with its step-by-step trace.
 
 The checkers take library values and opaque op handles; the ``sched-verify``

@@ -8,7 +8,7 @@ In order, first violation first:
 * ``tmem``: sm_100a allocates TMEM once (one MMA context), the allocation's columns are a power
   of two in [32, 512] and ``stages × stride`` fits it;
 * ``expect_tx``: the bytes a stage's ``expect_tx`` arms are the bytes of the TMA boxes that land
-  on its barrier (the tcgen05 data path's, ``blackwell.rules.input_boxes``; a TMA + wgmma
+  on its barrier (the tcgen05 data path's, ``datapaths.tcgen05.rules.input_box_bytes``; a TMA + wgmma
   kernel's ``input_produce expect_tx``, against its ``tma_load``s' boxes); the violation
   carries the exploration's counterexample, where the phase never completes;
 * ``named-barrier``: one purpose and one thread count per id, over the barriers the unrolled

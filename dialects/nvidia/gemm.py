@@ -1,10 +1,11 @@
-"""``sched.nv_gemm``: a Hopper GEMM kernel (``warpsched.nvidia.datapaths.wgmma``) declared by its attributes.
+"""``sched.nv_gemm``: the Hopper GEMM kernel declared by its attributes, the short form of a
+``sched.nv_kernel``.
 
     sched.nv_gemm @gemm block_m 128 block_n 256 stages 3 consumers cooperative epilogue tma
 
 Every attribute is a field of ``HopperGemmConfig`` and may be left out (the
-field's default applies); ``sched-to-nvvm`` lowers the op to the generated
-kernel.
+field's default applies); ``sched-expand-gemm`` rewrites the op into the ``sched.nv_kernel``
+it stands for (``warpsched.nvidia.gemm.expand``), which ``sched-to-nvvm`` lowers.
 """
 
 from __future__ import annotations

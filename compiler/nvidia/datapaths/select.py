@@ -1,12 +1,12 @@
 """Which data path a ``sched.nv_kernel`` lowers to, and the emitter of that path.
 
 * ``MMA_SYNC`` (sm_90a, and sm_100a kernels without A/B stages): plain loads,
-  ``mma.sync`` m16n8k16, accumulator stages in shared memory (``gemm_data``);
+  ``mma.sync`` m16n8k16, accumulator stages in shared memory (``mma_sync``);
 * ``WGMMA`` (sm_90a with TMA-loaded stages): ``wgmma.mma_async`` into register accumulators
   of consumer warpgroups (``wgmma``; lowered by ``lowering.warpgroups``);
 * ``TCGEN05`` (sm_100a with an A/B input pipeline): TMA loads,
   ``tcgen05.mma`` into TMEM, ``tcgen05.ld`` epilogue, TMA store of C
-  (``blackwell.data_path``); ``TCGEN05_PAIR`` is the same with cta_group 2
+  (``tcgen05.data_path``); ``TCGEN05_PAIR`` is the same with cta_group 2
   (a 2-CTA cluster, ``tcgen05.mma.cta_group::2`` from the leader CTA).
 """
 

@@ -4,8 +4,8 @@ Every field is an attribute of the ``sched.nv_gemm`` op.  ``problems()`` lists
 what is illegal about a configuration (each message names the field, the value
 and the rule); the constructor raises ``GemmConfigError`` with them.  The
 derived properties (thread count, shared-memory bytes, accumulator registers,
-barrier counts) are what the kernel generator and the runtime both read, so
-they never disagree.
+barrier counts) are what the expansion (``gemm.expand``), the wgmma data path and the
+runtime all read, so they never disagree.
 """
 
 from __future__ import annotations

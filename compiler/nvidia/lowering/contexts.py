@@ -1,5 +1,5 @@
 """Lowering of the warp contexts (``MmaContext``, ``EpilogueContext``): the TMEM lifecycle and
-the MMA ⇄ epilogue start barrier, mixed into ``role_lowering.RoleLowering``.
+the MMA ⇄ epilogue start barrier, mixed into ``roles.RoleLowering``.
 
 * MMA context: ``tcgen05.alloc`` (sm_100a; both CTAs of a cta_group 2 pair
   allocate, ``.cta_group::2``), ``tcgen05.fence::before_thread_sync``,

@@ -7,7 +7,7 @@ Kernel structure::
     for each role with a body: if role.start <= tid < role.stop: body
     return
 
-Each role's steps are lowered by ``role_lowering.RoleLowering``.  Protocol lowering
+Each role's steps are lowered by ``roles.RoleLowering``.  Protocol lowering
 (mojo-semantics §B4-§B6; ``docs/nvidia-lowering.md``):
 
 * acquire = ``mbarrier.try_wait.parity`` spin at the side's phase; the

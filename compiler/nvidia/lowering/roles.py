@@ -1,5 +1,6 @@
 """Lowering of one role's body (``RoleLowering``): each program-model step → nvvm ops, by the
-protocol in ``lower``'s docstring and ``docs/nvidia-lowering.md``; data steps go to ``data_paths``."""
+protocol in ``kernel``'s docstring and ``docs/nvidia-lowering.md``; data steps go to the data
+path ``datapaths.select`` chose."""
 
 from __future__ import annotations
 

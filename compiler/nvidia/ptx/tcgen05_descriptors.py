@@ -2,7 +2,7 @@
 
 The **shared-memory descriptor** of ``tcgen05.mma`` (64 bits) keeps the sm_90
 fields (start address, leading and stride byte offsets, each ``>> 4``, and the
-base offset at bits 49-51), which ``hopper.descriptors.encode_descriptor``
+base offset at bits 49-51), which ``wgmma_descriptors.encode_descriptor``
 packs; sm_100 adds::
 
     bits 46-48  fixed 0b001 (the descriptor version)
