@@ -25,13 +25,11 @@ rounds; the median per call.  ``WARPSCHED_CACHE_DIR`` names the kernel cache.
 
 from __future__ import annotations
 
-import argparse
 import math
-import statistics
 import sys
 from pathlib import Path
 
-from gemm_vs_cublas import HEADLINE, L2_BYTES, REPS, ROUNDS, SWEEP, config
+from gemm_vs_cublas import L2_BYTES, REPS, ROUNDS, config, mode_and_shapes, shapes_of, summary
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
@@ -152,23 +150,13 @@ def run(shapes: list[tuple[int, int, int]]) -> int:
             f"| {m} | {n} | {k} | {ours} | {mine:.1f} | {peer} | {theirs:.1f} | "
             f"{mine / theirs:.3f} | {plain_rate:.1f} | {matmul_rate:.1f} |"
         )
-    print(
-        f"\nmedian ratio {statistics.median(ratios):.3f}, min ratio {min(ratios):.3f}, "
-        f"correctness failures {failures}"
-    )
+    print("\n" + summary(ratios, failures))
     return 1 if failures else 0
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("mode", choices=("prepare", "run"))
-    parser.add_argument("--quick", action="store_true", help="only the four headline shapes")
-    parser.add_argument("--shape", action="append", default=[], help="M,N,K instead of the list")
-    args = parser.parse_args(argv)
-    shapes = [tuple(int(x) for x in text.split(",")) for text in args.shape] or (
-        HEADLINE if args.quick else HEADLINE + SWEEP
-    )
-    return prepare() if args.mode == "prepare" else run(shapes)
+    args = mode_and_shapes(__doc__.splitlines()[0]).parse_args(argv)
+    return prepare() if args.mode == "prepare" else run(shapes_of(args))
 
 
 if __name__ == "__main__":

@@ -185,18 +185,36 @@ def run(shapes: list[tuple[int, int, int]], eager: bool) -> int:
             f"{ours / peak:.2f} |"
         )
     print(f"\nmeasured dense bf16 peak (best cuBLAS): {peak:.1f} TFLOP/s")
-    print(
-        f"median ratio {statistics.median(ratios):.3f}, min ratio {min(ratios):.3f}, "
-        f"correctness failures {failures}"
-    )
+    print(summary(ratios, failures))
     return 1 if failures else 0
 
 
-def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def summary(ratios: list[float], failures: int) -> str:
+    """The last line of a benchmark against a peer: median and minimum ratio, failures."""
+    return (
+        f"median ratio {statistics.median(ratios):.3f}, min ratio {min(ratios):.3f}, "
+        f"correctness failures {failures}"
+    )
+
+
+def mode_and_shapes(description: str) -> argparse.ArgumentParser:
+    """The parser of a benchmark's ``prepare | run [--quick] [--shape M,N,K]...``."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("mode", choices=("prepare", "run"))
     parser.add_argument("--quick", action="store_true", help="only the four headline shapes")
     parser.add_argument("--shape", action="append", default=[], help="M,N,K instead of the list")
+    return parser
+
+
+def shapes_of(args: argparse.Namespace) -> list[tuple[int, ...]]:
+    """The shapes ``mode_and_shapes``'s options ask for."""
+    return [tuple(int(x) for x in text.split(",")) for text in args.shape] or (
+        HEADLINE if args.quick else HEADLINE + SWEEP
+    )
+
+
+def main(argv: list[str]) -> int:
+    parser = mode_and_shapes(__doc__.splitlines()[0])
     parser.add_argument("--pad", type=int, default=0, help="pad A and B rows to E elements")
     parser.add_argument(
         "--eager",
@@ -210,10 +228,7 @@ def main(argv: list[str]) -> int:
             del CANDIDATES[name]
     global PAD
     PAD = args.pad
-    shapes = [tuple(int(x) for x in text.split(",")) for text in args.shape] or (
-        HEADLINE if args.quick else HEADLINE + SWEEP
-    )
-    return prepare() if args.mode == "prepare" else run(shapes, args.eager)
+    return prepare() if args.mode == "prepare" else run(shapes_of(args), args.eager)
 
 
 if __name__ == "__main__":

@@ -41,7 +41,7 @@ from warpsched.nvidia import program as P
 from warpsched.nvidia.datapaths.select import DataPath
 from warpsched.nvidia.datapaths.wgmma.plan import uses_wgmma
 from warpsched.nvidia.lowering.errors import LoweringError
-from warpsched.nvidia.lowering.lowered import LoweredKernel
+from warpsched.nvidia.lowering.lowered import LoweredKernel, module_text
 from warpsched.nvidia.lowering.pipeline_state import init_pipeline
 from warpsched.nvidia.lowering.roles import RoleLowering
 from warpsched.nvidia.lowering.warpgroups import lower_warpgroup_kernel
@@ -122,22 +122,9 @@ def lower_kernel(kernel: P.Kernel) -> LoweredKernel:
         f"  llvm.func @{kernel.name}({args}) attributes {{nvvm.kernel, "
         f"nvvm.maxntid = array<i32: {kernel.launch_threads}, 1, 1>{cluster_attr}}}"
     )
-    if smem.dynamic:
-        storage = "external", 1024, 0
-    else:
-        storage = "internal", 128, smem.total_bytes
-    text = "\n".join(
-        [
-            f'module attributes {{sched.target = "{kernel.target.value}"}} {{',
-            f"  llvm.mlir.global {storage[0]} @{SMEM_SYMBOL}() {{addr_space = 3 : i32, "
-            f"alignment = {storage[1]} : i64}} : !llvm.array<{storage[2]} x i8>",
-            w.render(header),
-            "}",
-            "",
-        ]
-    )
+    static = None if smem.dynamic else smem.total_bytes
     return LoweredKernel(
-        text,
+        module_text(kernel.target, SMEM_SYMBOL, w.render(header), static),
         kernel.name,
         kernel.target,
         kernel.launch_threads,

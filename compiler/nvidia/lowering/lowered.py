@@ -1,4 +1,5 @@
-"""``LoweredKernel``: what the role lowering produces for one kernel, and the launch facts."""
+"""``LoweredKernel``: what the role lowering produces for one kernel, and the launch facts;
+``module_text``: the module around a lowered kernel function."""
 
 from __future__ import annotations
 
@@ -30,3 +31,22 @@ class LoweredKernel:
     extra_params: tuple[str, ...] = ()
     """The fused epilogue's arguments after the GEMM's own (``alpha``, ``bias``, ``residual``,
     ``ldr``: those its ops use), in order."""
+
+
+def module_text(target: NVTarget, smem_symbol: str, function: str, static_smem: int | None) -> str:
+    """The module holding ``function`` (its rendered ``llvm.func``) and the shared-memory global
+    ``smem_symbol``: ``static_smem`` bytes, 128-byte aligned, or, when None, the dynamic
+    (external, 1024-byte aligned) array whose size the launch passes."""
+    linkage, alignment, size = (
+        ("external", 1024, 0) if static_smem is None else ("internal", 128, static_smem)
+    )
+    return "\n".join(
+        [
+            f'module attributes {{sched.target = "{target.value}"}} {{',
+            f"  llvm.mlir.global {linkage} @{smem_symbol}() {{addr_space = 3 : i32, "
+            f"alignment = {alignment} : i64}} : !llvm.array<{size} x i8>",
+            function,
+            "}",
+            "",
+        ]
+    )

@@ -28,7 +28,7 @@ from warpsched.nvidia.datapaths.select import DataPath
 from warpsched.nvidia.datapaths.wgmma.emitter import SIGNATURE, SMEM_SYMBOL, GemmEmitter
 from warpsched.nvidia.datapaths.wgmma.fused import extra_params
 from warpsched.nvidia.datapaths.wgmma.plan import wgmma_plan
-from warpsched.nvidia.lowering.lowered import LoweredKernel
+from warpsched.nvidia.lowering.lowered import LoweredKernel, module_text
 from warpsched.nvidia.lowering.warpgroup_roles import WarpgroupRoleLowering
 from warpsched.nvidia.program.roles import WARPGROUP_SIZE, Role
 
@@ -79,18 +79,8 @@ def lower_warpgroup_kernel(kernel: P.Kernel) -> LoweredKernel:
     header = (
         f"  llvm.func @{kernel.name}({signature}) attributes {{nvvm.kernel, {', '.join(attrs)}}}"
     )
-    text = "\n".join(
-        [
-            f'module attributes {{sched.target = "{kernel.target.value}"}} {{',
-            f"  llvm.mlir.global external @{SMEM_SYMBOL}() {{addr_space = 3 : i32, "
-            f"alignment = 1024 : i64}} : !llvm.array<0 x i8>",
-            w.render(header),
-            "}",
-            "",
-        ]
-    )
     return LoweredKernel(
-        text,
+        module_text(kernel.target, SMEM_SYMBOL, w.render(header), None),
         kernel.name,
         kernel.target,
         kernel.launch_threads,
