@@ -1,5 +1,6 @@
 # warpsched: two commands.  `make demo` and `make test` each bootstrap what they need
-# (Debian lld-22/llvm-22 when missing, and .venv with the pinned toolchain) idempotently.
+# (Debian lld-22/llvm-22 when missing, and .venv with the pinned toolchain) idempotently; on a
+# machine with an NVIDIA GPU they add the gpu extra (torch), so `make test` runs the GPU tests.
 
 PYTHON3 ?= python3
 VENV    ?= .venv
@@ -7,10 +8,14 @@ PY      := $(VENV)/bin/python
 STAMP   := $(VENV)/.warpsched-installed
 SYSTEM_TOOLS := ld.lld-22 llvm-objdump-22
 OUT     ?= out
+# 1 when `nvidia-smi -L` lists a GPU: setup then installs requirements-gpu.lock (the gpu extra:
+# torch) into .venv, and pytest runs the tests marked gpu on it.  WARPSCHED_GPU=0 or 1 overrides.
+WARPSCHED_GPU ?= $(shell nvidia-smi -L 2>/dev/null | grep -q '^GPU ' && echo 1 || echo 0)
+GPU_STAMP := $(VENV)/.warpsched-gpu-installed
 
 .PHONY: setup system-tools demo test lint lit pytest bench doctor clean
 
-setup: system-tools $(STAMP)
+setup: system-tools $(STAMP) $(if $(filter 1,$(WARPSCHED_GPU)),$(GPU_STAMP))
 
 # Debian's lld-22 and llvm-22, installed through apt only when missing; as non-root we say how.
 system-tools:
@@ -32,6 +37,12 @@ $(STAMP): requirements.lock pyproject.toml
 	@test -x $(PY) || $(PYTHON3) -m venv $(VENV)
 	$(PY) -m pip install -q --disable-pip-version-check -r requirements.lock
 	$(PY) -m pip install -q --disable-pip-version-check --no-deps --no-build-isolation -e .
+	@touch $@
+
+# The gpu extra, on top of the same pins (requirements-gpu.lock changes none of requirements.lock's).
+$(GPU_STAMP): requirements-gpu.lock $(STAMP)
+	@echo "warpsched: an NVIDIA GPU is present; installing the gpu extra (requirements-gpu.lock: torch)"
+	$(PY) -m pip install -q --disable-pip-version-check -r requirements.lock -r requirements-gpu.lock
 	@touch $@
 
 doctor: setup
@@ -97,6 +108,7 @@ lit: setup
 	@if [ -d tests/lit ] && ls tests/lit/lit.cfg.py >/dev/null 2>&1; then $(VENV)/bin/lit -sv tests/lit; fi
 
 pytest: setup
+	@if [ "$(WARPSCHED_GPU)" = 1 ]; then echo "warpsched: an NVIDIA GPU is present; the tests marked gpu run on it (they need a Hopper GPU)"; fi
 	$(PY) -m pytest -q -p no:cacheprovider tests
 
 # lint, then lit, pytest last: the run ends with pytest's summary line.

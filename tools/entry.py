@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import NoReturn, TextIO
 
 from warpsched.core.atomic import write_atomic
+from warpsched.toolchain.extras import missing_module_message
 
 
 class GuardedStream:
@@ -63,8 +64,10 @@ def guarded_main(prog: str, run: Callable[[list[str]], int], argv: list[str] | N
     """``run(argv)`` (``sys.argv[1:]`` by default) with every escape turned into an exit status.
 
     argparse's ``SystemExit`` keeps its meaning (0 for ``--help``, 1 otherwise),
-    Ctrl-C exits 1, and any other exception is reported as one
-    ``<prog>: error: internal error: ...`` line and exits 1.  stdout and stderr are
+    Ctrl-C exits 1, a module an extra provides that cannot be imported is one
+    ``<prog>: error: cannot import 'mlir' (...); install warpsched[toolchain]: ...`` line
+    (``warpsched.toolchain.extras``), and any other exception is reported as one
+    ``<prog>: error: internal error: ...`` line; each exits 1.  stdout and stderr are
     ``GuardedStream``s while ``run`` runs: output that cannot be written to stdout (closed,
     full, a closed pipe) is one ``<prog>: error: cannot write to standard output`` line and
     status 1; with nothing written, a closed stdout is no error.
@@ -91,6 +94,11 @@ def _status(prog: str, run: Callable[[list[str]], int], argv: list[str]) -> int:
     except SystemExit as exc:
         return 0 if exc.code in (0, None) else 1
     except KeyboardInterrupt:
+        return 1
+    except ImportError as exc:  # a module an extra provides, imported where the tool needs it
+        message = missing_module_message(exc)
+        what = message or f"internal error: {type(exc).__name__}: {exc}"
+        print(f"{prog}: error: {what}", file=sys.stderr)
         return 1
     except Exception as exc:  # noqa: BLE001 - the last line of defence against tracebacks
         print(f"{prog}: error: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)

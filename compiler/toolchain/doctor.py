@@ -1,14 +1,17 @@
-"""``warpsched-doctor`` / ``python -m warpsched.toolchain.doctor``: the toolchain self-check.
+"""``warpsched-doctor`` / ``python -m warpsched doctor``: the toolchain self-check.
+
+    warpsched-doctor [-h]
 
 Prints one line per component with its version and OK or MISSING, and exits 1
-if any component is missing.  Components: the MLIR Python bindings, the MLIR
-translator, llvmlite with its NVPTX and AMDGPU targets, the cubin assembler
-(whole-program ptxas from the pinned wheel, nvJitLink as the fallback),
-ld.lld-22, llvm-objdump-22 and FileCheck.
+if any component is missing, naming the install that provides it.  Components:
+the MLIR Python bindings, the MLIR translator, llvmlite with its NVPTX and
+AMDGPU targets, the cubin assembler (whole-program ptxas from the pinned wheel,
+nvJitLink as the fallback), ld.lld-22, llvm-objdump-22 and FileCheck.
 """
 
 from __future__ import annotations
 
+import argparse
 import importlib.metadata
 import shutil
 import subprocess
@@ -17,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from .extras import install_hint
 from .locate import ToolNotFoundError, find_tool
 
 
@@ -148,15 +152,43 @@ def check_all() -> list[Component]:
     return [check() for check in CHECKS]
 
 
+SYSTEM_COMPONENTS = ("ld.lld-22", "llvm-objdump-22")
+"""Components from Debian's packages; the others come with warpsched[toolchain]."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    return argparse.ArgumentParser(
+        prog="warpsched-doctor",
+        description="Check warpsched's toolchain: one line per component with its version and "
+        "OK or MISSING; exit status 1 when any is missing.",
+        epilog="components: MLIR Python bindings, MLIR translator, llvmlite (NVPTX, AMDGPU), "
+        "nvJitLink / ptxas, FileCheck (all from warpsched[toolchain]); ld.lld-22, "
+        "llvm-objdump-22 (apt-get install lld-22 llvm-22)",
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print the component table; return 0 when everything is present, else 1."""
-    del argv
+    try:
+        build_parser().parse_args(sys.argv[1:] if argv is None else argv)
+    except SystemExit as exc:  # --help: 0; a bad flag: argparse's usage line, then 1
+        return 0 if exc.code in (0, None) else 1
     components = check_all()
     for component in components:
         print(component.line())
     missing = [c.name for c in components if not c.ok]
     if missing:
         print(f"warpsched-doctor: missing: {', '.join(missing)}", file=sys.stderr)
+        if any(name not in SYSTEM_COMPONENTS for name in missing):
+            print(
+                f"warpsched-doctor: install the Python toolchain: {install_hint('toolchain')}",
+                file=sys.stderr,
+            )
+        if any(name in SYSTEM_COMPONENTS for name in missing):
+            print(
+                "warpsched-doctor: install the linker: sudo apt-get install -y lld-22 llvm-22",
+                file=sys.stderr,
+            )
         return 1
     print("warpsched-doctor: all components present")
     return 0
