@@ -4,6 +4,12 @@
 instances; ``run_pipeline`` runs them one PassManager at a time (so MLIR
 verifies after each), reporting failures as diagnostics and optionally
 printing the IR after every pass.
+
+Options inside ``{...}`` (and after a pass flag's ``=``) are separated by spaces,
+as in mlir-opt, or by commas: ``{target=gfx950 kernel=k}`` and
+``{target=gfx950,kernel=k}`` are the same.  A comma starts a new option only
+where ``name=`` follows it, so a list value keeps its commas
+(``classes=trailing,set-prio``).
 """
 
 from __future__ import annotations
@@ -24,6 +30,13 @@ from . import PASSES, load_pass
 from .base import ModulePass, OptionError, PassFailure
 
 _ELEMENT_RE = re.compile(r"\s*([A-Za-z0-9_-]+)\s*(\{([^}]*)\})?\s*")
+_NEXT_OPTION = re.compile(r",\s*(?=[A-Za-z][A-Za-z0-9_-]*=)")
+
+
+def split_options(text: str) -> list[str]:
+    """``target=gfx950,kernel=k classes=a,b`` → ``["target=gfx950", "kernel=k", "classes=a,b"]``:
+    split at spaces, and at each comma that a ``name=`` follows."""
+    return _NEXT_OPTION.sub(" ", text).split()
 
 
 def split_elements(text: str) -> list[str]:
@@ -50,7 +63,7 @@ def parse_element(text: str) -> ModulePass:
     if name not in PASSES:
         raise OptionError(f"unknown pass '{name}' (passes: {', '.join(PASSES)})")
     options = {}
-    for item in options_text.split():
+    for item in split_options(options_text):
         key, eq, value = item.partition("=")
         if not eq:
             raise OptionError(f"{name}: option '{item}' must be written key=value")

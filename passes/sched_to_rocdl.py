@@ -73,7 +73,8 @@ def select_kernel(module: ir.Operation, name: str = "") -> KernelInput:
         raise PassFailure(
             module,
             f"{len(kernels)} kernels ({', '.join('@' + n for n in names)}); "
-            "pick one with kernel=NAME (warpsched-compile --kernel NAME)",
+            f"pick one with kernel=NAME (warpsched-opt --sched-to-rocdl=kernel={names[0]}, "
+            f"warpsched-compile --kernel {names[0]})",
         )
     else:
         op = kernels[0]

@@ -5,14 +5,16 @@
                       [--kernel NAME] [--report] [--check-fidelity] [--no-verify]
                       [--visibility group|wave]
 
-The default artefact is the target's binary (``.hsaco`` or cubin), written to
-``-o`` or, without ``-o``, to ``<input stem><suffix>`` in the current directory;
-text artefacts (mlir, llvm, asm, ptx) go to stdout without ``-o``.  Outputs are
-written atomically.  ``--report`` prints the kernel's resources read back from
-the code object; ``--check-fidelity`` maps every sync entry of the expanded
-schedule to the final ISA and exits 1 when the fidelity is below 100%.
-``sched-verify`` (the protocol model checker, docs/verify.md) runs first;
-``--no-verify`` skips it.
+The default artefact is the target's binary (``.hsaco`` or cubin).  Text artefacts
+(mlir, llvm, asm, ptx) go to stdout without ``-o``, as mlir-opt's and mlir-translate's
+do; a binary needs ``-o FILE`` (``-o -`` writes it to stdout, unless stdout is a
+terminal), so nothing is written where the user did not say.  Outputs are written
+atomically.  ``--report`` prints the kernel's resources (AMD: read back from the code
+object; NVIDIA: the data path and the SASS summary); ``--check-fidelity`` maps every
+sync entry of the expanded schedule to the final ISA and exits 1 when the fidelity is
+below 100%.  ``sched-verify`` (the protocol model checker, docs/verify.md) checks the
+module on a thread beside the lowering and code generation, and a violation fails the
+compile; ``--no-verify`` skips it.
 Errors are ``file:line:col: error: ...`` and exit 1.
 """
 
@@ -26,7 +28,7 @@ from warpsched.backend.interface import CompileOptions, Emit
 from warpsched.backend.registry import backends, targets
 from warpsched.core.diagnostics import DiagnosticError
 from warpsched.dialects.registry import new_context
-from warpsched.driver.compile import compile_module
+from warpsched.driver.compile import compile_module, problems
 from warpsched.frontend.load import load_module
 from warpsched.frontend.source import read_source
 from warpsched.tools.entry import console_script, guarded_main, write_output
@@ -49,8 +51,8 @@ def build_parser() -> argparse.ArgumentParser:
         "-o",
         dest="output",
         default=None,
-        help="output file ('-': stdout; default: stdout for text artefacts, "
-        "<input stem><suffix> for binaries)",
+        help="output file ('-': stdout); required for a binary (hsaco, obj, cubin), "
+        "text artefacts default to stdout",
     )
     parser.add_argument(
         "--emit",
@@ -72,7 +74,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--report",
         action="store_true",
-        help="print VGPRs, AGPRs, SGPRs, LDS, scratch/spills and occupancy (AMD)",
+        help="print the kernel's resources: AMD VGPRs, AGPRs, SGPRs, LDS, scratch/spills and "
+        "occupancy; NVIDIA the data path and the SASS summary (registers, spills, MMAs, TMA)",
     )
     parser.add_argument(
         "--check-fidelity",
@@ -82,7 +85,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--no-verify",
         action="store_true",
-        help="skip sched-verify, the protocol model checker that runs before lowering",
+        help="skip sched-verify, the protocol model checker that otherwise checks the module "
+        "on a thread beside the lowering and code generation (a violation fails the compile)",
     )
     parser.add_argument(
         "--visibility",
@@ -94,18 +98,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def output_path(args: argparse.Namespace, emit: Emit, filename: str) -> str:
-    """Where the artefact goes: ``-o``, else stdout for text, else ``<stem><suffix>``."""
+def binary_without_output(args: argparse.Namespace) -> str | None:
+    """The flag error when the artefact is a binary and ``-o`` does not say where it goes."""
     if args.output is not None:
-        return args.output
-    if not emit.is_binary:
-        return "-"
-    stem = "a" if filename == "<stdin>" else Path(filename).stem
-    return f"{stem}{emit.suffix}"
+        return None
+    backend = backends()[args.target]
+    emit = Emit(args.emit) if args.emit else backend.emits[-1]
+    if not emit.is_binary or emit not in backend.emits:  # not available: the driver says so
+        return None
+    stem = "a" if args.input == "-" else Path(args.input).stem
+    what = f"--emit={emit.value}" if args.emit else f"the default artefact, {emit.value},"
+    text = ", ".join(e.value for e in backend.emits if not e.is_binary)
+    return (
+        f"{what} is a binary: name it with -o (e.g. -o {stem}{emit.suffix}; -o - writes it "
+        f"to stdout), or --emit a text stage ({text}) for stdout"
+    )
 
 
 def run(argv: list[str]) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     options = CompileOptions(
         target=args.target,
         emit=Emit(args.emit) if args.emit else None,
@@ -116,6 +128,10 @@ def run(argv: list[str]) -> int:
         verify=not args.no_verify,
         visibility=args.visibility,
     )
+    # an illegal option combination is the driver's diagnostic; a legal one names its output
+    problem = None if problems(options) else binary_without_output(args)
+    if problem is not None:
+        parser.error(problem)
     try:
         text, filename = read_source(args.input)
         context = new_context()
@@ -124,7 +140,7 @@ def run(argv: list[str]) -> int:
     except DiagnosticError as exc:
         print(exc, file=sys.stderr)
         return 1
-    out = output_path(args, result.emit, filename)
+    out = "-" if args.output is None else args.output
     if out == "-" and result.emit.is_binary and sys.stdout.isatty():
         print(
             f"warpsched-compile: error: refusing to write a binary {result.emit.value} to a "

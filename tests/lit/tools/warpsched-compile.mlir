@@ -18,7 +18,23 @@
 // RUN: not %warpsched-translate %s 2>&1 | FileCheck %s --check-prefix=MODE
 // RUN: not %warpsched-compile %S/../verify/arrival-count.mlir --target sm_90a --emit=mlir 2>&1 | FileCheck %s --check-prefix=VERIFY
 // RUN: %warpsched-compile %S/../verify/arrival-count.mlir --target sm_90a --emit=mlir --no-verify -o %t.noverify.mlir
+// Without -o a binary is a flag error, checked before anything compiles, and nothing is written
+// into the current directory; text goes to stdout.
+// RUN: rm -rf %t.cwd && mkdir %t.cwd && cd %t.cwd && not %warpsched-compile %s --target gfx950 --no-verify 2>&1 | FileCheck %s --check-prefix=NOOUT
+// RUN: not ls %t.cwd/warpsched-compile.hsaco
+// RUN: cd %t.cwd && not %warpsched-compile %examples/hopper_gemm.mlir --target sm_90a 2>&1 | FileCheck %s --check-prefix=NOOUTNV
+// RUN: not ls %t.cwd/hopper_gemm.cubin
+// RUN: cd %t.cwd && %warpsched-compile %examples/four_wave_strict.mlir --target gfx950 --kernel four_wave --emit=asm | FileCheck %s --check-prefix=ASM
+// RUN: env COLUMNS=400 %warpsched-compile --help | FileCheck %s --check-prefix=HELP
 
+// NOOUT: warpsched-compile: error: the default artefact, hsaco, is a binary: name it with -o (e.g. -o warpsched-compile.hsaco; -o - writes it to stdout), or --emit a text stage (mlir, llvm, asm) for stdout
+// NOOUTNV: warpsched-compile: error: the default artefact, cubin, is a binary: name it with -o (e.g. -o hopper_gemm.cubin; -o - writes it to stdout), or --emit a text stage (mlir, llvm, ptx) for stdout
+// ASM: .amdgcn_target "amdgcn-amd-amdhsa--gfx950"
+// HELP: -o OUTPUT {{.*}}output file ('-': stdout); required for a binary
+// HELP: --report {{.*}}print the kernel's resources: AMD VGPRs
+// HELP-SAME: NVIDIA the data path and the SASS summary
+// HELP: --no-verify {{.*}}skip sched-verify, the protocol model checker that
+// HELP-SAME: otherwise checks the module on a thread beside the lowering
 // REPORT: kernel           k
 // REPORT: arch             gfx950
 // REPORT: scratch bytes    0
