@@ -4,6 +4,7 @@ rendered by cairosvg, the Perfetto trace, the diff and the CLI's errors."""
 from __future__ import annotations
 
 import json
+import re
 import struct
 import subprocess
 import sys
@@ -217,7 +218,9 @@ def test_diff_text_and_svg(tmp_path, capsys):
     rc = main(["--diff", str(PINGPONG), str(UNPAIRED), "-o", str(out)])
     text = capsys.readouterr().out
     assert rc == 1
-    assert "@@ @pingpong_256x256x64 / wave group 0 / kernel @@" in text
+    assert re.search(
+        r"^@@ -\d+,\d+ \+\d+,\d+ @@ @pingpong_256x256x64 / wave group 0 / kernel$", text, re.M
+    )
     assert "-(iteration 1) set_prio(0)" in text and "4 changed run(s)" in text
     root = ET.parse(out).getroot()
     assert {g.get("data-side") for g in _items(root, "side")} == {"A", "B"}

@@ -11,9 +11,10 @@ marked, NVIDIA stage rings with acquire/release arrows.  ``--verify`` runs
 on the picture, which is written anyway, and the exit status is 1.  The
 format follows ``-o``'s suffix (``.html``: an HTML page; otherwise SVG) unless
 ``--format`` says otherwise; without ``-o`` the output goes to stdout.
-``--diff`` prints an entry-level diff per schedule, lane and phase on stdout
-(exit 1 when they differ, like diff(1)) and, with ``-o``, draws both
-timelines side by side.  Errors are ``file:line:col: error: ...``; exit 1.
+``--diff`` prints a unified diff of the items per schedule, lane and phase on
+stdout, with three unchanged items of context around each change (exit 1 when
+they differ, like diff(1)) and, with ``-o``, draws A's timelines above B's, the
+changed items outlined and numbered.  Errors are ``file:line:col: error: ...``; exit 1.
 """
 
 from __future__ import annotations
@@ -47,10 +48,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="what to write (default: from -o's suffix, else svg)",
     )
     parser.add_argument(
-        "--verify", action="store_true", help="run sched-verify; highlight its counterexample"
+        "--verify",
+        action="store_true",
+        help="run sched-verify; outline its counterexample's items, numbered by step",
     )
     parser.add_argument(
-        "--diff", nargs=2, metavar=("A", "B"), help="compare two schedules (text; SVG with -o)"
+        "--diff",
+        nargs=2,
+        metavar=("A", "B"),
+        help="compare two files: a unified diff of their items on stdout; with -o also A's "
+        "picture above B's, changes outlined",
     )
     return parser
 
@@ -120,11 +127,11 @@ def _diff(args: argparse.Namespace) -> int:
     a = [replace(t, violations=()) for t in a]
     b = [replace(t, violations=()) for t in b]
     found = diff.changes(a, b)
-    sys.stdout.write(diff.text(found, a_name, b_name))
+    sys.stdout.write(diff.text(a, b, a_name, b_name))
     if args.output != "-":
-        left = svg.render([diff.marked(t, found, 0) for t in a], f"A: {a_name}")
-        right = svg.render([diff.marked(t, found, 1) for t in b], f"B: {b_name}")
-        if write_output(PROG, args.output, svg.side_by_side(left, right)):
+        top = svg.render([diff.marked(t, found, 0) for t in a], f"A: {a_name}")
+        bottom = svg.render([diff.marked(t, found, 1) for t in b], f"B: {b_name}")
+        if write_output(PROG, args.output, svg.stacked(top, bottom)):
             return 1
     return 1 if found else 0
 

@@ -8,19 +8,25 @@ global loads get a triangle (class ``prefetch``); phases and MMA blocks of the
 first lane are labelled above it.  NVIDIA panels add an arrow (class
 ``arrow``) from each release (an arrive) to the acquire (a wait) it lets
 through, and below the lanes each pipeline's stage ring (class ``ring``).
-The items of the ``sched-verify`` counterexample are outlined in red (class
-``violation``), with the rule and the steps written under the panel.
+Each box carries the longest form of its label that fits (class ``box-label``,
+``labels.fitting``).  The items of the ``sched-verify`` counterexample are outlined
+in red (class ``violation``) and numbered with their steps (class ``step-number``),
+the numbers of the notes written under the panel with the rule.  ``stacked`` puts
+two documents one above the other (the ``--diff`` picture).
 """
 
 from __future__ import annotations
 
-import math
 import re
 from html import escape
 
-from .highlight import highlight
+from .draw import GAP, LABEL_W, LANE_H, MAX_W
+from .draw import text as _text
+from .highlight import Highlight, highlight
+from .labels import FONT_SIZE, fitting, text_colour
 from .layout import Placed, place, span
 from .model import Kind, Timeline
+from .rings import arrows, rings
 
 COLOURS = {
     Kind.GLOBAL_LOAD: "#4e79a7",
@@ -33,7 +39,7 @@ COLOURS = {
     Kind.ARRIVE: "#59a14f",
     Kind.OTHER: "#bab0ac",
 }
-LABEL_W, LANE_H, GAP, MAX_W = 120, 34, 8, 2000
+MAX_LINES = 12  # changes listed under a --diff panel
 
 
 def slug(kind: Kind) -> str:
@@ -51,7 +57,10 @@ def render(timelines: list[Timeline], title: str = "") -> str:
         panel, height = _panel(t, y)
         parts.append(panel)
         y += height + 20
-    parts.append(_legend(y))
+    diffs = any(v.rule == "diff" for t in timelines for v in t.violations)
+    parts.append(
+        _legend(y, "changed item (numbered)" if diffs else "counterexample step (numbered)")
+    )
     y += 40
     width = LABEL_W + MAX_W + 40
     return (
@@ -87,8 +96,10 @@ def _panel(t: Timeline, top: int) -> tuple[str, int]:
         y = lanes_top + i * (LANE_H + GAP)
         colour = "#c00000" if i in mark.lanes else "black"
         cls = "lane violation" if i in mark.lanes else "lane"
+        steps = mark.lane_numbers.get(i, ())
+        name = lane.name + (f" (step {','.join(map(str, steps))})" if steps else "")
         out.append(f'<g class="{cls}" data-lane="{i}" data-name="{escape(lane.name)}">')
-        out.append(_text(10, y + LANE_H / 2 + 4, lane.name, 11, fill=colour))
+        out.append(_text(10, y + LANE_H / 2 + 4, name, 11, fill=colour))
         out.append(
             f'<rect x="{LABEL_W}" y="{y}" width="{MAX_W}" height="{LANE_H}" fill="#f4f4f4"/>'
         )
@@ -109,6 +120,12 @@ def _panel(t: Timeline, top: int) -> tuple[str, int]:
                 f'{extra} x="{x:.2f}" y="{y + 4}" width="{w:.2f}" height="{LANE_H - 8}" '
                 f'fill="{COLOURS[item.kind]}"><title>{escape(item.label)}</title></rect>'
             )
+            label = fitting(item, w)
+            if label:
+                colour = text_colour(COLOURS[item.kind])
+                out.append(
+                    _text(x + 2, y + LANE_H / 2 + 3, label, FONT_SIZE, fill=colour, cls="box-label")
+                )
             if item.prefetch:
                 out.append(
                     f'<path class="prefetch" d="M{x:.2f},{y} l4,-6 l-8,0 z" fill="#1b5e20"/>'
@@ -119,13 +136,34 @@ def _panel(t: Timeline, top: int) -> tuple[str, int]:
                     f'x="{x - 2:.2f}" y="{y + 1}" width="{w + 4:.2f}" height="{LANE_H - 2}" '
                     f'fill="none" stroke="#ff0000" stroke-width="3"/>'
                 )
+        out += _step_numbers(mark, i, placed[i], px, y)
         out.append("</g>")
     if t.vendor == "nvidia":
-        out += _arrows(t, placed, px, lanes_top)
-        bottom = _rings(t, out, bottom + 6)
+        out += arrows(t, placed, px, lanes_top)
+        bottom = rings(t, out, bottom + 6)
     bottom = _verdict(t, out, bottom + 4)
     out.append("</g>")
     return "\n".join(out), bottom - top
+
+
+def _step_numbers(mark: Highlight, lane: int, placed: list[Placed], px: float, y: int) -> list:
+    """A red tag with the step numbers above each counterexample item of ``lane``, drawn after
+    the lane's boxes so no box covers it."""
+    out = []
+    for p in placed:
+        numbers = mark.numbers.get((lane, p.index))
+        if not numbers:
+            continue
+        text = ",".join(map(str, numbers))
+        x, w = LABEL_W + p.start * px, 7 * len(text) + 6
+        out.append(
+            f'<g class="step-number" data-lane="{lane}" data-index="{p.index}" '
+            f'data-steps="{text}"><rect x="{x - 3:.2f}" y="{y - 7}" width="{w}" height="13" '
+            f'rx="3" fill="#c00000"/>'
+            + _text(x, y + 3, text, 10, fill="white", weight="bold")
+            + "</g>"
+        )
+    return out
 
 
 def _phases(t: Timeline, first: list[Placed], px: float, y: int) -> list[str]:
@@ -156,86 +194,27 @@ def _phases(t: Timeline, first: list[Placed], px: float, y: int) -> list[str]:
     return out
 
 
-def _arrows(t: Timeline, placed: list[list[Placed]], px: float, top: int) -> list[str]:
-    """A release → acquire arrow per arrive: the k-th arrive on a ``full`` barrier lets the k-th
-    wait through, on an ``empty`` barrier the (k+1)-th (the first wait passes at the start phase)."""
-    arrives, waits = {}, {}
-    for i, lane in enumerate(t.lanes):
-        for p in placed[i]:
-            item = lane.items[p.index]
-            if len(item.barrier) == 3 and item.kind in (Kind.ARRIVE, Kind.WAIT):
-                bucket = arrives if item.kind is Kind.ARRIVE else waits
-                bucket.setdefault(item.barrier, []).append(p)
-    out = [
-        '<defs><marker id="head" markerWidth="6" markerHeight="6" refX="5" refY="3" '
-        'orient="auto"><path d="M0,0 L6,3 L0,6 z" fill="#333"/></marker></defs>'
-    ]
-    for key, sends in arrives.items():
-        skip = 1 if key[1] == "empty" else 0
-        for k, src in enumerate(sends):
-            targets = [w for w in waits.get(key, []) if w.lane != src.lane]
-            if k + skip >= len(targets):
-                continue
-            dst = targets[k + skip]
-            x1 = LABEL_W + (src.start + src.length) * px
-            x2 = LABEL_W + dst.start * px
-            y1 = top + src.lane * (LANE_H + GAP) + LANE_H / 2
-            y2 = top + dst.lane * (LANE_H + GAP) + LANE_H / 2
-            out.append(
-                f'<path class="arrow" data-barrier="{escape(":".join(map(str, key)))}" '
-                f'd="M{x1:.2f},{y1:.2f} C{x1 + 30:.2f},{y1:.2f} {x2 - 30:.2f},{y2:.2f} '
-                f'{x2:.2f},{y2:.2f}" fill="none" stroke="#333" stroke-width="1" '
-                f'marker-end="url(#head)"/>'
-            )
-    return out
-
-
-def _rings(t: Timeline, out: list[str], y: int) -> int:
-    """Each pipeline's stages as a ring: producers acquire ``empty[s]`` and release ``full[s]``."""
-    x = LABEL_W
-    for name, stages in t.stages:
-        cx, cy, r = x + 50, y + 48, 30
-        out.append(f'<g class="ring" data-pipeline="{escape(name)}" data-stages="{stages}">')
-        out.append(_text(x, y + 10, f"@{name}: {stages} stages", 10))
-        for s in range(stages):
-            a = 2 * math.pi * s / stages - math.pi / 2
-            b = 2 * math.pi * (s + 0.8) / stages - math.pi / 2
-            sx, sy = cx + r * math.cos(a), cy + r * math.sin(a)
-            out.append(f'<circle cx="{sx:.1f}" cy="{sy:.1f}" r="9" fill="#fff" stroke="#333"/>')
-            out.append(_text(sx - 4, sy + 4, f"s{s}", 8))
-            ex, ey = cx + r * math.cos(b), cy + r * math.sin(b)
-            out.append(
-                f'<path d="M{sx:.1f},{sy:.1f} Q{cx:.1f},{cy:.1f} {ex:.1f},{ey:.1f}" fill="none" '
-                f'stroke="#59a14f" marker-end="url(#head)"/>'
-            )
-        out.append("</g>")
-        x += 160
-    if t.stages:
-        out.append(
-            _text(
-                x,
-                y + 30,
-                "acquire: wait empty[s] / full[s]; release: arrive full[s] / "
-                "empty[s]; the arrows in the lanes go from each release to the acquire it frees",
-                10,
-            )
-        )
-    return y + 96 if t.stages else y
-
-
 def _verdict(t: Timeline, out: list[str], y: int) -> int:
     if not t.violations:
         return y
     v = t.violations[0]
+    if v.rule == "diff":  # diff.marked: the changed items, numbered as changes, not a failure
+        head, colour = v.message, "#333333"
+        lines = [f"change {n}: {s.render()}" for n, s in enumerate(v.steps[:MAX_LINES], 1)]
+        if len(v.steps) > MAX_LINES:
+            lines.append(f"... and {len(v.steps) - MAX_LINES} more (the text diff lists them)")
+    else:
+        head, colour = f"sched-verify: {v.rule}: {v.message}", "#c00000"
+        lines = list(v.notes()[1:])
     out.append('<g class="verdict">')
-    out.append(_text(10, y + 14, f"sched-verify: {v.rule}: {v.message}", 11, fill="#c00000"))
-    for n, line in enumerate(v.notes()[1:]):
-        out.append(_text(24, y + 30 + 13 * n, line, 10, fill="#c00000"))
+    out.append(_text(10, y + 14, head, 11, fill=colour))
+    for n, line in enumerate(lines):
+        out.append(_text(24, y + 30 + 13 * n, line, 10, fill=colour))
     out.append("</g>")
-    return y + 30 + 13 * max(0, len(v.notes()) - 1)
+    return y + 30 + 13 * len(lines)
 
 
-def _legend(y: int) -> str:
+def _legend(y: int, outline: str) -> str:
     out = ['<g class="legend">']
     x = LABEL_W
     for kind, colour in COLOURS.items():
@@ -251,31 +230,26 @@ def _legend(y: int) -> str:
         f'<rect x="{x + 80}" y="{y}" width="14" height="14" fill="none" stroke="#ff0000" '
         f'stroke-width="3"/>'
     )
-    out.append(_text(x + 100, y + 11, "counterexample step", 11))
+    out.append(_text(x + 100, y + 11, outline, 11))
     out.append("</g>")
     return "\n".join(out)
 
 
-def _text(x: float, y: float, s: str, size: int, fill="black", weight="normal", cls="") -> str:
-    klass = f' class="{cls}"' if cls else ""
-    return (
-        f'<text{klass} x="{x:.2f}" y="{y:.2f}" font-size="{size}" fill="{fill}" '
-        f'font-weight="{weight}">{escape(s)}</text>'
-    )
-
-
-def side_by_side(left: str, right: str) -> str:
-    """Two SVG documents next to each other in one (the ``--diff`` picture)."""
+def stacked(top: str, bottom: str) -> str:
+    """Two SVG documents one above the other in one (the ``--diff`` picture: A over B, each as
+    wide as a single timeline, so the items of A and B line up and stay legible)."""
 
     def size(doc: str) -> tuple[int, int]:
         m = re.search(r'width="(\d+)" height="(\d+)"', doc)
         return int(m.group(1)), int(m.group(2))
 
-    (wa, ha), (wb, hb) = size(left), size(right)
-    width, height = wa + wb, max(ha, hb)
+    (wa, ha), (wb, hb) = size(top), size(bottom)
+    width, height = max(wa, wb), ha + hb
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}">\n'
-        f'<g class="side" data-side="A">{left}</g>\n'
-        f'<g class="side" data-side="B" transform="translate({wa},0)">{right}</g>\n</svg>\n'
+        f'<rect width="{width}" height="{height}" fill="white"/>\n'
+        f'<g class="side" data-side="A">{top}</g>\n'
+        f'<line x1="0" y1="{ha}" x2="{width}" y2="{ha}" stroke="#888" stroke-width="2"/>\n'
+        f'<g class="side" data-side="B" transform="translate(0,{ha})">{bottom}</g>\n</svg>\n'
     )
