@@ -2,13 +2,21 @@
 
 A module that holds anything besides sched schedules, programs and their ops
 (for example LLVM-dialect output of a lowering) is printed by MLIR's own printer.
+``to_mlir`` prints schedules and kernels built in Python as the ``.mlir`` the tools
+take (``warpsched-compile``, ``warpsched-opt``, ``warpsched-viz``).
 """
 
 from __future__ import annotations
 
-from warpsched.core.ir import ir
+from collections.abc import Mapping
 
-from .amd.ops import top_level_ops
+from warpsched.core.diagnostics import DiagnosticError, mlir_diagnostics
+from warpsched.core.ir import ir
+from warpsched.schedule import ExpandedSchedule, Phase, PipelineProgram
+from warpsched.schedule.builders import Schedule, compile_schedule, strip_drain_fuse_blocks
+
+from .amd.kernel_ops import Knob
+from .amd.ops import EntryOp, ProgramOp, ScheduleOp, top_level_ops
 from .amd.printer import format_amd_op, is_amd_printable
 from .common.ops import body_ops
 from .common.printing import quote
@@ -59,6 +67,109 @@ def print_pretty(module: ir.Module) -> str:
         )
     lines = [header + " {"] + [line for op in tops for line in _top(op, 1)] + ["}"]
     return "".join(line + "\n" for line in lines)
+
+
+def to_mlir(
+    obj: object,
+    *,
+    name: str = "schedule",
+    kernel: str | None = None,
+    knobs: Mapping[str, Knob] | None = None,
+    target: str | None = None,
+    stagger: int | None = None,
+    phase: Phase = Phase.KERNEL,
+) -> str:
+    """The ``.mlir`` text (pretty form) of a schedule built in Python; docs/python-to-kernel.md.
+
+    ``obj`` is one of:
+
+    * a builders' ``Schedule`` (``pingpong_schedule(...)``, ``four_wave_schedule()``): compiled
+      and written as ``sched.schedule @name`` exactly as ``sched-build-program`` writes the
+      equivalent ``sched.build`` op (prologue, kernel and epilogue programs, ``stagger``);
+    * a mapping ``{Phase: PipelineProgram}``: a ``sched.schedule @name stagger N`` with those
+      programs (``stagger`` must then be given);
+    * an ``ExpandedSchedule``: a ``sched.schedule @name`` of its entries;
+    * a ``PipelineProgram``: one ``sched.program`` of ``phase`` (no kernel can run it);
+    * a program-model ``Kernel`` (``warpsched.nvidia.program``): its ``sched.nv_kernel``.
+
+    ``kernel`` adds ``sched.kernel @kernel schedule @name {knobs}`` (the GEMM the schedule
+    drives: ``structure``, dtypes, layouts, tile; ``warpsched.amdgpu.kernel_spec``), and
+    ``target`` the module attribute ``sched.target``.  The text is verified by parsing it
+    back, so a bad knob or block is a ``DiagnosticError`` naming it.
+    """
+    from warpsched.nvidia.program import Kernel
+
+    if isinstance(obj, Kernel):
+        return kernel_text(obj)
+    from .amd.kernel_ops import KernelOp
+    from .registry import new_context
+    from .syntax import parse_pretty
+    from .verify import verify_module
+
+    with new_context() as context, ir.Location.unknown():
+        module = ir.Module.create()
+        if target is not None:
+            module.operation.attributes["sched.target"] = ir.StringAttr.get(target)
+        ip = ir.InsertionPoint(module.body)
+        if isinstance(obj, Schedule):
+            _phases_op(name, _schedule_programs(obj), compile_schedule(obj).warp_stagger_index, ip)
+        elif isinstance(obj, ExpandedSchedule):
+            _expanded_op(name, obj, ip)
+        elif isinstance(obj, Mapping):
+            if stagger is None:
+                raise ValueError("to_mlir of {Phase: PipelineProgram} needs stagger=N")
+            _phases_op(name, {Phase(p): v for p, v in obj.items()}, stagger, ip)
+        elif isinstance(obj, PipelineProgram):
+            if kernel is not None:
+                raise ValueError("a sched.kernel needs a whole schedule, not one PipelineProgram")
+            ProgramOp.build(phase, obj, ip=ip)
+        else:
+            raise TypeError(f"to_mlir cannot print a {type(obj).__name__}")
+        if kernel is not None:
+            KernelOp.build(kernel, name, knobs, ip=ip)
+        text = print_pretty(module)
+        # the text must be what the tools take: parse it back and run every verifier
+        parsed = parse_pretty(text, "<to_mlir>", context)
+        with mlir_diagnostics(context, "<to_mlir>"):
+            parsed.operation.verify()
+        problems = verify_module(parsed, "<to_mlir>")
+        if problems:
+            raise DiagnosticError(problems)
+    return text
+
+
+def _schedule_programs(schedule: Schedule) -> dict[Phase, PipelineProgram]:
+    """The three programs ``sched-build-program`` writes for ``schedule``: the prologue as one
+    explicit block, the kernel program, and ``strip_drain_fuse_blocks`` of its blocks with a
+    trailing barrier as the epilogue."""
+    compiled = compile_schedule(schedule)
+    prologue = PipelineProgram(1)
+    prologue.explicit_blocks[0] = [entry.op for entry in compiled.prologue]
+    epilogue_blocks = strip_drain_fuse_blocks(compiled.program.blocks, schedule.pipeline)
+    epilogue = PipelineProgram(len(epilogue_blocks), trailing_barrier=True)
+    epilogue.blocks = epilogue_blocks
+    return {Phase.PROLOGUE: prologue, Phase.KERNEL: compiled.program, Phase.EPILOGUE: epilogue}
+
+
+def _phases_op(
+    name: str, programs: Mapping[Phase, PipelineProgram], stagger: int | None, ip: ir.InsertionPoint
+) -> None:
+    """A ``sched.schedule`` holding one ``sched.program`` per phase, in phase order."""
+    op = ScheduleOp.build(name, stagger, ip=ip)
+    inner = ir.InsertionPoint(op.operation.regions[0].blocks[0])
+    for phase in sorted(programs):
+        ProgramOp.build(phase, programs[phase], ip=inner)
+
+
+def _expanded_op(name: str, schedule: ExpandedSchedule, ip: ir.InsertionPoint) -> None:
+    """A ``sched.schedule`` of ``schedule``'s entries, as ``sched-expand-blocks`` leaves one."""
+    op = ScheduleOp.build(name, schedule.warp_stagger_index, ip=ip)
+    inner = ir.InsertionPoint(op.operation.regions[0].blocks[0])
+    for phase, entries in schedule.phases():
+        program = ProgramOp.build(phase, ip=inner)
+        body = ir.InsertionPoint(program.operation.regions[0].blocks[0])
+        for entry in entries:
+            EntryOp.build(entry, ip=body)
 
 
 def kernel_text(kernel) -> str:

@@ -178,6 +178,26 @@ def test_toolchain_install(wheel: Path, tmp_path: Path) -> None:
     assert any((tmp_path / "cache").rglob("*.json"))  # the compiled candidates, cached
     doctor = ok("warpsched-doctor")
     assert doctor.stdout.rstrip().endswith("warpsched-doctor: all components present")
+    # from Python to a compiled kernel: a schedule built in Python, printed, compiled
+    script = (
+        "from warpsched import to_mlir\n"
+        "from warpsched.schedule.builders import four_wave_schedule\n"
+        "text = to_mlir(four_wave_schedule(), name='s4', kernel='k',"
+        " knobs={'structure': 'four_wave'}, target='gfx950')\n"
+        "open('s4.mlir', 'w').write(text)\n"
+    )
+    ok("python", "-c", script)
+    ok(
+        "warpsched-compile",
+        "s4.mlir",
+        "--target",
+        "gfx950",
+        "--visibility",
+        "group",
+        "-o",
+        "s4.hsaco",
+    )
+    assert (tmp_path / "s4.hsaco").read_bytes()[:4] == b"\x7fELF"
 
 
 def _lock(path: Path) -> dict[str, str]:
