@@ -1,6 +1,6 @@
 // 4-wave GEMM schedule (one wave per SIMD, BF16 128x128x64 tile, MFMA 16x16x32).
 //
-// The three phases of golden schedule S4 (../shared/reference/golden-expansions.md):
+// The three phases of golden schedule S4 (docs/golden-expansions.md):
 // minimal barriers, no set_prio, inter-block lgkm drains and a partially drained prologue;
 // the kernel blocks are explicit blocks from emit_minimal_barrier_block, so each block
 // carries a sched_barrier between its fragment and global loads.

@@ -1,6 +1,6 @@
 // Ping-pong double-buffer GEMM schedule (8 waves in two wave groups, 256x256x64 tile).
 //
-// The three phases of golden schedule S1 (../shared/reference/golden-expansions.md): the
+// The three phases of golden schedule S1 (docs/golden-expansions.md): the
 // reference's DeclarativeSchedule[False,4,4] with ScheduleConfig(auto_waits=False).
 //   prologue: the initial fill of both LDS stages, written as one explicit block;
 //   kernel:   one K-loop iteration as eight MMA blocks (two halves x 2x2 quadrants);

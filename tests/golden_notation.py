@@ -1,7 +1,7 @@
 """The golden-expansions notation as Python names, for evaluating golden spec lines.
 
 ``FA/FB`` are fragment loads, ``GA/GB`` global loads, ``M`` an MMA quadrant,
-exactly as in the table "Notation" of golden-expansions.md.
+exactly as in the table "Notation" of docs/golden-expansions.md.
 """
 
 from __future__ import annotations

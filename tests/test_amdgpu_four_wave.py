@@ -50,7 +50,7 @@ S4_WARP_STAGGER_INDEX = int(
 
 
 def s4_schedule() -> ExpandedSchedule:
-    """Golden S4 (golden-expansions.md §3), ready to lower."""
+    """Golden S4 (docs/golden-expansions.md §3), ready to lower."""
     return ExpandedSchedule(
         *(
             parse_listing((GOLDEN / f"S4.{phase.name.lower()}.txt").read_text(), phase)

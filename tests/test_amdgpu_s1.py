@@ -1,4 +1,4 @@
-"""The S1 ping-pong schedule (golden-expansions.md §3) as a fixture, and checks of the fixture.
+"""The S1 ping-pong schedule (docs/golden-expansions.md §3) as a fixture, and checks of the fixture.
 
 S1 is ``ScheduleCompiler().compile(DeclarativeSchedule[False,4,4](ScheduleConfig(auto_waits=False)))``
 on modular/modular @ c7fec4f865c8: 10 prologue, 70 kernel and 58 epilogue

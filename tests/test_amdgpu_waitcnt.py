@@ -1,4 +1,4 @@
-"""The gfx9 s_waitcnt immediate (mojo-semantics §A8) and its disassembly form."""
+"""The gfx9 s_waitcnt immediate (docs/mojo-semantics.md §A8) and its disassembly form."""
 
 from __future__ import annotations
 

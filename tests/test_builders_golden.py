@@ -1,4 +1,4 @@
-"""Golden full schedules S1, S3 and S4 (golden-expansions.md §3), reproduced exactly.
+"""Golden full schedules S1, S3 and S4 (docs/golden-expansions.md §3), reproduced exactly.
 
 Each case has listings ``tests/golden/schedules/<case>.{prologue,kernel,epilogue}.txt``
 in ``format_entries`` notation, its kernel deps (``<case>.deps.txt``), its block

@@ -2,7 +2,7 @@
 
 The kernel runs the schedule the way its ``KernelStructure`` does
 (``execution.execution_plan``): the 8-wave ping-pong kernel with its warp
-stagger (mojo-semantics §A7, ``amd_ping_pong_matmul.mojo``) or the 4-wave
+stagger (docs/mojo-semantics.md §A7, ``amd_ping_pong_matmul.mojo``) or the 4-wave
 kernel (``amd_4wave_matmul.mojo``) with its K == 2*BK drain.  The main loop
 ``for k in range(2*BK, K, 2*BK)`` carries accumulators and fragments as block
 arguments; after the epilogue every wave stores its accumulator quadrants.

@@ -1,4 +1,4 @@
-"""Instruction selection for one schedule entry (mojo-semantics §A8).
+"""Instruction selection for one schedule entry (docs/mojo-semantics.md §A8).
 
 | entry              | emitted                                                        |
 |--------------------|----------------------------------------------------------------|

@@ -1,4 +1,4 @@
-"""How a kernel structure runs the phases of an expanded schedule (mojo-semantics §A7).
+"""How a kernel structure runs the phases of an expanded schedule (docs/mojo-semantics.md §A7).
 
 ``execution_plan`` turns an ``ExpandedSchedule`` into the ordered steps the
 kernel executes; the AMD and sm_90a lowerings emit them, the fidelity checker

@@ -1,7 +1,7 @@
 """One actor of the NVIDIA model: a role, or one warpgroup of it in one CTA, as it runs its steps.
 
 An ``Actor`` keeps what the lowering keeps: its (stage, phase) per pipeline side (producer
-(0, 1), consumer (0, 0): mojo-semantics §B2), the linear stages it holds, the tile round it is
+(0, 1), consumer (0, 0): docs/mojo-semantics.md §B2), the linear stages it holds, the tile round it is
 in, and the protocol ``Action``s it has issued.  Every wait records the phase it means to pass
 (``Action.expect``: the stage's uses so far, plus one on the consumer side), so the explorer can
 tell a wait that passes on the right phase from one whose parity matches an older or a newer

@@ -1,5 +1,5 @@
 // Golden case G09: barrier_before_pre_ops
-// Expected entries transcribed from ../shared/reference/golden-expansions.md (executed on
+// Expected entries transcribed from docs/golden-expansions.md (executed on
 // modular/modular @ c7fec4f865c8); the block is the case's spec in pretty syntax.
 // RUN: %warpsched-opt %s --sched-expand-blocks | FileCheck %s
 

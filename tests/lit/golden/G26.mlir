@@ -1,5 +1,5 @@
 // Golden case G26: barrier_before_pre_ops + wrap + entry_wait, no pre_sync (DRIFT: returns actual-1)
-// Expected entries transcribed from ../shared/reference/golden-expansions.md (executed on
+// Expected entries transcribed from docs/golden-expansions.md (executed on
 // modular/modular @ c7fec4f865c8); the block is the case's spec in pretty syntax.
 // RUN: %warpsched-opt %s --sched-expand-blocks | FileCheck %s
 

@@ -1,5 +1,5 @@
 // sched-to-nvvm: every protocol step of the output pipeline and the warp contexts
-// (mojo-semantics §B2-§B6), on a kernel with no data steps.  The target comes from the
+// (docs/mojo-semantics.md §B2-§B6), on a kernel with no data steps.  The target comes from the
 // module attribute, or from the pass option, which overrides it.
 // RUN: %warpsched-opt %s --sched-to-nvvm | FileCheck %s --check-prefixes=CHECK,SM100
 // RUN: %warpsched-opt %s --pass-pipeline='builtin.module(sched-to-nvvm{target=sm_90a})' | FileCheck %s --check-prefixes=CHECK,SM90
