@@ -40,8 +40,8 @@ class SchedToNvvm(ModulePass):
 
     ARGUMENT = "sched-to-nvvm"
     SUMMARY = (
-        "Lower a sched.nv_kernel (warp roles, pipelines, warp contexts), a sched.nv_gemm or an "
-        "AMD sched.kernel to llvm + nvvm"
+        "Lower a sched.nv_kernel (warp roles, pipelines, warp contexts) or an AMD sched.kernel "
+        "to llvm + nvvm (a sched.nv_gemm: sched-expand-gemm first)"
     )
     target: str = ""
     kernel: str = ""
