@@ -67,6 +67,23 @@ def bf16_bits(x: np.ndarray) -> np.ndarray:
     return (np.asarray(x, np.float32).view(np.uint32) >> 16).astype(np.uint16)
 
 
+def bits_of(x: np.ndarray, dtype: str) -> np.ndarray:
+    """16-bit patterns of float32 values that ``dtype`` (``bf16`` or ``f16``) holds exactly."""
+    if dtype == "bf16":
+        return bf16_bits(x)
+    return np.asarray(x, np.float16).view(np.uint16)
+
+
+def round_to(x: np.ndarray, dtype: str) -> np.ndarray:
+    """``x`` rounded to C's ``dtype`` (``bf16``, ``f16``: numpy's round to nearest even; ``f32``:
+    unchanged, the sums of small integers are exact)."""
+    if dtype == "bf16":
+        return round_bf16(x)
+    if dtype == "f16":
+        return np.asarray(x, np.float64).astype(np.float16).astype(np.float64)
+    return x
+
+
 def round_bf16(x: np.ndarray) -> np.ndarray:
     """``x`` rounded to bf16 (8 significant bits, ties to even), computed independently of the
     model: ``frexp`` gives the significand, ``np.round`` rounds half to even."""
@@ -133,11 +150,11 @@ class HopperResult:
         return int(np.sum(~same))
 
 
-def _operand(rng, rows: int, cols: int, layout: str) -> tuple[np.ndarray, np.ndarray]:
-    """A ``rows × cols`` operand of small integers and its storage in ``layout``."""
+def _operand(rng, rows: int, cols: int, layout: str, dtype: str) -> tuple[np.ndarray, np.ndarray]:
+    """A ``rows × cols`` operand of small integers and its ``dtype`` storage in ``layout``."""
     value = rng.integers(-VALUES, VALUES + 1, (rows, cols)).astype(np.float32)
     stored = value if layout == "row" else np.ascontiguousarray(value.T)
-    return value, bf16_bits(stored)
+    return value, bits_of(stored, dtype)
 
 
 def _map(config, memory, addr, operand, mn, k, stride, dtype) -> TensorMap:
@@ -172,11 +189,12 @@ def hopper_case(
     rng = np.random.default_rng(seed)
     ldc = ldc or n
     memory = GlobalMemory()
-    a, a_bits = _operand(rng, m, k, config.a_layout.value)
-    b, b_bits = _operand(rng, k, n, config.b_layout.value)
+    inputs = config.in_dtype.value
+    a, a_bits = _operand(rng, m, k, config.a_layout.value, inputs)
+    b, b_bits = _operand(rng, k, n, config.b_layout.value, inputs)
     a_addr, b_addr = memory.put(a_bits, "A"), memory.put(b_bits, "B")
     out = config.out_dtype.value
-    c_dtype = np.uint16 if out == "bf16" else np.float32
+    c_dtype = {"bf16": np.uint16, "f16": np.float16, "f32": np.float32}[out]
     c_addr = memory.put(np.full((m, ldc), 0xFFFF if out == "bf16" else np.nan, c_dtype), "C")
     a_stride = k if config.a_layout.value == "row" else m
     b_stride = n if config.b_layout.value == "row" else k
@@ -189,8 +207,8 @@ def hopper_case(
         memory.put(extra[x], x) if isinstance(extra[x], np.ndarray) else extra[x] for x in names
     ]
     params = (
-        _map(config, memory, a_addr, "a", m, k, a_stride, "bf16"),
-        _map(config, memory, b_addr, "b", n, k, b_stride, "bf16"),
+        _map(config, memory, a_addr, "a", m, k, a_stride, inputs),
+        _map(config, memory, b_addr, "b", n, k, b_stride, inputs),
         _map(config, memory, c_addr, "c", m, n, ldc, out) if config.epilogue.value == "tma" else 0,
         c_addr,
         m,
@@ -217,7 +235,7 @@ def hopper_case(
         c = (c.astype(np.uint32) << 16).view(np.float32)
     product = a.astype(np.float64) @ b.astype(np.float64)
     full = np.full((m, ldc), np.nan)
-    full[:, :n] = round_bf16(product) if out == "bf16" else product
+    full[:, :n] = round_to(product, out)
     if workspace:
         flags = memory.array(workspace_addr, np.uint32, (workspace_flags_bytes(grid) // 4,))
         assert not flags.any(), f"stream-K flags left raised: {np.flatnonzero(flags)}"
@@ -258,8 +276,8 @@ def schedule_case(text: str, kernel: str, m: int, n: int, k: int, *, seed: int =
     mlir, facts = schedule_mlir(text, kernel)
     rng = np.random.default_rng(seed)
     memory = GlobalMemory()
-    a, a_bits = _operand(rng, m, k, facts.a_layout)
-    b, b_bits = _operand(rng, k, n, facts.b_layout)
+    a, a_bits = _operand(rng, m, k, facts.a_layout, "bf16")
+    b, b_bits = _operand(rng, k, n, facts.b_layout, "bf16")
     f32 = facts.out_dtype == "f32"
     c_addr = memory.put(
         np.full((m, n), np.nan if f32 else 0xFFFF, np.float32 if f32 else np.uint16), "C"
@@ -279,8 +297,8 @@ def proof_case(config, m: int, n: int, k: int, ctas: int, *, seed: int = 0) -> R
     lowered = lower_kernel(build_proof_kernel(config))
     rng = np.random.default_rng(seed)
     memory = GlobalMemory()
-    a, a_bits = _operand(rng, m, k, "row")
-    b, b_bits = _operand(rng, n, k, "row")
+    a, a_bits = _operand(rng, m, k, "row", "bf16")
+    b, b_bits = _operand(rng, n, k, "row", "bf16")
     c_addr = memory.put(np.full((m, n), np.nan, np.float32), "C")
     params = (memory.put(a_bits, "A"), memory.put(b_bits, "B"), c_addr, m, n, k)
     smem = lowered.smem_bytes if lowered.dynamic_smem else 0

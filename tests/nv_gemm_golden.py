@@ -126,7 +126,7 @@ def _attributes() -> dict[str, dict]:
                 if hasattr(getattr(config, f.name), "value")
                 else getattr(config, f.name)
                 for f in dataclasses.fields(config)
-                if f.name not in ("name", "a_layout", "b_layout", "out_dtype")
+                if f.name not in ("name", "a_layout", "b_layout", "in_dtype", "out_dtype")
             }
     return out
 

@@ -44,6 +44,7 @@ CONFIGS = {
         "stages": 4,
         "b_layout": "col",
     },
+    "f16_in_f16_out": {"in_dtype": "f16", "out_dtype": "f16"},
 }
 
 
@@ -73,7 +74,8 @@ def compiled(request):
 def test_ptx_has_the_hopper_instructions(compiled):
     name, result = compiled
     ptx = re.sub(r"[ \t]+", " ", result.ptx)
-    assert re.search(r"wgmma\.mma_async\.sync\.aligned\.m64n\d+k16\.f32\.bf16\.bf16", ptx)
+    t = _config(name).in_dtype.value
+    assert re.search(rf"wgmma\.mma_async\.sync\.aligned\.m64n\d+k16\.f32\.{t}\.{t}", ptx)
     assert "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes" in ptx
     assert "setmaxnreg.dec.sync.aligned.u32 40" in ptx
     assert "setmaxnreg.inc.sync.aligned.u32 232" in ptx
@@ -137,7 +139,9 @@ def _sass(cubin: bytes, tmp_path) -> str:
 def test_sass_is_hgmma_without_spills(compiled, tmp_path):
     name, result = compiled
     sass = _sass(result.cubin, tmp_path)
-    assert re.search(r"HGMMA\.64x\d+x16\.F32\.BF16", sass)
+    # the input type is HGMMA's suffix: .F32.BF16 for bf16, none for f16
+    hgmma = set(re.findall(r"HGMMA\.64x\d+x16\.F32(\.\w+)?", sass))
+    assert hgmma == ({""} if _config(name).in_dtype.value == "f16" else {".BF16"}), hgmma
     assert not re.search(r"\b(LDL|STL)\b", sass), "local-memory spills"
     assert "UTMALDG" in sass  # the TMA load
     assert ("UTMALDG.2D.MULTICAST" in sass) == name.startswith("cluster")

@@ -73,3 +73,23 @@ def test_every_tuner_candidate(capsys):
         )
     assert len(outcomes) == 1632 and not failed, failed[:5]
     assert all(shape(dict(CONFIGS)[o.key])["k"] == 168 for o in outcomes[:1])
+
+
+@pytest.mark.parametrize(
+    "layouts, out_dtype, variant",
+    [
+        (("row", "row"), "f16", {}),
+        (("col", "row"), "bf16", {"consumers": "pingpong", "block_m": 64, "block_n": 128}),
+        (("row", "col"), "f32", {"epilogue": "registers", "decomposition": "stream_k"}),
+        (("col", "col"), "f16", {"cluster_m": 2, "epilogue": "registers"}),
+    ],
+)
+def test_f16_inputs(layouts, out_dtype, variant):
+    """f16 A and B (``in_dtype = f16``): C = A·B exactly, on ragged edges, for each layout pair
+    and each C type (f16 C rounded to nearest even).  The operands' f16 bit patterns differ from
+    bf16's, so a kernel that multiplied them as bf16 gets every element wrong."""
+    config = HopperGemmConfig(
+        a_layout=layouts[0], b_layout=layouts[1], in_dtype="f16", out_dtype=out_dtype, **variant
+    )
+    result = hopper_case(config, 136, 200, 136, 3)
+    assert result.wrong == 0, (config, result.wrong)

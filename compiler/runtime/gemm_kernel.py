@@ -10,8 +10,8 @@ epilogue, say) from a file.  A call validates its operands before anything is la
 raises ``GemmArgumentError`` (or ``TensorArgumentError`` from ``as_matrix``) with the rule
 that was broken:
 
-* A (M×K), B (K×N), C (M×N) on one CUDA device; A and B bf16, C the kernel's
-  output type, C row-major (column stride 1);
+* A (M×K), B (K×N), C (M×N) on one CUDA device; A and B of the kernel's input type (bf16 or
+  f16), C of its output type, C row-major (column stride 1);
 * A and B stored the way the kernel was compiled for (``a_layout`` /
   ``b_layout``); ``gemm()`` picks the matching variant itself;
 * TMA's rule for A and B: every leading stride a multiple of 16 bytes, base
@@ -32,7 +32,7 @@ from collections import OrderedDict
 from pathlib import Path
 
 from ..nvidia.datapaths.wgmma.operands import c_tensor_map_shape, tensor_map_shape
-from ..nvidia.gemm.config import EpilogueKind, HopperGemmConfig, MatrixLayout, OutDtype
+from ..nvidia.gemm.config import EpilogueKind, HopperGemmConfig, MatrixLayout
 from .cache import KernelCache
 from .compiled import compile_cached, compile_key
 from .driver import current_context, device_sm_count, stream_handle
@@ -50,7 +50,7 @@ from .gemm_geometry import (
 from .launch import DeviceBuffer, Kernel
 from .params import I32Param, PointerParam, TensorMapParam
 from .tensormap import Swizzle, TensorMapSpec, encode
-from .tensors import Layout, MatrixArg, as_matrix
+from .tensors import TORCH_DTYPE_NAMES, Layout, MatrixArg, as_matrix
 
 NO_EPILOGUE = EpilogueArgs()
 """A call without fused-epilogue arguments."""
@@ -171,7 +171,8 @@ class GemmKernel:
                     "stream-K counts k-block iterations in 32 bits: tiles × k-blocks must be "
                     "below 2**31 (use a kernel with decomposition = data_parallel)"
                 )
-        for arg, want in ((a, "bf16"), (b, "bf16"), (c, cfg.out_dtype.value)):
+        inputs = cfg.in_dtype.value
+        for arg, want in ((a, inputs), (b, inputs), (c, cfg.out_dtype.value)):
             if arg.dtype != want:
                 raise GemmArgumentError(f"{arg.name} is {arg.dtype}; this kernel needs {want}")
         devices = {x.device for x in (a, b, c)} - {None}
@@ -277,7 +278,7 @@ class GemmKernel:
         if out is None:
             import torch
 
-            dtype = torch.bfloat16 if self.config.out_dtype is OutDtype.BF16 else torch.float32
+            dtype = getattr(torch, TORCH_DTYPE_NAMES[self.config.out_dtype.value])
             out = torch.empty((a_arg.rows, b_arg.cols), dtype=dtype, device=a.device)
         if stream is None and hasattr(out, "device"):
             import torch

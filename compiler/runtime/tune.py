@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..nvidia.gemm.config import GemmConfigError, HopperGemmConfig
+from .tensors import TORCH_DTYPE_NAMES
 from .timing import graph_times
 
 Shape = tuple[int, int, int]
@@ -137,16 +138,17 @@ def time_candidates(
     gen = torch.Generator(device="cuda").manual_seed(m + 3 * n + 7 * k)
     sets = 3
     layouts = configs[0].a_layout.value, configs[0].b_layout.value
+    inputs = getattr(torch, TORCH_DTYPE_NAMES[configs[0].in_dtype.value])
 
     def operand(rows: int, cols: int, layout: str):
-        x = torch.randn(rows, cols, device="cuda", generator=gen).to(torch.bfloat16)
+        x = torch.randn(rows, cols, device="cuda", generator=gen).to(inputs)
         return x if layout == "row" else x.t().contiguous().t()
 
     data = [(operand(m, k, layouts[0]), operand(k, n, layouts[1])) for _ in range(sets)]
     ref = data[0][0].double() @ data[0][1].double()
     results = []
     for index, config in enumerate(configs):
-        dtype = torch.bfloat16 if config.out_dtype.value == "bf16" else torch.float32
+        dtype = getattr(torch, TORCH_DTYPE_NAMES[config.out_dtype.value])
         outs = [torch.full((m, n), float("nan"), device="cuda", dtype=dtype) for _ in range(sets)]
         kernel = GemmKernel(config)
         kernel(data[0][0], data[0][1], outs[0])

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from warpsched.core.ir import ir
 from warpsched.nvidia import program as P
+from warpsched.nvidia.program.enums import InDtype
 from warpsched.nvidia.program.roles import (
     WarpRoleLayout,
     warp_role_1d1d,
@@ -56,6 +57,8 @@ def build_kernel(
         "b_layout": g.b_layout,
         "out_dtype": g.out_dtype,
     }
+    if g.in_dtype is not InDtype.BF16:
+        params["in_dtype"] = g.in_dtype
     if kernel.cluster_m != 1:
         params["cluster_m"] = kernel.cluster_m
     op = NvOp.build("sched.nv_kernel", params, loc=loc, ip=ip).operation

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from warpsched.core.ir import ir
 from warpsched.nvidia import program as P
-from warpsched.nvidia.program.enums import MatrixLayout, OutDtype
+from warpsched.nvidia.program.enums import InDtype, MatrixLayout, OutDtype
 from warpsched.nvidia.program.pipeline_config import (
     BarrierCounts,
     InputPipelineConfig,
@@ -55,6 +55,7 @@ def to_kernel(op: ir.Operation, target: NVTarget) -> P.Kernel:
         params.get("a_layout", MatrixLayout.ROW),
         params.get("b_layout", MatrixLayout.COL),
         params.get("out_dtype", OutDtype.F32),
+        params.get("in_dtype", InDtype.BF16),
     )
     return P.Kernel(
         params["sym_name"],

@@ -31,7 +31,7 @@ from warpsched.core.diagnostics import Diagnostic
 from warpsched.core.ir import ir
 from warpsched.nvidia.datapaths.tcgen05.rules import tcgen05_problems
 from warpsched.nvidia.gemm.config import GemmConfigError
-from warpsched.nvidia.program.enums import MatrixLayout, OutDtype, Payload
+from warpsched.nvidia.program.enums import InDtype, MatrixLayout, OutDtype, Payload
 from warpsched.nvidia.program.kernel import TileScheduler
 from warpsched.nvidia.program.pipeline_config import (
     BarrierCounts,
@@ -124,6 +124,7 @@ class _Verifier(RoleBodyChecker):
             for name, default in (
                 ("a_layout", MatrixLayout.ROW),
                 ("b_layout", MatrixLayout.COL),
+                ("in_dtype", InDtype.BF16),
                 ("out_dtype", OutDtype.F32),
                 ("cluster_m", 1),
             )
@@ -133,7 +134,7 @@ class _Verifier(RoleBodyChecker):
             self.error(
                 op,
                 f"'{chosen[0]}' is chosen only on the TMA + wgmma data path (layout warpgroups); "
-                "this kernel's data path takes A row-major, B stored N×K and f32 C",
+                "this kernel's data path takes bf16 A row-major, B stored N×K and f32 C",
             )
 
     def scheduler(self, op: ir.Operation) -> None:

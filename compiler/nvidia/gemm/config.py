@@ -18,6 +18,7 @@ from warpsched.nvidia.program.enums import (
     ConsumerMode,
     Decomposition,
     EpilogueKind,
+    InDtype,
     MatrixLayout,
     OutDtype,
     Raster,
@@ -47,13 +48,13 @@ def enum_field_type(f: Field) -> type[enum.Enum] | None:
 
 @dataclass(frozen=True)
 class HopperGemmConfig:
-    """A bf16 GEMM ``C = A·B`` (f32 accumulate) for sm_90a.
+    """A GEMM ``C = A·B`` (bf16 or f16 in, f32 accumulate) for sm_90a.
 
     ``block_m × block_n × block_k`` is the CTA tile, ``stages`` the depth of the
     TMA ring, ``consumers`` the consumer mode, ``cluster_m × cluster_n`` the
     thread-block cluster (TMA multicast of the shared operand), ``raster`` and
     ``group`` the persistent scheduler's tile order, ``a_layout``/``b_layout``
-    the operands' storage and ``out_dtype`` C's element type.
+    the operands' storage, ``in_dtype`` their element type and ``out_dtype`` C's.
     """
 
     name: str = "hopper_gemm"
@@ -70,6 +71,7 @@ class HopperGemmConfig:
     decomposition: Decomposition = Decomposition.DATA_PARALLEL
     a_layout: MatrixLayout = MatrixLayout.ROW
     b_layout: MatrixLayout = MatrixLayout.ROW
+    in_dtype: InDtype = InDtype.BF16
     out_dtype: OutDtype = OutDtype.BF16
 
     def __post_init__(self) -> None:

@@ -56,6 +56,7 @@ def expand_gemm(config: HopperGemmConfig) -> P.Kernel:
         config.a_layout,
         config.b_layout,
         config.out_dtype,
+        config.in_dtype,
     )
     return P.Kernel(
         config.name,

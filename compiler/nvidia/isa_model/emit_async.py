@@ -229,8 +229,10 @@ def _enum(op: Op, key: str) -> str:
 def _wgmma_op(op: Op, em: Emitter) -> None:
     m, n, k = (int(x) for x in re.findall(r"\d+", op.attr("shape")))
     types = {_enum(op, key) for key in ("typeA", "typeB")}
-    if types != {"bf16"} or _enum(op, "typeD") != "f32" or len(op.operands) != 3:
-        raise em.unsupported(op, "only bf16 × bf16 → f32 with both operands in shared memory")
+    if types not in ({"bf16"}, {"f16"}) or _enum(op, "typeD") != "f32" or len(op.operands) != 3:
+        raise em.unsupported(
+            op, "only bf16 × bf16 or f16 × f16 → f32 with both operands in shared memory"
+        )
     if op.operand_types[0].kind != "struct" or (m, k) != (64, 16):
         raise em.unsupported(op, f"shape m{m}n{n}k{k} or register operands")
     shape = WgmmaShape(
@@ -242,6 +244,7 @@ def _wgmma_op(op: Op, em: Emitter) -> None:
         scale_d=_enum(op, "scaleD") == "one",
         neg_a=_enum(op, "scaleA") == "neg",
         neg_b=_enum(op, "scaleB") == "neg",
+        input_type=types.pop(),
     )
     d_in, desc_a, desc_b = (em.ref(v) for v in op.operands)
     em.line(f"{em.out(op)} = _wgmma(g, {em.obj(shape, 'shape')}, {d_in}, {desc_a}, {desc_b})")

@@ -121,9 +121,9 @@ def fragment_rows_cols(n: int) -> tuple[np.ndarray, np.ndarray]:
 
 @dataclass(frozen=True)
 class WgmmaShape:
-    """``m64nNk16`` with bf16 ``A``/``B`` and f32 ``D``; ``a_k_major``/``b_k_major`` from the
-    layouts; ``scale_d`` False for ``D = A·B`` (the ``<zero>`` scale-out), else ``D += A·B``;
-    ``neg_a``/``neg_b`` for the ``-1`` input scales."""
+    """``m64nNk16`` with ``A``/``B`` of ``input_type`` (``bf16`` or ``f16``) and f32 ``D``;
+    ``a_k_major``/``b_k_major`` from the layouts; ``scale_d`` False for ``D = A·B`` (the
+    ``<zero>`` scale-out), else ``D += A·B``; ``neg_a``/``neg_b`` for the ``-1`` input scales."""
 
     m: int
     n: int
@@ -133,6 +133,14 @@ class WgmmaShape:
     scale_d: bool
     neg_a: bool
     neg_b: bool
+    input_type: str = "bf16"
+
+
+def _widen(bits: np.ndarray, input_type: str) -> np.ndarray:
+    """The exact f32 values of 16-bit ``bf16`` or ``f16`` element patterns."""
+    if input_type == "bf16":
+        return bf16_to_f32(bits)
+    return bits.view(np.float16).astype(np.float32)
 
 
 def mma(shape: WgmmaShape, smem, desc_a: int, desc_b: int, d_in: np.ndarray):
@@ -142,8 +150,8 @@ def mma(shape: WgmmaShape, smem, desc_a: int, desc_b: int, d_in: np.ndarray):
     a_idx, a_span = operand_elements(desc_a, shape.a_k_major, shape.m, shape.k, window, size)
     b_idx, b_span = operand_elements(desc_b, shape.b_k_major, shape.n, shape.k, window, size)
     elements = smem.view(np.uint16)
-    a = bf16_to_f32(elements[a_idx])
-    b = bf16_to_f32(elements[b_idx])
+    a = _widen(elements[a_idx], shape.input_type)
+    b = _widen(elements[b_idx], shape.input_type)
     a = -a if shape.neg_a else a
     b = -b if shape.neg_b else b
     registers = (a @ b.T).take(_fragment_flat(shape.n))

@@ -74,15 +74,23 @@ class MatrixLayout(str, enum.Enum):
     COL = "col"
 
 
+class InDtype(str, enum.Enum):
+    """The element type of A and B (wgmma's ``.bf16`` or ``.f16`` inputs, f32 accumulate)."""
+
+    BF16 = "bf16"
+    F16 = "f16"
+
+
 class OutDtype(str, enum.Enum):
     """The element type of C (and of the fused epilogue's bias and residual)."""
 
     BF16 = "bf16"
+    F16 = "f16"
     F32 = "f32"
 
     @property
     def nbytes(self) -> int:
-        return 2 if self is OutDtype.BF16 else 4
+        return 4 if self is OutDtype.F32 else 2
 
 
 class EpilogueKind(str, enum.Enum):

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from warpsched.nvidia.program.enums import (
     Decomposition,
+    InDtype,
     MatrixLayout,
     OutDtype,
     Payload,
@@ -56,9 +57,9 @@ __all__ = [
 
 @dataclass(frozen=True)
 class GemmParams:
-    """The CTA tile of ``C = A·B`` (bf16 in, f32 accumulate) and the operands' storage: A is
-    M×K (``a_layout``), B is K×N (``b_layout``; the default ``col`` is B stored N×K row-major),
-    C is M×N row-major of ``out_dtype``."""
+    """The CTA tile of ``C = A·B`` (f32 accumulate) and the operands' storage: A is M×K
+    (``a_layout``), B is K×N (``b_layout``; the default ``col`` is B stored N×K row-major), both
+    of ``in_dtype``; C is M×N row-major of ``out_dtype``."""
 
     block_m: int = 32
     block_n: int = 32
@@ -66,6 +67,7 @@ class GemmParams:
     a_layout: MatrixLayout = MatrixLayout.ROW
     b_layout: MatrixLayout = MatrixLayout.COL
     out_dtype: OutDtype = OutDtype.F32
+    in_dtype: InDtype = InDtype.BF16
 
     def __post_init__(self) -> None:
         for knob, value, unit in (

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from warpsched.nvidia.program.enums import (
     Decomposition,
+    InDtype,
     MatrixLayout,
     Multicast,
     Operand,
@@ -35,9 +36,9 @@ DECLARATIONS = (
         "sched.nv_kernel",
         "A warp-specialized GEMM kernel ``C = A·B``: one region holding its pipeline and tile "
         "scheduler declarations and one ``sched.nv_role`` per role of its warp-role layout.  "
-        "``a_layout`` (default row), ``b_layout`` (default col: B stored N×K) and "
-        "``out_dtype`` (default f32) give the operands' storage; ``cluster_m`` (default 1) "
-        "the CTAs of a 2x1 cluster.",
+        "``a_layout`` (default row), ``b_layout`` (default col: B stored N×K), ``in_dtype`` "
+        "(A's and B's element type, default bf16) and ``out_dtype`` (default f32) give the "
+        "operands' storage; ``cluster_m`` (default 1) the CTAs of a 2x1 cluster.",
         (sym("sym_name"),),
         (
             Param("layout", Kind.LAYOUT),
@@ -48,6 +49,7 @@ DECLARATIONS = (
             integer("cluster_m", True),
             named("a_layout", MatrixLayout, True),
             named("b_layout", MatrixLayout, True),
+            named("in_dtype", InDtype, True),
             named("out_dtype", OutDtype, True),
         ),
         region=True,

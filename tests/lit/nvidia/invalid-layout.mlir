@@ -83,3 +83,10 @@ sched.nv_kernel @unknown_field layout warp_role_1d1d<num_mma_warps = 2> threads 
 sched.nv_kernel @unknown_role layout custom<epilogue = [0, 128), writer = [128, 160)> threads 160 block_m 32 block_n 32 block_k 32 {
   sched.nv_output_pipeline @acc num_stages 2 stage_stride_cols 32 cta_group 1
 }
+
+// -----
+// ==== the operands' element type is a choice of the TMA + wgmma data path only ====
+// expected-error@+1 {{'sched.nv_kernel' op 'in_dtype' is chosen only on the TMA + wgmma data path (layout warpgroups); this kernel's data path takes bf16 A row-major, B stored N×K and f32 C}}
+sched.nv_kernel @half_on_mma_sync layout warp_role_8warp threads 256 block_m 32 block_n 32 block_k 32 in_dtype f16 {
+  sched.nv_output_pipeline @acc num_stages 2 stage_stride_cols 32 cta_group 1
+}

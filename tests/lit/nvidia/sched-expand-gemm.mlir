@@ -68,3 +68,11 @@ module attributes {sched.target = "sm_90a"} {
 // PTX: .visible .entry hopper_gemm(
 // PTX: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
 // PTX: cp.async.bulk.tensor.2d.global.shared::cta
+
+// -----
+// f16 operands: the kernel states in_dtype (bf16, the default, is left out) and its wgmma
+// multiplies f16; C may be f16 too.
+// CHECK-LABEL: sched.nv_kernel @half layout warpgroups<consumers = 2> threads 384 block_m 128 block_n 256 block_k 64 a_layout row b_layout col in_dtype f16 out_dtype f16 {
+module attributes {sched.target = "sm_90a"} {
+  sched.nv_gemm @half b_layout col in_dtype f16 out_dtype f16
+}

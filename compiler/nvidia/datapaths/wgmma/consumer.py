@@ -94,8 +94,9 @@ class ConsumerWarpgroup:
                 out[atom] = w.emit(
                     f"nvvm.wgmma.mma_async {da}, {db}, {out[atom]}, "
                     f"<m = 64, n = {cfg.block_n}, k = 16>, D[<f32>, <{scale}>, <wrapped>], "
-                    f"A[<bf16>, <one>, <{wgmma_layout(cfg, 'a')}>], "
-                    f"B[<bf16>, <one>, <{wgmma_layout(cfg, 'b')}>] : {self.acc} -> {self.acc}"
+                    f"A[<{cfg.in_dtype.value}>, <one>, <{wgmma_layout(cfg, 'a')}>], "
+                    f"B[<{cfg.in_dtype.value}>, <one>, <{wgmma_layout(cfg, 'b')}>] : "
+                    f"{self.acc} -> {self.acc}"
                 )
         return out
 

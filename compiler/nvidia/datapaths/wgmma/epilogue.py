@@ -34,7 +34,7 @@ def _row_ptr(em: GemmEmitter, row: str, col: str) -> str:
 
 
 def _elem(em: GemmEmitter) -> str:
-    """C's element type in the llvm dialect (``bf16`` or ``f32``)."""
+    """C's element type in the llvm dialect (``bf16``, ``f16`` or ``f32``)."""
     return em.config.out_dtype.value
 
 
@@ -63,9 +63,9 @@ def _value(
     x = em.w.emit(f"llvm.extractvalue {acc}[{index}] : {em.acc_type}")
     if fused is not None:
         x = fused.apply(x, at.row, at.col_base, at.col_offset)
-    if em.config.out_dtype is OutDtype.BF16:
-        return em.w.emit(f"llvm.fptrunc {x} : f32 to bf16")
-    return x
+    if em.config.out_dtype is OutDtype.F32:
+        return x
+    return em.w.emit(f"llvm.fptrunc {x} : f32 to {_elem(em)}")
 
 
 def column_pair(

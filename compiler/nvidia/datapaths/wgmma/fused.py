@@ -83,9 +83,9 @@ class FusedEpilogue:
             f"llvm.getelementptr {base}[{index}] : ({PTR_GLOBAL}, i64) -> {PTR_GLOBAL}, {elem}"
         )
         value = w.emit(f"llvm.load {ptr} : {PTR_GLOBAL} -> {elem}")
-        if self.out is OutDtype.BF16:
-            return w.emit(f"llvm.fpext {value} : bf16 to f32")
-        return value
+        if self.out is OutDtype.F32:
+            return value
+        return w.emit(f"llvm.fpext {value} : {elem} to f32")
 
     def _bias_at(self, col_base: str, col_offset: int) -> str:
         key = (col_base, col_offset)

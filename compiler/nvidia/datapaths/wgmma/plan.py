@@ -89,6 +89,7 @@ def wgmma_plan(kernel: P.Kernel) -> HopperGemmConfig:
             decomposition=scheduler.decomposition,
             a_layout=g.a_layout,
             b_layout=g.b_layout,
+            in_dtype=g.in_dtype,
             out_dtype=g.out_dtype,
         )
     except GemmConfigError as exc:
