@@ -8,7 +8,7 @@ Kernel structure::
     return
 
 Each role's steps are lowered by ``roles.RoleLowering``.  Protocol lowering
-(mojo-semantics §B4-§B6; ``docs/nvidia-lowering.md``):
+(docs/mojo-semantics.md §B4-§B6; ``docs/nvidia-lowering.md``):
 
 * acquire = ``mbarrier.try_wait.parity`` spin at the side's phase; the
   stage index does not advance;

@@ -1,4 +1,4 @@
-"""The mbarrier protocol of one pipeline as seen by one role (mojo-semantics §B2, §B4, §B6).
+"""The mbarrier protocol of one pipeline as seen by one role (docs/mojo-semantics.md §B2, §B4, §B6).
 
 Each role keeps its own (stage, phase) pair per pipeline end: the producer
 starts at (0, 1) and the consumer at (0, 0); a step increments the stage

@@ -6,7 +6,7 @@ role.  A body is a tuple of steps (``steps``: one generated class per op of ``op
 whose docstring is the op's semantics); a region op's nested steps are its ``body``, and
 references are the symbol names of the declarations.
 
-Pipelines (mojo-semantics §B2, §B4): an ``InputPipeline`` is a ``ProducerConsumerPipeline``
+Pipelines (docs/mojo-semantics.md §B2, §B4): an ``InputPipeline`` is a ``ProducerConsumerPipeline``
 (A/B k-block tiles, or tile ids handed out by a scheduler warp); an ``OutputPipeline`` an
 ``OutputTilePipeline`` of accumulator stages between an MMA role and an epilogue role.  A
 ``TileScheduler`` is the static persistent scheduler the roles of a TMA + wgmma kernel walk.

@@ -1,4 +1,4 @@
-"""Pipeline configurations and the barrier facts derived from them (mojo-semantics §B1, §B2, §B4, §B6).
+"""Pipeline configurations and the barrier facts derived from them (docs/mojo-semantics.md §B1, §B2, §B4, §B6).
 
 ``OutputPipelineConfig`` is the reference's ``OutputPipelineConfig``
 (``num_stages``, ``stage_stride_cols``, ``cta_group``) behind an

@@ -1,4 +1,4 @@
-"""Warp-role layouts: which threads of a CTA play which role (mojo-semantics §B7).
+"""Warp-role layouts: which threads of a CTA play which role (docs/mojo-semantics.md §B7).
 
 A layout is a set of half-open, warp-aligned thread ranges, one per role.  The
 constructors are ``warp_role_1d1d`` (``WarpRole1D1D[has_sfb,
