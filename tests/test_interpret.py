@@ -17,6 +17,7 @@ from crossvendor_cases import (
     MUTATIONS,
     PINGPONG,
     PINGPONG_FIXED,
+    PINGPONG_STRICT,
     ROOT,
     SCHEDULES,
     poisoned_elements,
@@ -25,9 +26,11 @@ from crossvendor_cases import (
 from warpsched.dialects.registry import new_context
 from warpsched.frontend.load import load_module
 from warpsched.interpret import interpret, load_kernel
+from warpsched.interpret.hazards import Hazard
 from warpsched.passes.sched_verify import AmdModel, collect_checks
 from warpsched.passes.verify_checks import first_finding
 from warpsched.tools.run import main
+from warpsched.verify.amd import WarRule
 from warpsched.verify.amd_trace import DEFAULT_VISIBILITY, Visibility
 
 
@@ -247,3 +250,76 @@ def test_target_sets_the_dma_lanes(capsys) -> None:
     assert main([*args, "sm_100a"]) == 1
     err = capsys.readouterr().err
     assert "target 'sm_100a' runs no AMD schedule (gfx942, gfx950, sm_90a)" in err
+
+
+def _strict_edit(old: str, new: str, after: str = "sched.program kernel") -> str:
+    """``examples/pingpong_strict.mlir`` with the first ``old`` after ``after`` made ``new``."""
+    text = (ROOT / "examples/pingpong_strict.mlir").read_text()
+    at = text.index(old, text.index(after))
+    return text[:at] + new + text[at + len(old) :]
+
+
+RAISED_WAIT_VM = _strict_edit(
+    "global_load_1 = #sched.op<load_b st 0 sub 1 k K0>, pre_sync = #sched.op<wait_vm 6>",
+    "global_load_1 = #sched.op<load_b st 0 sub 1 k K0>, pre_sync = #sched.op<wait_vm 10>",
+)
+"""Issue 23: the fourth kernel block's ``pre_sync`` ``wait_vm 6`` raised to ``wait_vm 10``."""
+WEAKENED_WAIT_LGKM = _strict_edit(
+    "pre_op_0 = #sched.op<mma_load_b st 0 sub 1 vgpr_def 8>, pre_sync = #sched.op<wait_lgkm 0>",
+    "pre_op_0 = #sched.op<mma_load_b st 0 sub 1 vgpr_def 8>, pre_sync = #sched.op<wait_lgkm 8>",
+)
+"""Issue 23: the second kernel block's ``wait_lgkm 0`` (after ``mma_load_b st 0 sub 1``)
+weakened to ``wait_lgkm 8``."""
+
+
+@pytest.mark.parametrize("kernel", ["pingpong_gfx950", "pingpong_gfx942"])
+def test_raised_wait_vm_names_a_hazard_for_every_wrong_element(kernel, capsys, tmp_path) -> None:
+    """The B and A DMAs the raised wait no longer retires are read before they are complete.
+    Each fragment load is checked against every DMA of its operand and stage whose elements
+    it reads (B's DMA halves do not match its fragment quadrants), and every wrong element
+    of C lies in the rows and columns those reads feed."""
+    for rule in Visibility:
+        out = _outcome(RAISED_WAIT_VM, kernel, visibility=rule)
+        assert out.mismatches and out.unexplained == 0, rule
+        assert any(isinstance(h, Hazard) and h.stale for h in out.hazards), rule
+    base = _outcome(PINGPONG_STRICT, kernel)
+    assert base.correct and not base.hazards and not base.poisoned.any()
+    out = _outcome(RAISED_WAIT_VM, kernel)
+    reads = {(h.read.index, h.write.index) for h in out.hazards}
+    assert (37, 67) in reads  # MMA_LOAD_B[st=1,sub=0] against LOAD_B[st=1,sub=1]
+    path = tmp_path / "raised.mlir"
+    path.write_text(RAISED_WAIT_VM)
+    assert main(["--interpret", str(path), "--kernel", kernel]) == 1
+    err = capsys.readouterr().err
+    assert f"{len(out.hazards)} hazard(s), C != A·B ({out.mismatches} elements differ)" in err
+
+
+def _verify_flags(text: str, kernel: str, war: WarRule) -> str:
+    """``sched-verify{war=...}``'s first finding on ``kernel`` as the module's target runs it
+    ('' when it passes)."""
+    context = new_context()
+    with context:
+        module = load_module(text, "lgkm.mlir", context)
+        checks = collect_checks(module.operation, "", AmdModel(war=war), kernel)
+        finding = first_finding(checks)
+    return finding.message if finding else ""
+
+
+@pytest.mark.parametrize("kernel, raced", [("pingpong_gfx950", False), ("pingpong_gfx942", True)])
+def test_weakened_wait_lgkm_the_interpreter_agrees_with_war_lgkm(kernel, raced) -> None:
+    """Issue 23's disagreement was two kernels: ``sched-verify`` checks every ``sched.kernel``
+    that runs the schedule, and it flags only the bk = 32 one (``as @pingpong_gfx942 runs
+    it``).  Per kernel, the interpreter's verdict is ``war=lgkm``'s: with wait_lgkm 8 the
+    ds_reads of ``mma_load_b st 0 sub 1`` are outstanding until the wait_lgkm(0) after the
+    next barrier, which does not order them before the other group's B prefetch; with
+    bk = 64 no element that prefetch writes is one those reads read.  ``war=issue`` passes
+    both: a read is over once issued."""
+    out = _outcome(WEAKENED_WAIT_LGKM, kernel)
+    assert bool(out.hazards) == (not out.correct) == raced
+    assert out.unexplained == 0
+    lgkm = _verify_flags(WEAKENED_WAIT_LGKM, kernel, WarRule.LGKM)
+    assert bool(lgkm) == raced
+    assert not _verify_flags(WEAKENED_WAIT_LGKM, kernel, WarRule.ISSUE)
+    if raced:
+        assert "prefetch-overwrite" in lgkm and f"as @{kernel} runs it" in lgkm
+        assert {(h.read.index, h.write.index) for h in out.hazards} == {(11, 20)}

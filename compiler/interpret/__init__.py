@@ -3,6 +3,7 @@
 * ``source``: the ``sched.kernel`` of a module → its expanded schedule, geometry and entry sites.
 * ``lds``: LDS, DMA copies and fragment reads as numpy element indices (``tile_geometry``).
 * ``hazards``: which DMA a read may race with, from sched-verify's streams (``amd_trace``).
+* ``dataflow``: which K block every fragment load holds, and the reads of a wrong one.
 * ``machine``: runs the wave groups' streams and computes C.
 """
 

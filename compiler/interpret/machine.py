@@ -5,8 +5,11 @@ end-of-prologue, balancing and drain barriers included).  They run in one
 linear order that respects every guarantee (barrier interval, then group, then
 program order); a DMA's data lands in LDS when the ``wait_vm`` that retires it
 executes, and every element a ``hazards.classify`` hazard covers is read as NaN,
-so a racy read poisons C.  Global A and B are small integers (exact in bf16),
-accumulated in float64, so a correct schedule computes exactly ``A @ B``.
+so a racy read poisons C.  ``dataflow`` names the reads that hold another K block than
+their MMA computes, with no race involved; the rows and columns of C that either kind of
+read feeds are ``Outcome.poisoned``, and every wrong element lies there.  Global A and B
+are small integers (exact in bf16), accumulated in float64, so a correct schedule computes
+exactly ``A @ B``.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import numpy as np
 
 from warpsched.core.diagnostics import Diagnostic, DiagnosticError, Severity
 from warpsched.schedule import Ops, PingPongOps, pingpong
-from warpsched.tile_geometry import Operand, acc_quadrant, fragment_region
+from warpsched.tile_geometry import Operand, acc_quadrant
 from warpsched.verify.amd import DEFAULT_VM_PER_LOAD
 from warpsched.verify.amd_footprint import KernelGeometry, dma_copy, fragment_indices
 from warpsched.verify.amd_trace import (
@@ -30,6 +33,7 @@ from warpsched.verify.amd_trace import (
     trace,
 )
 
+from .dataflow import WrongBlock, wrong_blocks
 from .hazards import Hazard, classify
 from .lds import global_values, lds_elements
 from .source import KernelProgram
@@ -37,13 +41,15 @@ from .source import KernelProgram
 
 @dataclass(frozen=True)
 class Outcome:
-    """What one interpretation found: C, numpy's A·B, and every hazard (deduplicated)."""
+    """What one interpretation found: C, numpy's A·B, and every hazard (deduplicated): the
+    races (``Hazard``), then the reads of a wrong K block (``dataflow.WrongBlock``)."""
 
     c: np.ndarray
     reference: np.ndarray
-    hazards: tuple[Hazard, ...]
+    hazards: tuple[Hazard | WrongBlock, ...]
     geometry: KernelGeometry
     iterations: int
+    poisoned: np.ndarray  # the elements of C that a reported hazard's read feeds
 
     @property
     def correct(self) -> bool:
@@ -52,6 +58,13 @@ class Outcome:
     @property
     def mismatches(self) -> int:
         return int(np.count_nonzero(~(self.c == self.reference)))
+
+    @property
+    def unexplained(self) -> int:
+        """Elements of C that differ from A·B although no reported hazard's read feeds them:
+        0 unless the model lost track of a wrong read (docs/interpreter.md, "Every wrong
+        element")."""
+        return int(np.count_nonzero(~(self.c == self.reference) & ~self.poisoned))
 
 
 MAX_ELEMENTS = 1 << 24
@@ -106,6 +119,7 @@ def interpret(
     a = rng.integers(-3, 4, size=(m, k)).astype(np.float64)
     b = rng.integers(-3, 4, size=(k, n)).astype(np.float64)
     c = np.full((m, n), np.nan)
+    poisoned = np.zeros((m, n), dtype=bool)
     order = sorted(
         (e for s in streams.values() for e in s),
         key=lambda e: (e.barriers_before, e.group, e.position),
@@ -114,13 +128,16 @@ def interpret(
     for w in writes:
         if w.done is not None:
             landing.setdefault(id(w.done), []).append(w)
+    faults, taints = wrong_blocks(geo, order, landing, copies, reads, waves, writes)
     for bi in range(m // t.bm):
         for bj in range(n // t.bn):
             blk_a = a[bi * t.bm : (bi + 1) * t.bm]
             blk_b = b[:, bj * t.bn : (bj + 1) * t.bn]
-            acc = _run_block(geo, order, landing, copies, reads, waves, blk_a, blk_b)
-            c[bi * t.bm : (bi + 1) * t.bm, bj * t.bn : (bj + 1) * t.bn] = _store(geo, acc)
-    return Outcome(c, a @ b, tuple(hazards.values()), geo, iterations)
+            acc = _run_block(geo, order, landing, copies, reads, taints, waves, blk_a, blk_b)
+            at = (slice(bi * t.bm, (bi + 1) * t.bm), slice(bj * t.bn, (bj + 1) * t.bn))
+            c[at], poisoned[at] = _store(geo, acc)
+    found = (*hazards.values(), *faults)
+    return Outcome(c, a @ b, found, geo, iterations, poisoned)
 
 
 def _check_inside_k(program: KernelProgram, load: Event, ks: np.ndarray, k: int) -> None:
@@ -144,12 +161,12 @@ def _reads(geo, streams, writes, copies, waves, visibility):
     for group, stream in streams.items():
         ends = read_ends(stream)
         for e in (e for e in stream if e.op.tag in FRAGMENT_LOADS):
-            src = fragment_region(geo.gemm, geo.tile, e.op, geo.structure).src
-            region = (src.operand.name, src.stage, src.half)
+            operand = FRAGMENT_LOADS[e.op.tag]
             racing = [
                 w
                 for w in writes
-                if w.region == region and classify(e, ends[e.position], w, visibility) == "hazard"
+                if w.region[:2] == (operand, e.op.stage)
+                and classify(e, ends[e.position], w, visibility) == "hazard"
             ]
             for wave in waves[group]:
                 key, idx = fragment_indices(geo, e.op, wave)
@@ -178,10 +195,10 @@ def ordered_issue(write: Event, read: Event) -> bool:
     return write.barriers_before <= read.barriers_before
 
 
-def _run_block(geo, order, landing, copies, reads, waves, blk_a, blk_b) -> dict:
+def _run_block(geo, order, landing, copies, reads, taints, waves, blk_a, blk_b) -> dict:
     lds = np.full(lds_elements(geo), np.nan)
-    frags: dict[tuple, np.ndarray] = {}
-    acc: dict[tuple, np.ndarray] = {}
+    frags: dict[tuple, tuple] = {}  # (values, rows a hazard poisons)
+    acc: dict[tuple, tuple] = {}  # (sum, elements a hazard's read feeds)
     t = geo.tile
     for e in order:
         tag = e.op.tag
@@ -194,31 +211,37 @@ def _run_block(geo, order, landing, copies, reads, waves, blk_a, blk_b) -> dict:
                 (operand, quadrant), idx, poison = reads[(id(e), wave)]
                 frag = lds[idx]
                 frag[poison] = np.nan
-                frags[(wave, operand, quadrant)] = frag
+                frags[(wave, operand, quadrant)] = (frag, poison.any(axis=1))
         elif tag == PingPongOps.MMA:
             quad = acc_quadrant(t, e.op, geo.structure)
             for wave in waves[e.group]:
                 fa = frags.get((wave, Operand.A, quad.a_quadrant))
                 fb = frags.get((wave, Operand.B, quad.b_quadrant))
-                prod = (
-                    np.full((quad.rows, quad.cols), np.nan)
-                    if fa is None or fb is None
-                    else fa @ fb.T
-                )
+                if fa is None or fb is None:
+                    prod = np.full((quad.rows, quad.cols), np.nan)
+                    taint = np.zeros((quad.rows, quad.cols), dtype=bool)
+                else:
+                    a_rows, b_rows = taints[(id(e), wave)]
+                    prod = fa[0] @ fb[0].T
+                    taint = (fa[1] | a_rows)[:, None] | (fb[1] | b_rows)[None, :]
                 key = (wave, quad.m, quad.n)
-                acc[key] = acc.get(key, 0) + prod
+                value, tainted = acc.get(key, (0, False))
+                acc[key] = (value + prod, tainted | taint)
     return acc
 
 
-def _store(geo: KernelGeometry, acc: dict) -> np.ndarray:
-    """Every wave's accumulator quadrants written to the block's C (NaN where none is stored)."""
+def _store(geo: KernelGeometry, acc: dict) -> tuple[np.ndarray, np.ndarray]:
+    """Every wave's accumulator quadrants written to the block's C (NaN where none is stored),
+    and which elements a hazard's read fed."""
     t = geo.tile
     out = np.full((t.bm, t.bn), np.nan)
+    poisoned = np.zeros((t.bm, t.bn), dtype=bool)
     for wave, wmn in enumerate(geo.waves):
         for qm in range(2):
             for qn in range(2):
                 quad = acc_quadrant(t, pingpong.mma(qm, qn), geo.structure)
                 r0, c0 = quad.row.evaluate(*wmn, t.warps_n), quad.col.evaluate(*wmn, t.warps_n)
-                value = acc.get((wave, qm, qn), np.zeros((quad.rows, quad.cols)))
-                out[r0 : r0 + quad.rows, c0 : c0 + quad.cols] = value
-    return out
+                value, tainted = acc.get((wave, qm, qn), (0.0, False))
+                at = (slice(r0, r0 + quad.rows), slice(c0, c0 + quad.cols))
+                out[at], poisoned[at] = value, tainted
+    return out, poisoned
