@@ -220,12 +220,13 @@ def _check_read(
         for w in before:
             if landed:  # the read's data is in place: a later DMA may overwrite it
                 out.append(_race(read, end, w))
-        if mine and not landed and not before:
-            continue
         if mine and not landed:
-            w = before[0]
+            w = before[0] if before else mine[0]
             steps = (_step(w.event), _step(read)) + ((_step(w.done),) if w.done else ())
-            if w.done is None:
+            if not before:  # every DMA of the group into it comes after the read
+                steps = (_step(read), _step(w.event))
+                why = "issued only after the read, and no earlier DMA of that group writes it"
+            elif w.done is None:
                 why = "never retired by a wait_vm"
             elif w.done.group == read.group and w.done.position > read.position:
                 why = f"retired only by {w.done.describe()} in wave group {group}, after the read"
