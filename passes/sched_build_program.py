@@ -8,8 +8,9 @@ holding three programs, in the shape of the shipped examples:
 * kernel: the kernel program's blocks (explicit blocks where the family emits them);
 * epilogue: ``strip_drain_fuse_blocks`` of the kernel blocks, with a trailing barrier.
 
-Every op takes the ``sched.build`` op's location.  A builder error (CSP ordering,
-a bad body...) fails the pass at that op.
+Every op takes the ``sched.build`` op's location (``dialects/amd/build.py`` writes
+them; ``warpsched.dialects.printer.to_mlir`` writes the same for a ``Schedule`` built
+in Python).  A builder error (a bad body...) fails the pass at that op.
 """
 
 from __future__ import annotations
@@ -17,15 +18,9 @@ from __future__ import annotations
 import dataclasses
 
 from warpsched.core.ir import ir
+from warpsched.dialects.amd.build import build_schedule_op
 from warpsched.dialects.amd.kernel_ops import BuildOp
-from warpsched.dialects.amd.ops import ProgramOp, ScheduleOp
-from warpsched.schedule import Phase, PipelineProgram
-from warpsched.schedule.builders import (
-    CompiledSchedule,
-    Schedule,
-    compile_schedule,
-    strip_drain_fuse_blocks,
-)
+from warpsched.schedule.builders import compile_schedule
 
 from .base import ModulePass, PassFailure
 from .walk import builds
@@ -50,28 +45,3 @@ class BuildProgram(ModulePass):
                 view.name, schedule, compiled, loc=op.location, ip=ir.InsertionPoint(op)
             )
             op.erase()
-
-
-def build_schedule_op(
-    name: str,
-    schedule: Schedule,
-    compiled: CompiledSchedule,
-    *,
-    loc: ir.Location | None = None,
-    ip: ir.InsertionPoint | None = None,
-) -> ScheduleOp:
-    """The ``sched.schedule`` of ``compiled`` (from ``schedule``), in the shape described above."""
-    op = ScheduleOp.build(name, compiled.warp_stagger_index, loc=loc, ip=ip)
-    inner = ir.InsertionPoint(op.operation.regions[0].blocks[0])
-    prologue = PipelineProgram(1)
-    prologue.explicit_blocks[0] = [entry.op for entry in compiled.prologue]
-    epilogue_blocks = strip_drain_fuse_blocks(compiled.program.blocks, schedule.pipeline)
-    epilogue = PipelineProgram(len(epilogue_blocks), trailing_barrier=True)
-    epilogue.blocks = epilogue_blocks
-    for phase, program in (
-        (Phase.PROLOGUE, prologue),
-        (Phase.KERNEL, compiled.program),
-        (Phase.EPILOGUE, epilogue),
-    ):
-        ProgramOp.build(phase, program, loc=loc, ip=inner)
-    return op
