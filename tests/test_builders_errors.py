@@ -64,10 +64,14 @@ def test_ops_after_the_last_mma() -> None:
         compile_schedule(with_body(body))
 
 
-def test_csp_is_not_implemented() -> None:
-    schedule = pingpong_schedule(ScheduleConfig(scheduling=SchedulingStrategy.CSP))
-    with pytest.raises(ValueError, match="scheduling=CSP is not implemented"):
-        compile_schedule(schedule)
+def test_csp_refuses_a_body_its_greedy_seed_cannot_order() -> None:
+    # The reference's solver starts from greedy_schedule, which would index past its order here.
+    four_wave = four_wave_schedule()
+    csp = replace(four_wave, config=replace(four_wave.config, scheduling=SchedulingStrategy.CSP))
+    with pytest.raises(
+        ValueError, match=r"scheduling=CSP: its greedy seed fails: .*left body ops \[0, 3, 6, 9\]"
+    ):
+        compile_schedule(csp)
 
 
 def test_greedy_refuses_an_unschedulable_partition() -> None:

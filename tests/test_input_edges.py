@@ -213,7 +213,13 @@ def test_a_pretty_op_in_generic_input_is_located(tmp_path, capsys):
 # ---- a verified sched.build the builders cannot build -------------------------------------------
 
 
-def test_an_unbuildable_schedule_is_a_diagnostic_in_viz_and_run(tmp_path, capsys):
+def test_an_unbuildable_schedule_is_a_diagnostic_in_viz_and_run(tmp_path, capsys, monkeypatch):
+    # Every sched.build that verifies builds now that CSP is implemented (it was the one that
+    # did not), so the ordering step is made to fail as a builder error would.
+    def refuse(graph, config, sched):
+        raise ValueError(f"scheduling={sched.scheduling.name}: no order for this body")
+
+    monkeypatch.setattr("warpsched.schedule.builders.kernel.order_ops", refuse)
     source = tmp_path / "csp.mlir"
     source.write_text(
         "module {\n  sched.build @s pingpong {scheduling = CSP} lgkm 4 4\n"
@@ -224,8 +230,20 @@ def test_an_unbuildable_schedule_is_a_diagnostic_in_viz_and_run(tmp_path, capsys
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 2 and _clean("\n".join(err))
     assert all(
-        line.startswith(f"{source}:2:3: error: ScheduleConfig.scheduling=CSP") for line in err
+        line == f"{source}:2:3: error: scheduling=CSP: no order for this body" for line in err
     )
+
+
+def test_a_csp_schedule_draws_and_runs(tmp_path, capsys):
+    source = tmp_path / "csp.mlir"
+    source.write_text(
+        "module {\n  sched.build @s pingpong {scheduling = csp} lgkm 8 8\n"
+        "  sched.kernel @k schedule @s\n}\n"
+    )
+    assert viz.main([str(source), "-o", str(tmp_path / "out.svg")]) == 0
+    run.main(["--interpret", str(source)])  # golden S2 races (docs/verify.md): only no crash
+    out = capsys.readouterr()
+    assert "Traceback" not in out.err and "k: pingpong geometry" in out.out + out.err
 
 
 def test_a_shape_too_large_to_interpret_is_a_diagnostic(capsys):

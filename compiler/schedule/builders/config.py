@@ -26,9 +26,10 @@ WAIT_DISABLED = 255
 class SchedulingStrategy(IntEnum):
     """How the body's ops are ordered before they are grouped into blocks (config.mojo L89-108).
 
-    ``IDENTITY`` keeps the body order, ``GREEDY`` runs the list scheduler,
-    ``CSP`` is the reference's backtracking solver, which this library does
-    not implement: asking for it is a ``ValueError`` when the schedule is built.
+    ``IDENTITY`` keeps the body order, ``GREEDY`` runs the list scheduler
+    (``greedy.py``), ``CSP`` the reference's backtracking solver
+    ``optimal_schedule_with_halves`` (``csp.py``).  ``ScheduleConfig`` takes a
+    name in any case (``csp``, as the pretty syntax writes knobs).
     """
 
     IDENTITY = 0
@@ -58,7 +59,7 @@ class ScheduleConfig:
     block ``i``'s global loads.  ``wait_lgkm_first`` / ``wait_vm_last`` are the
     manual wait counts that ``auto_waits`` replaces; ``lgkm_per_load_a/b`` feed
     that derivation.  ``lds_contention_penalty`` and ``max_vgpr`` only steer
-    the (unimplemented) CSP solver and are kept for fidelity.  The remaining
+    the CSP solver (the LDS port penalty of its timing model, its VGPR budget).  The remaining
     booleans select the per-block emission shape (see ``MMABlockSpec``).
     """
 
@@ -83,10 +84,13 @@ class ScheduleConfig:
     wrap_waits_with_sched_barrier: bool = False
 
     def __post_init__(self) -> None:
+        scheduling = self.scheduling
+        if isinstance(scheduling, str):
+            scheduling = scheduling.upper()
         object.__setattr__(
             self,
             "scheduling",
-            check_enum(_OWNER, "scheduling", self.scheduling, SchedulingStrategy),
+            check_enum(_OWNER, "scheduling", scheduling, SchedulingStrategy),
         )
         for f in fields(self):
             if f.name in _INT_KNOBS:

@@ -1,11 +1,11 @@
-"""Op orders: the ping-pong body reorder, and the IDENTITY/GREEDY schedulers.
+"""Op orders: the ping-pong body reorder, and the IDENTITY/GREEDY/CSP strategy switch.
 
 ``mma_block_interleave`` and ``double_buffer_reorder`` mirror
 ``mma_block_interleave_list`` / ``double_buffer_reorder`` in
-``max/kernels/src/pipeline/program_builder.mojo`` L1441-1569;
-``greedy_order`` mirrors ``greedy_schedule`` in ``schedulers.mojo``
-L232-293; ``order_ops`` is the strategy switch of ``build_kernel_program``
-(program_builder.mojo L1016-1029), modular/modular @ c7fec4f865c8.
+``max/kernels/src/pipeline/program_builder.mojo`` L1441-1569; ``order_ops``
+is the strategy switch of ``build_kernel_program`` (program_builder.mojo
+L1016-1029), modular/modular @ c7fec4f865c8.  The schedulers themselves are
+``greedy_order`` (``greedy.py``) and ``optimal_order_with_halves`` (``csp.py``).
 
 Where the reference silently drops ops it cannot place (an unmatched
 fragment, globals beyond the block sizing, ops after a partition's last
@@ -20,9 +20,12 @@ import networkx as nx
 
 from ..enums import OpRole
 from ..opdesc import OpDesc
-from .body import same_iteration_predecessors
 from .config import ScheduleConfig, SchedulingStrategy
+from .csp import optimal_order_with_halves
+from .greedy import greedy_order
 from .pipeline import PipelineConfig
+
+__all__ = ["double_buffer_reorder", "greedy_order", "mma_block_interleave", "order_ops"]
 
 
 def _first_with_subtile(frags: Sequence[OpDesc], subtile: int) -> list[OpDesc]:
@@ -83,50 +86,21 @@ def double_buffer_reorder(logical: Sequence[OpDesc], config: PipelineConfig) -> 
     )
 
 
-def greedy_order(graph: nx.DiGraph, config: PipelineConfig) -> list[int]:
-    """List-schedule the body: partition by partition, ``blocks_per_partition`` blocks each.
-
-    A block takes the lowest-index ready op of its partition (all distance-0
-    predecessors, FLOW or ANTI, already placed) until it takes an MMA.  The
-    reference hard-codes 2 partitions of 4 blocks; this reads them from
-    ``config``.  Deterministic: the same graph always gives the same order.
-    """
-    n = graph.number_of_nodes()
-    preds = {i: set(same_iteration_predecessors(graph, i)) for i in range(n)}
-    size = n // config.num_partitions
-    placed: set[int] = set()
-    order: list[int] = []
-    for part in range(config.num_partitions):
-        members = range(part * size, (part + 1) * size)
-        for _ in range(config.blocks_per_partition()):
-            while True:
-                ready = next((i for i in members if i not in placed and preds[i] <= placed), None)
-                if ready is None:
-                    raise ValueError(
-                        f"scheduling=GREEDY: no ready op in partition {part} "
-                        f"(dependency cycle, or a distance-0 edge from a later "
-                        f"partition)"
-                    )
-                order.append(ready)
-                placed.add(ready)
-                if graph.nodes[ready]["op"].role == OpRole.COMPUTE:
-                    break
-    if len(order) != n:
-        left = sorted(set(range(n)) - placed)
-        raise ValueError(
-            f"scheduling=GREEDY left body ops {left} unplaced: they were not "
-            f"ready before their partition's last MMA"
-        )
-    return order
-
-
 def order_ops(graph: nx.DiGraph, config: PipelineConfig, sched: ScheduleConfig) -> list[int]:
-    """Execution order of the body ops (a permutation of body indices) per ``sched.scheduling``."""
+    """Execution order of the body ops (a permutation of body indices) per ``sched.scheduling``.
+
+    CSP passes ``config.block_sizing.max_globals``, ``sched.lds_contention_penalty``
+    and ``sched.max_vgpr`` to the solver, as program_builder.mojo L1018-1024 does.
+    """
     if sched.scheduling is SchedulingStrategy.GREEDY:
         return greedy_order(graph, config)
     if sched.scheduling is SchedulingStrategy.CSP:
-        raise ValueError(
-            "ScheduleConfig.scheduling=CSP is not implemented (the reference's "
-            "backtracking solver is not reproduced); use IDENTITY or GREEDY"
+        result = optimal_order_with_halves(
+            graph,
+            config,
+            max_globals_per_block=config.block_sizing.max_globals,
+            lds_contention_penalty=sched.lds_contention_penalty,
+            max_vgpr=sched.max_vgpr,
         )
+        return list(result.order)
     return list(range(graph.number_of_nodes()))

@@ -1,5 +1,5 @@
-// Every sched.build error, one case per chunk: the verifier's (family, parameters, knobs)
-// and the builders' (CSP ordering), each at the op.
+// Every sched.build error, one case per chunk: the verifier's (family, parameters, knobs),
+// each at the op.
 // RUN: %warpsched-opt %s --split-input-file --verify-diagnostics --sched-build-program
 // RUN: not %warpsched-opt %s --split-input-file --sched-build-program 2>&1 | FileCheck %s
 
@@ -22,12 +22,6 @@ sched.build @s pingpong {wait_lgkm_first = 256} lgkm 4 4
 // ==== an unknown ordering strategy ====
 // expected-error@+1 {{ScheduleConfig.scheduling: 'RANDOM' is not a SchedulingStrategy (IDENTITY, GREEDY, CSP)}}
 sched.build @s pingpong {scheduling = RANDOM} lgkm 4 4
-
-// -----
-// ==== CSP ordering is not implemented: the pass fails at the op ====
-// CHECK: sched-build-program-invalid.mlir:[[@LINE+2]]:1: error: sched-build-program: ScheduleConfig.scheduling=CSP is not implemented
-// expected-error@+1 {{sched-build-program: ScheduleConfig.scheduling=CSP is not implemented}}
-sched.build @s pingpong {scheduling = CSP} lgkm 4 4
 
 // -----
 // ==== a knob the family forces ====
