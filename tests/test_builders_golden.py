@@ -1,4 +1,7 @@
-"""Golden full schedules S1, S3 and S4 (docs/golden-expansions.md §3), reproduced exactly.
+"""Golden full schedules S1, S2, S3 and S4 (docs/golden-expansions.md §3), reproduced exactly.
+
+S2 is the reference's production ping-pong, ``build_schedule[False,8,8]()``: the
+default config, CSP + auto waits, so the order is the CSP solver's.
 
 Each case has listings ``tests/golden/schedules/<case>.{prologue,kernel,epilogue}.txt``
 in ``format_entries`` notation, its kernel deps (``<case>.deps.txt``), its block
@@ -17,6 +20,7 @@ from warpsched.schedule import OP_SLOTS, MMABlockSpec, format_entries, op_name
 from warpsched.schedule.builders import (
     CompiledSchedule,
     ScheduleConfig,
+    SchedulingStrategy,
     annotate_ops,
     compile_schedule,
     four_wave_schedule,
@@ -28,6 +32,7 @@ SCHEDULES = GOLDEN_DIR / "schedules"
 
 CASES = {
     "S1": lambda: pingpong_schedule(ScheduleConfig(auto_waits=False), lgkm_a=4, lgkm_b=4),
+    "S2": lambda: pingpong_schedule(lgkm_a=8, lgkm_b=8),
     "S3": lambda: pingpong_schedule(ScheduleConfig(), lgkm_a=8, lgkm_b=8),
     "S4": four_wave_schedule,
 }
@@ -124,3 +129,33 @@ def test_s4_kernel_uses_explicit_minimal_barrier_blocks(
     program = compiled["S4"].program
     assert [len(ops) for ops in program.explicit_blocks] == [9, 7, 9, 7, 9, 7, 9, 7]
     assert not any(e.is_prefetch for e in compiled["S4"].kernel)
+
+
+def test_s2_differs_from_s3_only_in_the_globals_the_csp_swaps() -> None:
+    """golden-expansions.md S2: kernel entries 12/20 and 47/55 trade LOAD_A and LOAD_B, the
+    prologue issues B before A in each stage, and nothing else differs."""
+    s3, s2 = golden_lines("S3", "kernel"), golden_lines("S2", "kernel")
+    changed = [(a, b) for a, b in zip(s3, s2, strict=True) if a != b]
+    assert [a.split(":")[0] for a, _ in changed] == ["12", "20", "47", "55"]
+    for a, b in changed:
+        assert (
+            a.replace("LOAD_A", "LOAD_?").replace("LOAD_B", "LOAD_A").replace("LOAD_?", "LOAD_B")
+            == b
+        )
+    prologue = [line.split(": ")[1] for line in golden_lines("S2", "prologue")]
+    assert prologue[:6] == [
+        "LOAD_B[st=0,sub=0,k=K0]",
+        "LOAD_A[st=0,sub=0,k=K0]",
+        "LOAD_B[st=0,sub=1,k=K0]",
+        "LOAD_A[st=0,sub=1,k=K0]",
+        "wait_vm(0)",
+        "barrier",
+    ]
+    for phase in ("epilogue", "deps"):
+        assert golden("S2", phase) == golden("S3", phase)
+
+
+def test_s2_is_the_pingpong_default(compiled: dict[str, CompiledSchedule]) -> None:
+    explicit = ScheduleConfig(scheduling=SchedulingStrategy.CSP, auto_waits=True)
+    again = compile_schedule(pingpong_schedule(explicit, lgkm_a=8, lgkm_b=8))
+    assert again.kernel == compiled["S2"].kernel and again.prologue == compiled["S2"].prologue

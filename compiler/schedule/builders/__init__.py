@@ -3,10 +3,12 @@
 Python twin of the double-buffer path of Modular's ``max/kernels/src/pipeline``
 (``compiler``, ``config``, ``program_builder``, ``phase_derivation``) and of
 the AMD ping-pong and 4-wave schedules, at modular/modular @ c7fec4f865c8.
-The CSP scheduler is not implemented.  Typical use::
+Body orders: IDENTITY, GREEDY and the reference's CSP solver (``csp.py``), which is
+the ping-pong schedule's default.  Typical use::
 
-    compiled = compile_schedule(pingpong_schedule(ScheduleConfig(auto_waits=False),
-                                                  lgkm_a=4, lgkm_b=4))
+    compiled = compile_schedule(pingpong_schedule(lgkm_a=8, lgkm_b=8))  # golden S2 (CSP)
+    s1 = compile_schedule(pingpong_schedule(ScheduleConfig(auto_waits=False),
+                                            lgkm_a=4, lgkm_b=4))        # golden S1 (IDENTITY)
     print(format_entries(compiled.kernel))
 """
 
@@ -22,6 +24,7 @@ from .body import (
 )
 from .compile import BlockEmission, CompiledSchedule, Schedule, compile_schedule
 from .config import ScheduleConfig, SchedulingStrategy
+from .csp import CspOutcome, CspResult, optimal_order, optimal_order_with_halves
 from .four_wave import four_wave_schedule, logical_k_partition
 from .geometry import BF16_128x128x64, FourWaveGeometry, derive_safe_max_globals
 from .kernel import build_kernel_program
@@ -33,7 +36,7 @@ from .phases import (
     strip_drain_fuse_blocks,
     warp_stagger_index,
 )
-from .pingpong import logical_half, pingpong_schedule
+from .pingpong import PINGPONG_DEFAULT_CONFIG, logical_half, pingpong_schedule
 from .pipeline import BlockSizing, PipelineConfig, StaggerMode, WarpStaggerRule
 from .target import OpCost, TargetCostModel, annotate_ops, mi355x_cost_model, mi355x_double_buffer
 from .waits import apply_auto_waits, derive_drain_mask, derive_waits_from_blocks
@@ -43,10 +46,13 @@ __all__ = [
     "BlockEmission",
     "BlockSizing",
     "CompiledSchedule",
+    "CspOutcome",
+    "CspResult",
     "DepEdge",
     "DepKind",
     "FourWaveGeometry",
     "OpCost",
+    "PINGPONG_DEFAULT_CONFIG",
     "PipelineConfig",
     "Schedule",
     "ScheduleConfig",
@@ -77,6 +83,8 @@ __all__ = [
     "mi355x_cost_model",
     "mi355x_double_buffer",
     "mma_block_interleave",
+    "optimal_order",
+    "optimal_order_with_halves",
     "order_ops",
     "pingpong_schedule",
     "redistribute_globals",

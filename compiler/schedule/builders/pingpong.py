@@ -14,13 +14,17 @@ from ..enums import KOffsetKind, PingPongOps
 from ..opdesc import OpDesc
 from ..validate import check_int
 from .compile import Schedule
-from .config import ScheduleConfig
+from .config import ScheduleConfig, SchedulingStrategy
 from .ordering import double_buffer_reorder
 from .pipeline import PipelineConfig
 from .target import TargetCostModel, annotate_ops, mi355x_cost_model, mi355x_double_buffer
 
 CHANNEL_A = 0
 CHANNEL_B = 1
+
+PINGPONG_DEFAULT_CONFIG = ScheduleConfig(scheduling=SchedulingStrategy.CSP, auto_waits=True)
+"""``DeclarativeSchedule``'s and ``build_schedule``'s default config, and the ping-pong
+kernel's (amd_ping_pong_schedule.mojo L211-214, L272-274; amd_ping_pong_matmul.mojo L510-512)."""
 
 
 def logical_half(half: int) -> list[OpDesc]:
@@ -57,12 +61,13 @@ def pingpong_schedule(
 ) -> Schedule:
     """``DeclarativeSchedule[_, lgkm_a, lgkm_b](config, target)`` as a ``Schedule``.
 
-    ``config`` defaults to ``ScheduleConfig()`` (IDENTITY, auto waits): the
-    reference's default, CSP, is not implemented.  ``lgkm_a/b`` override
+    ``config`` defaults to the reference's default, ``PINGPONG_DEFAULT_CONFIG``
+    (CSP, auto waits): ``pingpong_schedule(lgkm_a=8, lgkm_b=8)`` is golden S2,
+    ``build_schedule[False,8,8]()``.  ``lgkm_a/b`` override
     ``config.lgkm_per_load_a/b``; ``pipeline`` and ``cost_model`` default to
     ``mi355x_double_buffer()`` and ``mi355x_cost_model()``.
     """
-    config = ScheduleConfig() if config is None else config
+    config = PINGPONG_DEFAULT_CONFIG if config is None else config
     pipeline = mi355x_double_buffer() if pipeline is None else pipeline
     cost_model = mi355x_cost_model() if cost_model is None else cost_model
     logical = logical_half(0) + logical_half(1)

@@ -1,6 +1,6 @@
-// sched-build-program: golden schedules S1, S3 and S4 from sched.build ops, built and then
+// sched-build-program: golden schedules S1, S2, S3 and S4 from sched.build ops, built and then
 // expanded; every entry below is the golden listing's (tests/golden/schedules/).
-// RUN: %warpsched-opt %s --split-input-file --sched-build-program --sched-expand-blocks | FileCheck %s --check-prefixes=S1,S3,S4
+// RUN: %warpsched-opt %s --split-input-file --sched-build-program --sched-expand-blocks | FileCheck %s --check-prefixes=S1,S2,CSP,S3,S4
 // RUN: %warpsched-opt %s --split-input-file --sched-build-program | FileCheck %s --check-prefix=BUILT
 
 // Unexpanded, a build is the three programs of blocks (the prologue as one explicit block).
@@ -66,7 +66,49 @@ sched.build @s1 pingpong {auto_waits = false} lgkm 4 4
 // S1-NEXT: }
 
 // -----
-// Golden S3, the defaults (IDENTITY, auto waits) with lgkm 8/8: the derived waits differ from S1
+// Golden S2, the ping-pong family's default (no knobs): the reference's build_schedule[False,8,8](),
+// CSP + auto waits.  The CSP solver's order puts the B prefetch before the A prefetch in each
+// stage: against S3, kernel entries 12/20 and 47/55 trade load_a and load_b, and so does the
+// prologue.  Everything else is S3's (tests/golden/schedules/S2.*).
+sched.build @s2 pingpong lgkm 8 8
+// S2-LABEL: sched.schedule @s2 stagger 4 {
+// S2-NEXT:   sched.program prologue {
+// S2-NEXT:     sched.entry prologue 0 #sched.op<load_b st 0 sub 0 k K0 vm 4 ch -1>
+// S2-NEXT:     sched.entry prologue 1 #sched.op<load_a st 0 sub 0 k K0 vm 4 ch -1>
+// S2-NEXT:     sched.entry prologue 2 #sched.op<load_b st 0 sub 1 k K0 vm 4 ch -1>
+// S2-NEXT:     sched.entry prologue 3 #sched.op<load_a st 0 sub 1 k K0 vm 4 ch -1>
+// S2-NEXT:     sched.entry prologue 4 #sched.op<wait_vm 0>
+// S2-NEXT:     sched.entry prologue 5 #sched.op<barrier>
+// S2-NEXT:     sched.entry prologue 6 #sched.op<load_b st 1 sub 0 k K1 vm 4 ch -1>
+// S2-NEXT:     sched.entry prologue 7 #sched.op<load_a st 1 sub 0 k K1 vm 4 ch -1>
+// S2-NEXT:     sched.entry prologue 8 #sched.op<load_b st 1 sub 1 k K1 vm 4 ch -1>
+// S2-NEXT:     sched.entry prologue 9 #sched.op<wait_vm 0>
+// S2-NEXT:   }
+// S2:          sched.entry kernel 11 #sched.op<mma_load_b st 0 sub 1 vgpr_def 8>
+// S2-NEXT:     sched.entry kernel 12 #sched.op<load_b st 0 sub 0 k K0> prefetch
+// S2:          sched.entry kernel 19 #sched.op<mma_load_a st 0 sub 1 vgpr_def 8>
+// S2-NEXT:     sched.entry kernel 20 #sched.op<load_a st 0 sub 0 k K0> prefetch
+// S2:          sched.entry kernel 28 #sched.op<load_b st 0 sub 1 k K0> prefetch
+// S2-NEXT:     sched.entry kernel 29 #sched.op<wait_vm 12>
+// S2:          sched.entry kernel 46 #sched.op<mma_load_b st 1 sub 1 vgpr_def 8>
+// S2-NEXT:     sched.entry kernel 47 #sched.op<load_b st 1 sub 0 k K1> prefetch
+// S2:          sched.entry kernel 54 #sched.op<mma_load_a st 1 sub 1 vgpr_def 8>
+// S2-NEXT:     sched.entry kernel 55 #sched.op<load_a st 1 sub 0 k K1> prefetch
+// S2:          sched.entry kernel 63 #sched.op<load_b st 1 sub 1 k K1> prefetch
+// S2-NEXT:     sched.entry kernel 64 #sched.op<wait_vm 12>
+
+// -----
+// The same with the knob written out (any case): scheduling = csp over ScheduleConfig().
+sched.build @s2_knob pingpong {scheduling = csp} lgkm 8 8
+// CSP-LABEL: sched.schedule @s2_knob stagger 4 {
+// CSP:          sched.entry prologue 0 #sched.op<load_b st 0 sub 0 k K0 vm 4 ch -1>
+// CSP:          sched.entry kernel 12 #sched.op<load_b st 0 sub 0 k K0> prefetch
+// CSP:          sched.entry kernel 20 #sched.op<load_a st 0 sub 0 k K0> prefetch
+// CSP:          sched.entry kernel 47 #sched.op<load_b st 1 sub 0 k K1> prefetch
+// CSP:          sched.entry kernel 55 #sched.op<load_a st 1 sub 0 k K1> prefetch
+
+// -----
+// Golden S3, ScheduleConfig()'s defaults (IDENTITY, auto waits) with lgkm 8/8: the derived waits differ from S1
 // only at kernel entries 29 and 64 (wait_vm 12 instead of 6).
 sched.build @s3 pingpong {auto_waits = true} lgkm 8 8
 // S3-LABEL: sched.schedule @s3 stagger 4 {
