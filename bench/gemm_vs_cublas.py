@@ -29,6 +29,7 @@ CANDIDATES = {
     "coop_128x256_s3_tma_sk": {"decomposition": "stream_k"},
     "coop_256x128_s3_tma": {"block_m": 256, "block_n": 128},
     "coop_128x128_s5_tma": {"block_n": 128, "stages": 5},
+    "coop_128x128_s5_tma_sk": {"block_n": 128, "stages": 5, "decomposition": "stream_k"},
     "pp_64x256_s4_tma": {"consumers": "pingpong", "block_m": 64, "stages": 4},
     "pp_128x128_s4_tma": {"consumers": "pingpong", "block_n": 128, "stages": 4},
     "pp_64x128_s6_tma": {"consumers": "pingpong", "block_m": 64, "block_n": 128, "stages": 6},
@@ -53,6 +54,25 @@ SWEEP = [
     (8000, 8000, 8000),
     (5000, 3000, 2040),  # not multiples of the tile
 ]
+UNTUNED = [
+    (1000, 1000, 4096),
+    (512, 512, 8192),
+    (256, 3000, 2048),
+    (3000, 256, 4096),
+    (1536, 1536, 1536),
+    (2048, 768, 4096),
+    (768, 2048, 1024),
+    (128, 4096, 4096),
+    (64, 2048, 8192),
+    (1000, 3000, 1000),
+    (2504, 2504, 512),
+    (1024, 1024, 1024),
+    (2992, 1496, 3000),
+    (384, 384, 16384),
+]
+"""Shapes nobody tuned for (M, N up to 3000): where one configuration for every shape is slow."""
+DEFAULT = "default"
+"""The name of ``gemm()`` without a table among the timed kernels."""
 L2_BYTES = 50 * 2**20
 REPS = 10
 ROUNDS = 15
@@ -66,11 +86,13 @@ def config(name: str, a_layout: str = "row", b_layout: str = "row") -> HopperGem
 def prepare() -> int:
     """Compile the candidates and the GPU tests' configurations into the kernel cache."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    from test_gemm_any_shape_gpu import gemm_default_configs
     from test_hopper_gpu import gpu_test_configs
 
     from warpsched.runtime.gemm_kernel import GemmKernel
 
-    for cfg in [config(name) for name in CANDIDATES] + gpu_test_configs():
+    every = [config(name) for name in CANDIDATES] + gpu_test_configs() + gemm_default_configs()
+    for cfg in dict.fromkeys(every):
         kernel = GemmKernel(cfg)
         kernel.cubin()
         print(f"cached {cfg.name} -> {kernel.cache_key[:16]}", flush=True)
@@ -149,7 +171,10 @@ def run(shapes: list[tuple[int, int, int]], eager: bool) -> int:
     from warpsched.runtime.gemm_kernel import GemmKernel
 
     torch.empty(1, device="cuda")
+    from warpsched.runtime.gemm import gemm
+
     kernels = {name: GemmKernel(config(name)) for name in CANDIDATES}
+    kernels[DEFAULT] = gemm  # gemm() without a table: the shape rule's pick
     print(f"device {torch.cuda.get_device_name(0)}", flush=True)
     rows, failures, peak = [], 0, 0.0
     for m, n, k in shapes:
@@ -170,23 +195,49 @@ def run(shapes: list[tuple[int, int, int]], eager: bool) -> int:
         ms = _time_shape(torch, passing, m, n, k, eager)
         flop = 2 * m * n * k
         tflops = {name: flop / t / 1e9 for name, t in ms.items()}
-        best = max((x for x in tflops if x != "cublas"), key=tflops.get)
+        best = max((x for x in tflops if x not in ("cublas", DEFAULT)), key=tflops.get)
         peak = max(peak, tflops["cublas"])
-        rows.append((m, n, k, best, tflops[best], tflops["cublas"]))
+        rows.append((m, n, k, best, tflops[best], tflops["cublas"], tflops.get(DEFAULT, 0.0)))
         print(f"  {m}x{n}x{k}: " + ", ".join(f"{x} {v:.1f}" for x, v in tflops.items()), flush=True)
         torch.cuda.empty_cache()
-    print("\n| M | N | K | best config | warpsched TFLOP/s | cuBLAS TFLOP/s | ratio | of peak |")
-    print("|---|---|---|---|---|---|---|---|")
-    ratios = []
-    for m, n, k, best, ours, ref in rows:
+    print(
+        "\n| M | N | K | best config | warpsched TFLOP/s | cuBLAS TFLOP/s | ratio | of peak "
+        "| default gemm() | default ratio |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    ratios, defaults = [], []
+    for m, n, k, best, ours, ref, default in rows:
         ratios.append(ours / ref)
+        defaults.append(default / ref)
         print(
             f"| {m} | {n} | {k} | {best} | {ours:.1f} | {ref:.1f} | {ours / ref:.3f} | "
-            f"{ours / peak:.2f} |"
+            f"{ours / peak:.2f} | {default:.1f} | {default / ref:.3f} |"
         )
     print(f"\nmeasured dense bf16 peak (best cuBLAS): {peak:.1f} TFLOP/s")
+    print("default gemm(): " + summary(defaults, 0))
     print(summary(ratios, failures))
     return 1 if failures else 0
+
+
+def run_any() -> int:
+    """``any_shape_sweep``: default ``gemm()`` against torch on unaligned, batched and fp16
+    cases, a table and one summary line per kind."""
+    import torch
+    from any_shape_sweep import run as sweep
+
+    print(f"device {torch.cuda.get_device_name(0)}", flush=True)
+    rows = sweep(torch, _time_graphs, L2_BYTES, TOLERANCE)
+    print("\n| kind | shape | dtype | gemm() TFLOP/s | torch TFLOP/s | ratio |")
+    print("|---|---|---|---|---|---|")
+    for case, ours, theirs in rows:
+        print(
+            f"| {case.kind} | {case.label} | {case.dtype} | {ours:.1f} | {theirs:.1f} | "
+            f"{ours / theirs:.3f} |"
+        )
+    for kind in dict.fromkeys(case.kind for case, _, _ in rows):
+        ratios = [o / t for case, o, t in rows if case.kind == kind]
+        print(f"{kind}: " + summary(ratios, 0))
+    return 0
 
 
 def summary(ratios: list[float], failures: int) -> str:
@@ -202,15 +253,18 @@ def mode_and_shapes(description: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("mode", choices=("prepare", "run"))
     parser.add_argument("--quick", action="store_true", help="only the four headline shapes")
+    parser.add_argument("--untuned", action="store_true", help="only the untuned small shapes")
     parser.add_argument("--shape", action="append", default=[], help="M,N,K instead of the list")
     return parser
 
 
 def shapes_of(args: argparse.Namespace) -> list[tuple[int, ...]]:
     """The shapes ``mode_and_shapes``'s options ask for."""
-    return [tuple(int(x) for x in text.split(",")) for text in args.shape] or (
-        HEADLINE if args.quick else HEADLINE + SWEEP
-    )
+    if args.shape:
+        return [tuple(int(x) for x in text.split(",")) for text in args.shape]
+    if getattr(args, "untuned", False):
+        return UNTUNED
+    return HEADLINE if args.quick else HEADLINE + SWEEP
 
 
 def main(argv: list[str]) -> int:
@@ -222,7 +276,12 @@ def main(argv: list[str]) -> int:
         help="time plain calls (host launch overhead included), not graph replays",
     )
     parser.add_argument("--only", default="", help="comma-separated candidate names to keep")
+    parser.add_argument(
+        "--any", action="store_true", help="unaligned, batched and fp16 cases of default gemm()"
+    )
     args = parser.parse_args(argv)
+    if args.any and args.mode == "run":
+        return run_any()
     if args.only:
         for name in set(CANDIDATES) - set(args.only.split(",")):
             del CANDIDATES[name]

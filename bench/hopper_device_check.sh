@@ -7,6 +7,7 @@
 #   device:  bash bench/hopper_device_check.sh checks        (carry .device)
 #            bash bench/hopper_device_check.sh bench [quick]
 #            bash bench/hopper_device_check.sh fused-checks
+#            bash bench/hopper_device_check.sh any-checks
 #            bash bench/hopper_device_check.sh fused [quick]
 #            bash bench/hopper_device_check.sh ncu
 #
@@ -14,13 +15,16 @@
 #         variant) against float64 torch, then compute-sanitizer memcheck, racecheck and
 #         synccheck on one small launch of each consumer mode, epilogue and cluster shape (each
 #         launch also checks its result);
+# any-checks: gemm() on every kind of matrix torch.matmul takes (unaligned, strided, batched,
+#         fp16, empty), the custom op under torch.compile and a CUDA graph, then memcheck and
+#         racecheck on the unaligned, stride-0 and batched paths;
 # fused-checks: the same three tools on one ragged launch of each fused-epilogue variant;
 # bench:  the benchmark against cuBLAS (all shapes, or the four headline ones with "quick");
 # fused:  the fused bias + GELU epilogue against torch's best (all shapes, or the headline ones);
 # ncu:    Nsight Compute on the data-parallel and stream-K kernels at 8192³ and 6144³.
 # Every step prints its summary; the status is that of the first failing step.
 set -u
-ln -sfn "$PWD/compiler" /tmp/warpsched
+ln -sfn "${WARPSCHED_PACKAGE:-$PWD/compiler}" /tmp/warpsched  # the package to run (a snapshot, say)
 export PYTHONPATH=/tmp WARPSCHED_CACHE_DIR=.device/cache
 status=0
 step() {
@@ -46,6 +50,15 @@ case "${1:-}" in
         step timeout 120 compute-sanitizer --tool "$tool" --error-exitcode 3 --report-api-errors no \
           python3 bench/gemm_profile_target.py --config "$config" --shape 1920,2176,192 --launches 2
       done
+    done
+    ;;
+  any-checks)
+    step timeout 400 python3 -m pytest -q -p no:cacheprovider tests/test_gemm_any_shape_gpu.py \
+      tests/test_hopper_gpu.py -k "not test_matches_float64_torch"
+    for tool in memcheck racecheck; do
+      step timeout 150 compute-sanitizer --tool "$tool" --error-exitcode 3 --report-api-errors no \
+        python3 -m pytest -q -p no:cacheprovider tests/test_gemm_any_shape_gpu.py \
+        -k "bfloat16 and (odd_everything or misaligned_base or stride_0 or batched_own_b or batched_shared_b)"
     done
     ;;
   fused-checks)

@@ -1,37 +1,193 @@
-"""``gemm(a, b)``: ``a @ b`` with the Hopper GEMM, the configuration's variant that fits the
-operands (``GemmKernel``, one compiled kernel per variant, kept for the process)."""
+"""``gemm(a, b)``: ``torch.matmul(a, b)`` for bf16 and f16 operands on the Hopper GEMM.
+
+The call is planned by ``gemm_dispatch.plan_matmul`` (torch.matmul's shapes, broadcasting,
+empty and K = 0 products) and each 2-D product is run by ``GemmKernel`` (one compiled kernel
+per configuration, kept for the process).  An operand TMA cannot read as stored (an odd
+leading dimension, a misaligned base, a stride-0 or otherwise strided view) is first copied
+into an aligned buffer (``gemm_dispatch.staging``); a C whose rows TMA cannot write is written
+by the register epilogue, or into a padded buffer and copied (``gemm_dispatch.c_route``).
+The configuration is ``config`` when given, else a ``TuningTable`` entry for the shape, else
+``gemm_heuristic``'s rule; its layouts and element types always follow the operands.
+
+Objects that are not torch tensors (``__cuda_array_interface__``, DLPack without torch) take
+the 2-D path only, and must be TMA-legal as ``as_matrix`` checks.
+"""
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 from ..nvidia.gemm.config import EpilogueKind, GemmConfigError, HopperGemmConfig, OutDtype
+from .gemm_dispatch import (
+    CRoute,
+    OperandFacts,
+    Outcome,
+    Staging,
+    c_route,
+    padded,
+    plan_matmul,
+    staging,
+)
+from .gemm_heuristic import ROW_ALIGN, default_config
 from .gemm_kernel import GemmKernel, layout_of
-from .tensors import as_matrix
+from .tensors import TORCH_DTYPE_NAMES, TensorArgumentError, as_matrix, short_dtype
 
 _KERNELS: dict[HopperGemmConfig, GemmKernel] = {}
 
 
+def kernel_for(config: HopperGemmConfig) -> GemmKernel:
+    """The process's ``GemmKernel`` of ``config`` (compiled, or read from the cache, once)."""
+    kernel = _KERNELS.get(config)
+    if kernel is None:
+        kernel = _KERNELS[config] = GemmKernel(config)
+    return kernel
+
+
+@functools.cache
+def _sm_count(device: int) -> int:
+    from .driver import device_sm_count
+
+    return device_sm_count(device)
+
+
 def gemm(a, b, out=None, *, config: HopperGemmConfig | None = None, table=None, stream=None):
-    """``a @ b`` with the Hopper GEMM: the variant of ``config`` (default: ``HopperGemmConfig()``)
-    whose operand layouts match ``a`` and ``b``.  A ``TuningTable`` (``warpsched-tune``'s JSON,
-    see ``warpsched.runtime.tune``) that has this (M, N, K) overrides ``config``'s attributes."""
-    base = config or HopperGemmConfig()
+    """``torch.matmul(a, b)`` (written into ``out`` when given, and returned).
+
+    ``a`` and ``b`` are bf16 or f16 CUDA tensors of any shapes torch.matmul takes; ``out``
+    has the result's shape and the operands' dtype or float32.  ``config`` fixes the kernel's
+    tile, ring, consumers, cluster and decomposition; ``table`` (a ``TuningTable``) does so for
+    the shapes it holds; without either, ``gemm_heuristic`` picks by shape.  Raises
+    ``TensorArgumentError`` / ``GemmArgumentError`` naming the rule a bad call breaks."""
+    torch = _torch()
+    if torch is None or not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)):
+        return _gemm_2d(a, b, out, config, table, stream)
+    plan = plan_matmul(_facts(a), _facts(b))
+    _check_devices(torch, a, b, out)
+    dtype = getattr(torch, TORCH_DTYPE_NAMES[plan.dtype])
+    if out is not None:
+        _check_out(torch, out, plan.out_shape, dtype)
+    result = out if out is not None else torch.empty(plan.out_shape, dtype=dtype, device=a.device)
+    if plan.outcome is Outcome.EMPTY:
+        return result
+    if plan.outcome is Outcome.ZEROS:
+        return result.zero_()
+    a2 = a if a.dim() > 1 else a.unsqueeze(0)
+    b2 = b if b.dim() > 1 else b.unsqueeze(-1)
+    m, n, k, batch = plan.m, plan.n, plan.k, plan.batch_shape
+    target = (
+        result
+        if result.is_contiguous()
+        else torch.empty_like(result, memory_format=torch.contiguous_format)
+    )
+    run = functools.partial(_product, torch, config=config, table=table, stream=stream)
+    if plan.fold_batch:
+        rows = a2.expand(*batch, m, k).reshape(-1, k)
+        shared = b2.reshape(-1, k, n)[0] if b2.dim() > 2 else b2
+        run(rows, shared, target.view(-1, n))
+    else:
+        a3 = a2.expand(*batch, m, k).reshape(-1, m, k)
+        b3 = b2.expand(*batch, k, n).reshape(-1, k, n)
+        c3 = target.view(-1, m, n)
+        for index in range(plan.batch):
+            run(a3[index], b3[index], c3[index])
+    if target is not result:
+        result.copy_(target)
+    return result
+
+
+def _product(torch, a, b, c, *, config, table, stream) -> None:
+    """One 2-D product ``c = a @ b`` into the row-major ``c``, each operand staged when TMA
+    cannot read it as stored, C through a padded buffer when its rows are odd."""
+    a = _staged(torch, a)
+    b = _staged(torch, b)
+    m, n = c.shape
+    if c_route(n, c.element_size()) is CRoute.PADDED:
+        wide = torch.empty((m, padded(n, c.element_size())), dtype=c.dtype, device=c.device)
+        _gemm_2d(a, b, wide[:, :n], config, table, stream)
+        c.copy_(wide[:, :n])
+        return
+    _gemm_2d(a, b, c, config, table, stream)
+
+
+def _staged(torch, x):
+    """``x``, or an aligned copy of it (``gemm_dispatch.staging``)."""
+    rows, cols = x.shape
+    how = staging(rows, cols, x.stride(0), x.stride(1), x.data_ptr())
+    if not how.copied:
+        return x
+    if how is Staging.COPY_ROW:
+        buffer = torch.empty((rows, padded(cols)), dtype=x.dtype, device=x.device)[:, :cols]
+    else:
+        buffer = torch.empty((cols, padded(rows)), dtype=x.dtype, device=x.device)[:, :rows].t()
+    return buffer.copy_(x)
+
+
+def _gemm_2d(a, b, out, config, table, stream):
+    """``a @ b`` for 2-D TMA-legal operands (``as_matrix``'s rules), into ``out`` when given."""
     a_arg, b_arg = as_matrix(a, "A"), as_matrix(b, "B")
-    if table is not None:
-        base = table.config_for((a_arg.rows, b_arg.cols, a_arg.cols), base) or base
-    variant = {"a_layout": layout_of(a_arg.layout), "b_layout": layout_of(b_arg.layout)}
+    m, n, k = a_arg.rows, b_arg.cols, a_arg.cols
+    variant: dict[str, object] = {
+        "a_layout": layout_of(a_arg.layout),
+        "b_layout": layout_of(b_arg.layout),
+        "in_dtype": a_arg.dtype,
+        "out_dtype": OutDtype(a_arg.dtype),
+    }
     c_arg = None
     if out is not None:
         c_arg = as_matrix(out, "C", tma=False)
         variant["out_dtype"] = OutDtype(c_arg.dtype)
         if not c_arg.tma_ready:  # the register epilogue takes any row stride
             variant["epilogue"] = EpilogueKind.REGISTERS
+    if variant["in_dtype"] not in ("bf16", "f16"):
+        raise TensorArgumentError(
+            f"A is {a_arg.dtype}: gemm() multiplies bf16 or f16 operands (f32 accumulate)"
+        )
+    base = config
+    if base is None and table is not None:
+        base = table.config_for((m, n, k), HopperGemmConfig())
+    if base is None:
+        aligned = all(
+            x.leading_stride * x.element_bytes % ROW_ALIGN == 0 and x.data_ptr % ROW_ALIGN == 0
+            for x in (a_arg, b_arg)
+        )
+        base = default_config(m, n, _sm_count(a_arg.device or 0), HopperGemmConfig(), aligned)
     try:
         chosen = dataclasses.replace(base, **variant)
     except GemmConfigError:  # a ring too deep for even one box of C per staging pass
         chosen = dataclasses.replace(base, **{**variant, "epilogue": EpilogueKind.REGISTERS})
-    kernel = _KERNELS.get(chosen)
-    if kernel is None:
-        kernel = _KERNELS[chosen] = GemmKernel(chosen)
-    return kernel._run(a, a_arg, b_arg, out, c_arg, stream)
+    return kernel_for(chosen)._run(a, a_arg, b_arg, out, c_arg, stream)
+
+
+def _torch():
+    try:
+        import torch
+    except ImportError:
+        return None
+    return torch
+
+
+def _facts(x) -> OperandFacts:
+    return OperandFacts(tuple(x.shape), tuple(x.stride()), short_dtype(x.dtype), x.data_ptr())
+
+
+def _check_devices(torch, a, b, out) -> None:
+    for name, x in (("A", a), ("B", b), ("out", out)):
+        if x is not None and x.device.type != "cuda":
+            raise TensorArgumentError(
+                f"{name} must be on a CUDA device, got {x.device}; use .cuda()"
+            )
+    devices = {x.device for x in (a, b, out) if x is not None}
+    if len(devices) > 1:
+        raise TensorArgumentError(
+            f"A, B and out are on different devices: {sorted(map(str, devices))}"
+        )
+
+
+def _check_out(torch, out, shape: tuple[int, ...], dtype) -> None:
+    if tuple(out.shape) != shape:
+        raise TensorArgumentError(f"out has shape {tuple(out.shape)}; the product's is {shape}")
+    if out.dtype not in (dtype, torch.float32):
+        raise TensorArgumentError(
+            f"out is {out.dtype}; the product is written as {dtype} or torch.float32"
+        )

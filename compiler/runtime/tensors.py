@@ -29,11 +29,26 @@ from enum import Enum
 
 from .tensormap import DTYPE_BYTES, Swizzle, TensorMapSpec
 
-__all__ = ["TORCH_DTYPE_NAMES", "Layout", "MatrixArg", "TensorArgumentError", "as_matrix"]
+__all__ = [
+    "TORCH_DTYPE_NAMES",
+    "short_dtype",
+    "Layout",
+    "MatrixArg",
+    "TensorArgumentError",
+    "as_matrix",
+]
 
 _TORCH_DTYPES = {"bfloat16": "bf16", "float16": "f16", "float32": "f32"}
 TORCH_DTYPE_NAMES = {short: name for name, short in _TORCH_DTYPES.items()}
 """The torch dtype's attribute name (``torch.bfloat16``) of a kernel element type (``bf16``)."""
+
+
+def short_dtype(dtype) -> str:
+    """The kernel element type (``bf16``, ``f16``, ``f32``) of a torch dtype, else its name."""
+    name = str(dtype).removeprefix("torch.")
+    return _TORCH_DTYPES.get(name, name)
+
+
 _CAI_TYPESTRS = {"<f2": "f16", "<f4": "f32"}
 
 

@@ -1,0 +1,87 @@
+"""The configuration ``gemm()`` picks for a shape when no table names one: a rule by tile count.
+
+The rule is read off one H100 run of every benchmark candidate on shapes nobody tuned for
+(``bench/gemm_vs_cublas.py run --untuned``, docs/benchmarks.md): a persistent kernel whose
+tiles do not fill the SMs leaves them idle, so the tile shrinks until they do.
+
+* ``T256`` tiles of 128×256 fill at least ``FILL`` of the SMs: the large-shape kernel, 128×256
+  cooperative, 3 stages, TMA epilogue (``HopperGemmConfig()``: the best single kernel over the
+  18 aligned shapes; 2×1 clusters lost up to 7% on 2048³), or, when an operand's rows do not
+  start on 128-byte boundaries, 4 stages in 2×1 clusters (5000×3000×2040: 0.72 of cuBLAS with
+  the plain kernel, 0.92 with this one);
+* else more 128×128 tiles than SMs: 128×128 with stream-K, which evens out the second, partial
+  wave (1536³: 416 TFLOP/s against 355 data-parallel);
+* else more than ``SMALL_TILES`` 128×128 tiles: 128×128 cooperative, 5 stages;
+* else: 64×128 ping-pong, 6 stages, whose two consumer warpgroups each walk their own tile.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ..nvidia.gemm.config import HopperGemmConfig
+
+FILL = 0.7
+"""The fraction of the SMs the 128×256 tiles must cover for the large-shape kernel."""
+ROW_ALIGN = 128
+"""Bytes: operand rows starting on this boundary count as aligned."""
+SMALL_TILES = 48
+"""At most this many 128×128 tiles: the 64×128 ping-pong kernel."""
+
+LARGE: dict[str, object] = {}
+LARGE_UNALIGNED_ROWS = {"stages": 4, "cluster_m": 2}
+STREAM_K_128 = {"block_n": 128, "stages": 5, "decomposition": "stream_k"}
+MEDIUM = {"block_n": 128, "stages": 5}
+SMALL = {"consumers": "pingpong", "block_m": 64, "block_n": 128, "stages": 6}
+
+
+def _tiles(m: int, n: int, block_m: int, block_n: int) -> int:
+    return -(-m // block_m) * -(-n // block_n)
+
+
+def shape_attributes(m: int, n: int, sm_count: int, rows_aligned: bool = True) -> dict[str, object]:
+    """The attributes (over ``HopperGemmConfig``'s defaults) of the kernel for an ``m × n``
+    product on ``sm_count`` SMs, whose operands' rows start on 128-byte boundaries when
+    ``rows_aligned``; K does not enter the rule."""
+    if _tiles(m, n, 128, 256) >= FILL * sm_count:
+        return LARGE if rows_aligned else LARGE_UNALIGNED_ROWS
+    tiles = _tiles(m, n, 128, 128)
+    if tiles > sm_count:
+        return STREAM_K_128
+    if tiles > SMALL_TILES:
+        return MEDIUM
+    return SMALL
+
+
+def default_config(
+    m: int, n: int, sm_count: int, base: HopperGemmConfig, rows_aligned: bool = True
+) -> HopperGemmConfig:
+    """``base`` (its layouts, types and name) with the tile, ring, consumers, cluster and
+    decomposition ``shape_attributes`` gives."""
+    return _configured(base, shape_attributes(m, n, sm_count, rows_aligned))
+
+
+KEPT = ("name", "a_layout", "b_layout", "in_dtype", "out_dtype", "epilogue")
+"""What ``default_config`` takes from its base: the operands decide these."""
+
+
+def _configured(base: HopperGemmConfig, attributes: dict[str, object]) -> HopperGemmConfig:
+    """``base`` with every attribute but ``KEPT`` at its default, then ``attributes``."""
+    defaults = HopperGemmConfig()
+    chosen = {
+        f.name: getattr(defaults, f.name)
+        for f in dataclasses.fields(HopperGemmConfig)
+        if f.name not in KEPT
+    }
+    return dataclasses.replace(base, **{**chosen, **attributes})
+
+
+def rule_configs(base: HopperGemmConfig) -> list[HopperGemmConfig]:
+    """Every configuration ``default_config`` can return for ``base``, each with the TMA and
+    the register epilogue (``gemm()`` takes the registers when C's rows are not 16-byte
+    multiples): what a cache must hold for ``gemm()`` to run every shape without a compiler."""
+    out = []
+    for attributes in (LARGE, LARGE_UNALIGNED_ROWS, STREAM_K_128, MEDIUM, SMALL):
+        for epilogue in ("tma", "registers"):
+            out.append(_configured(base, {**attributes, "epilogue": epilogue}))
+    return out

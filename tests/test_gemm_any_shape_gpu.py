@@ -1,0 +1,196 @@
+"""``gemm()`` on the matrices torch.matmul takes, on a real Hopper GPU, against float64.
+
+Unaligned leading dimensions, misaligned bases, stride-0 and strided views, column-major
+mixes, fp16, 1-D and batched operands (B shared or per entry), empty and K = 0 products, an
+``out`` poisoned with NaN first; then the torch custom op under ``torch.compile`` and inside a
+CUDA graph.  The kernels come from the cache (``gemm_default_configs`` lists what
+``bench/gemm_vs_cublas.py prepare`` compiles for these tests).
+"""
+
+from __future__ import annotations
+
+import pytest
+from hopper_device import hopper_present
+
+from warpsched.nvidia.gemm.config import HopperGemmConfig
+from warpsched.runtime.gemm_heuristic import rule_configs
+
+pytestmark = [
+    pytest.mark.gpu,
+    pytest.mark.skipif(not hopper_present(), reason="needs a Hopper GPU, torch and cuda-python"),
+]
+
+
+def gemm_default_configs() -> list[HopperGemmConfig]:
+    """Every configuration ``gemm()`` may pick without a table, for each operand layout pair,
+    input type and C type (the operands' type or f32)."""
+    out = []
+    for a in ("row", "col"):
+        for b in ("row", "col"):
+            for inputs in ("bf16", "f16"):
+                for c in (inputs, "f32"):
+                    base = HopperGemmConfig(a_layout=a, b_layout=b, in_dtype=inputs, out_dtype=c)
+                    out.extend(rule_configs(base))
+    return out
+
+
+def _tolerance(torch, dtype) -> float:
+    return 1e-2 if dtype in (torch.bfloat16, torch.float16) else 1e-4
+
+
+def _check(torch, c, a, b) -> None:
+    ref = torch.matmul(a.double(), b.double())
+    assert c.shape == ref.shape, (c.shape, ref.shape)
+    assert torch.isfinite(c).all(), "unwritten elements"
+    scale = ref.norm().item() or 1.0
+    err = (c.double() - ref).norm().item() / scale
+    assert err < _tolerance(torch, c.dtype), err
+
+
+def _rand(torch, *shape, dtype, gen):
+    return torch.randn(*shape, device="cuda", generator=gen).to(dtype)
+
+
+CASES = {
+    # name: (A builder, B builder) from (torch, dtype, gen)
+    "odd_n": lambda t, d, g: (
+        _rand(t, 300, 136, dtype=d, gen=g),
+        _rand(t, 136, 37, dtype=d, gen=g),
+    ),
+    "odd_k": lambda t, d, g: (_rand(t, 129, 33, dtype=d, gen=g), _rand(t, 33, 200, dtype=d, gen=g)),
+    "odd_everything": lambda t, d, g: (
+        _rand(t, 1001, 777, dtype=d, gen=g),
+        _rand(t, 777, 999, dtype=d, gen=g),
+    ),
+    "even_unaligned_n": lambda t, d, g: (
+        _rand(t, 520, 264, dtype=d, gen=g),
+        _rand(t, 264, 1002, dtype=d, gen=g),
+    ),
+    "misaligned_base": lambda t, d, g: (
+        _rand(t, 257, 129, dtype=d, gen=g)[1:, 1:],
+        _rand(t, 129, 300, dtype=d, gen=g)[1:, 2:],
+    ),
+    "column_major_mix": lambda t, d, g: (
+        _rand(t, 200, 517, dtype=d, gen=g).t(),
+        _rand(t, 200, 136, dtype=d, gen=g),
+    ),
+    "stride_0": lambda t, d, g: (
+        _rand(t, 1, 96, dtype=d, gen=g).expand(300, 96),
+        _rand(t, 96, 1, dtype=d, gen=g).expand(96, 72),
+    ),
+    "every_other_column": lambda t, d, g: (
+        _rand(t, 200, 256, dtype=d, gen=g)[:, ::2],
+        _rand(t, 128, 64, dtype=d, gen=g),
+    ),
+    "vector_matrix": lambda t, d, g: (
+        _rand(t, 264, dtype=d, gen=g),
+        _rand(t, 264, 77, dtype=d, gen=g),
+    ),
+    "matrix_vector": lambda t, d, g: (
+        _rand(t, 77, 264, dtype=d, gen=g),
+        _rand(t, 264, dtype=d, gen=g),
+    ),
+    "dot": lambda t, d, g: (_rand(t, 1000, dtype=d, gen=g), _rand(t, 1000, dtype=d, gen=g)),
+    "batched_shared_b": lambda t, d, g: (
+        _rand(t, 3, 5, 100, 64, dtype=d, gen=g),
+        _rand(t, 64, 72, dtype=d, gen=g),
+    ),
+    "batched_expanded_b": lambda t, d, g: (
+        _rand(t, 4, 130, 64, dtype=d, gen=g),
+        _rand(t, 1, 64, 136, dtype=d, gen=g).expand(4, 64, 136),
+    ),
+    "batched_own_b": lambda t, d, g: (
+        _rand(t, 6, 300, 72, dtype=d, gen=g),
+        _rand(t, 6, 72, 129, dtype=d, gen=g),
+    ),
+    "batched_broadcast": lambda t, d, g: (
+        _rand(t, 2, 1, 64, 40, dtype=d, gen=g),
+        _rand(t, 3, 40, 24, dtype=d, gen=g),
+    ),
+    "large_unaligned": lambda t, d, g: (
+        _rand(t, 3000, 2047, dtype=d, gen=g),
+        _rand(t, 2047, 2999, dtype=d, gen=g),
+    ),
+}
+
+
+@pytest.mark.parametrize("dtype_name", ["bfloat16", "float16"])
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_gemm_matches_float64_matmul(case, dtype_name):
+    import torch
+
+    from warpsched.runtime.gemm import gemm
+
+    dtype = getattr(torch, dtype_name)
+    gen = torch.Generator(device="cuda").manual_seed(len(case))
+    a, b = CASES[case](torch, dtype, gen)
+    c = gemm(a, b)
+    torch.cuda.synchronize()
+    assert c.dtype == dtype
+    _check(torch, c, a, b)
+    out = torch.full(c.shape, float("nan"), device="cuda", dtype=torch.float32)
+    assert gemm(a, b, out) is out
+    torch.cuda.synchronize()
+    _check(torch, out, a, b)
+
+
+def test_empty_and_k_zero_products_follow_torch():
+    import torch
+
+    from warpsched.runtime.gemm import gemm
+
+    for a_shape, b_shape in (((0, 64), (64, 32)), ((16, 64), (64, 0)), ((2, 0, 8), (8, 4))):
+        a = torch.randn(a_shape, device="cuda").to(torch.bfloat16)
+        b = torch.randn(b_shape, device="cuda").to(torch.bfloat16)
+        c = gemm(a, b)
+        assert c.shape == torch.matmul(a, b).shape and c.numel() == 0
+    a = torch.randn(16, 0, device="cuda").to(torch.float16)
+    b = torch.randn(0, 24, device="cuda").to(torch.float16)
+    out = torch.full((16, 24), float("nan"), device="cuda", dtype=torch.float16)
+    assert gemm(a, b, out) is out and (out == 0).all()
+
+
+def test_refusals_before_any_launch():
+    import torch
+
+    from warpsched.runtime.gemm import gemm
+    from warpsched.runtime.tensors import TensorArgumentError
+
+    a = torch.randn(64, 64, device="cuda")
+    with pytest.raises(TensorArgumentError, match="gemm.. multiplies bf16 or f16"):
+        gemm(a, a)
+    with pytest.raises(TensorArgumentError, match="A is bf16 and B is f16"):
+        gemm(a.to(torch.bfloat16), a.to(torch.float16))
+    with pytest.raises(TensorArgumentError, match="must be on a CUDA device"):
+        gemm(a.to(torch.bfloat16).cpu(), a.to(torch.bfloat16).cpu())
+    with pytest.raises(TensorArgumentError, match="out has shape"):
+        gemm(a.to(torch.bfloat16), a.to(torch.bfloat16), torch.empty(64, 65, device="cuda"))
+
+
+def test_custom_op_under_torch_compile_and_cuda_graph():
+    import torch
+
+    from warpsched.runtime import torch_op
+
+    a = torch.randn(4, 200, 96, device="cuda").to(torch.bfloat16)
+    b = torch.randn(96, 136, device="cuda").to(torch.bfloat16)
+
+    def layer(x, w):
+        return torch.relu(torch.ops.warpsched.gemm(x, w)) * 2
+
+    compiled = torch.compile(layer, fullgraph=True)
+    got = compiled(a, b)
+    torch.cuda.synchronize()
+    ref = torch.relu(torch.matmul(a.double(), b.double())) * 2
+    assert ((got.double() - ref).norm() / ref.norm()).item() < 1e-2
+
+    static_a, static_b = a.clone(), b.clone()
+    torch_op.gemm(static_a, static_b)  # warm up outside the capture
+    torch.cuda.synchronize()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        static_c = torch_op.gemm(static_a, static_b)
+    static_a.copy_(torch.randn_like(a, dtype=torch.float32).to(torch.bfloat16))
+    graph.replay()
+    torch.cuda.synchronize()
+    _check(torch, static_c, static_a, static_b)

@@ -1,0 +1,203 @@
+"""gemm()'s plan of torch.matmul (``gemm_dispatch``) and its default configuration
+(``gemm_heuristic``), without a GPU: numpy's matmul, which follows the same shape rules, is the
+reference for shapes, and ``MatrixArg`` (TMA's rules) for what may be read without a copy."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from warpsched.nvidia.gemm.config import HopperGemmConfig
+from warpsched.runtime.gemm_dispatch import (
+    CRoute,
+    OperandFacts,
+    Outcome,
+    Staging,
+    c_route,
+    padded,
+    plan_matmul,
+    staging,
+)
+from warpsched.runtime.gemm_heuristic import default_config, rule_configs, shape_attributes
+from warpsched.runtime.tensors import MatrixArg, TensorArgumentError
+
+H100_SMS = 132
+
+
+def _facts(shape, dtype="bf16", strides=None) -> OperandFacts:
+    if strides is None:
+        strides = tuple(int(np.prod(shape[i + 1 :])) for i in range(len(shape)))
+    return OperandFacts(tuple(shape), tuple(strides), dtype, 0)
+
+
+def _numpy_shape(a_shape, b_shape):
+    """torch.matmul's result shape (numpy's matmul has the same rules), or None if refused."""
+    try:
+        return np.matmul(np.zeros(a_shape), np.zeros(b_shape)).shape
+    except ValueError:
+        return None
+
+
+dims = st.lists(st.integers(0, 4), min_size=1, max_size=4)
+
+
+@settings(max_examples=400, deadline=None)
+@given(dims, dims, st.sampled_from(["bf16", "f16", "f32", "int8"]), st.booleans(), st.booleans())
+def test_every_operand_pair_gets_a_plan_or_a_clear_error(a_shape, b_shape, dtype, same, match):
+    """Any shapes and dtypes: a plan whose result shape is torch.matmul's, or a
+    TensorArgumentError, never anything else; the plan launches only when every extent of
+    the product is non-zero, and zero-fills when only K is 0."""
+    if match:  # mostly legal products: B's inner extent is A's
+        inner = len(b_shape) - (2 if len(b_shape) > 1 else 1)
+        b_shape = [*b_shape[:inner], a_shape[-1], *b_shape[inner + 1 :]]
+    b_dtype = dtype if same else "f16" if dtype == "bf16" else "bf16"
+    expected = _numpy_shape(a_shape, b_shape)
+    try:
+        plan = plan_matmul(_facts(a_shape, dtype), _facts(b_shape, b_dtype))
+    except TensorArgumentError as exc:
+        assert expected is None or dtype not in ("bf16", "f16") or not same, exc
+        assert str(exc)
+        return
+    assert expected is not None and dtype in ("bf16", "f16") and same
+    assert plan.out_shape == expected
+    empty = 0 in (plan.m, plan.n) or 0 in plan.batch_shape
+    assert (plan.outcome is Outcome.EMPTY) == empty
+    assert (plan.outcome is Outcome.ZEROS) == (not empty and plan.k == 0)
+    launches = plan.batch if plan.outcome is Outcome.LAUNCH else 0
+    assert plan.launches == (min(launches, 1) if plan.fold_batch else launches)
+    if plan.outcome is Outcome.LAUNCH:  # contiguous B: shared only without a batch of its own
+        assert plan.fold_batch == (len(b_shape) <= 2 or all(x == 1 for x in b_shape[:-2]))
+
+
+def test_a_shared_b_folds_the_batch_into_m():
+    """A 2-D B, or a batched B whose batch strides are 0 (expanded), is one launch of
+    batch·M rows; a B of its own per entry is one launch per entry."""
+    two_d = plan_matmul(_facts((3, 5, 64, 32)), _facts((32, 48)))
+    assert two_d.fold_batch and two_d.launches == 1 and two_d.out_shape == (3, 5, 64, 48)
+    expanded = plan_matmul(_facts((4, 64, 32)), _facts((4, 32, 48), strides=(0, 48, 1)))
+    assert expanded.fold_batch and expanded.launches == 1
+    own = plan_matmul(_facts((4, 64, 32)), _facts((4, 32, 48)))
+    assert not own.fold_batch and own.launches == 4
+    vector = plan_matmul(_facts((32,)), _facts((32,)))
+    assert vector.out_shape == () and (vector.m, vector.n, vector.k) == (1, 1, 32)
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (((64, 32), (16, 8)), r"inner sizes differ \(32 against 16\)"),
+        (((2, 64, 32), (3, 32, 8)), r"do not broadcast \(dimension -3: 2 against 3\)"),
+        (((64, 32), ()), "B is 0-d"),
+    ],
+)
+def test_refusals_name_the_rule(call, message):
+    with pytest.raises(TensorArgumentError, match=message):
+        plan_matmul(_facts(call[0]), _facts(call[1]))
+
+
+def test_dtypes_are_bf16_or_f16_and_equal():
+    with pytest.raises(TensorArgumentError, match="A is f32: gemm.. multiplies bf16 or f16"):
+        plan_matmul(_facts((8, 8), "f32"), _facts((8, 8), "f32"))
+    with pytest.raises(TensorArgumentError, match="A is bf16 and B is f16"):
+        plan_matmul(_facts((8, 8), "bf16"), _facts((8, 8), "f16"))
+
+
+def _tma_legal(rows, cols, row_stride, col_stride, address) -> MatrixArg | None:
+    try:
+        return MatrixArg(address or 16, rows, cols, row_stride, col_stride, "bf16")
+    except TensorArgumentError:
+        return None
+
+
+views = st.tuples(
+    st.integers(1, 40),
+    st.integers(1, 40),
+    st.integers(0, 48),
+    st.integers(0, 48),
+    st.integers(0, 7).map(lambda x: 4096 + 2 * x),
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(views)
+def test_staging_copies_exactly_what_tma_cannot_read(view):
+    """``staging`` reads an operand as stored only where TMA's rules (``MatrixArg``) accept it,
+    in the layout ``MatrixArg`` sees; otherwise it copies, and the padded copy is legal."""
+    rows, cols, row_stride, col_stride, address = view
+    how = staging(rows, cols, row_stride, col_stride, address)
+    legal = _tma_legal(rows, cols, row_stride, col_stride, address)
+    if not how.copied:
+        assert legal is not None, how
+        assert legal.layout.value == how.layout
+        return
+    assert (
+        legal is None
+        or (legal.layout.value == "col") != (how is Staging.COPY_ROW)
+        or (address % 16)
+    ), (view, how)
+    if how is Staging.COPY_ROW:
+        assert _tma_legal(rows, cols, padded(cols), 1, 4096) is not None
+    else:
+        assert _tma_legal(rows, cols, 1, padded(rows), 4096) is not None
+
+
+def test_staging_reads_aligned_storage_as_is_and_copies_the_rest():
+    assert staging(64, 48, 48, 1, 4096) is Staging.ROW
+    assert staging(64, 48, 1, 64, 4096) is Staging.COL
+    assert staging(64, 37, 37, 1, 4096) is Staging.COPY_ROW  # an odd leading dimension
+    assert staging(64, 48, 48, 1, 4098) is Staging.COPY_ROW  # a 2-byte-aligned base
+    assert staging(64, 48, 0, 1, 4096) is Staging.COPY_ROW  # an expanded (stride-0) view
+    assert staging(37, 64, 1, 64, 4096) is Staging.COL  # 37 rows in 128-byte columns
+    assert staging(60, 37, 1, 60, 4096) is Staging.COPY_COL
+    assert staging(64, 48, 96, 2, 4096) is Staging.COPY_ROW  # every other column
+
+
+def test_c_route_by_row_bytes():
+    assert c_route(64, 2) is CRoute.TMA and c_route(4, 4) is CRoute.TMA
+    assert c_route(38, 2) is CRoute.REGISTERS  # pairs aligned, rows not 16-byte multiples
+    assert c_route(37, 2) is CRoute.PADDED and c_route(37, 4) is CRoute.PADDED
+
+
+@pytest.mark.parametrize(
+    "m, n, expected",
+    [
+        (8192, 8192, {}),  # 2048 tiles of 128x256: HopperGemmConfig()
+        (1536, 1536, {"block_n": 128, "decomposition": "stream_k"}),  # 144 of 128x128
+        (1000, 1000, {"block_n": 128, "stages": 5}),  # 64 of 128x128
+        (512, 512, {"consumers": "pingpong", "block_m": 64}),  # 16 of 128x128
+        (64, 2048, {"consumers": "pingpong", "block_m": 64, "block_n": 128}),
+    ],
+)
+def test_the_rule_picks_by_tile_count(m, n, expected):
+    """The module docstring's rule, on the shapes it was read off."""
+    chosen = shape_attributes(m, n, H100_SMS)
+    assert {key: chosen[key] for key in expected} == expected
+
+
+def test_rows_off_128_byte_boundaries_take_the_clustered_large_kernel():
+    assert shape_attributes(5000, 3000, H100_SMS, rows_aligned=False) == {
+        "stages": 4,
+        "cluster_m": 2,
+    }
+    assert shape_attributes(5000, 3000, H100_SMS) == {}
+    assert shape_attributes(1000, 1000, H100_SMS, rows_aligned=False)["block_n"] == 128
+
+
+def test_default_config_keeps_what_the_operands_decide():
+    base = HopperGemmConfig(
+        name="k", a_layout="col", b_layout="col", in_dtype="f16", out_dtype="f32"
+    )
+    small = default_config(64, 64, H100_SMS, base)
+    assert (small.name, small.a_layout, small.b_layout, small.in_dtype, small.out_dtype) == (
+        "k",
+        base.a_layout,
+        base.b_layout,
+        base.in_dtype,
+        base.out_dtype,
+    )
+    assert small.consumers.value == "pingpong" and small.block_m == 64
+    every = rule_configs(base)
+    assert len(set(every)) == 10 and small in every
+    assert all(default_config(m, m, H100_SMS, base) in every for m in (64, 1000, 1536, 8192))
