@@ -138,9 +138,9 @@ def test_staging_copies_exactly_what_tma_cannot_read(view):
         or (address % 16)
     ), (view, how)
     if how is Staging.COPY_ROW:
-        assert _tma_legal(rows, cols, padded(cols), 1, 4096) is not None
+        assert _tma_legal(rows, cols, padded(cols, 2), 1, 4096) is not None
     else:
-        assert _tma_legal(rows, cols, 1, padded(rows), 4096) is not None
+        assert _tma_legal(rows, cols, 1, padded(rows, 2), 4096) is not None
 
 
 def test_staging_reads_aligned_storage_as_is_and_copies_the_rest():

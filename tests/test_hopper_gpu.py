@@ -53,7 +53,7 @@ SHAPES = [
 
 def gpu_test_configs() -> list[HopperGemmConfig]:
     """Every configuration the GPU tests launch (for pre-filling the cache)."""
-    out = [HopperGemmConfig(b_layout="col", epilogue="registers")]  # gemm()'s any-N fallback
+    out = [HopperGemmConfig(b_layout="col", epilogue="registers")]  # a column-major B, any N
     for name, kw in GPU_CONFIGS.items():
         for a in ("row", "col"):
             for b in ("row", "col"):

@@ -20,6 +20,7 @@ import functools
 
 from ..nvidia.gemm.config import EpilogueKind, GemmConfigError, HopperGemmConfig, OutDtype
 from .gemm_dispatch import (
+    INPUT_DTYPES,
     CRoute,
     OperandFacts,
     Outcome,
@@ -30,8 +31,8 @@ from .gemm_dispatch import (
     staging,
 )
 from .gemm_heuristic import ROW_ALIGN, default_config
-from .gemm_kernel import GemmKernel, layout_of
-from .tensors import TORCH_DTYPE_NAMES, TensorArgumentError, as_matrix, short_dtype
+from .gemm_kernel import GemmKernel, layout_of, sm_count
+from .tensors import TensorArgumentError, as_matrix, short_dtype, torch_dtype
 
 _KERNELS: dict[HopperGemmConfig, GemmKernel] = {}
 
@@ -42,13 +43,6 @@ def kernel_for(config: HopperGemmConfig) -> GemmKernel:
     if kernel is None:
         kernel = _KERNELS[config] = GemmKernel(config)
     return kernel
-
-
-@functools.cache
-def _sm_count(device: int) -> int:
-    from .driver import device_sm_count
-
-    return device_sm_count(device)
 
 
 def gemm(a, b, out=None, *, config: HopperGemmConfig | None = None, table=None, stream=None):
@@ -64,7 +58,7 @@ def gemm(a, b, out=None, *, config: HopperGemmConfig | None = None, table=None, 
         return _gemm_2d(a, b, out, config, table, stream)
     plan = plan_matmul(_facts(a), _facts(b))
     _check_devices(torch, a, b, out)
-    dtype = getattr(torch, TORCH_DTYPE_NAMES[plan.dtype])
+    dtype = torch_dtype(torch, plan.dtype)
     if out is not None:
         _check_out(torch, out, plan.out_shape, dtype)
     result = out if out is not None else torch.empty(plan.out_shape, dtype=dtype, device=a.device)
@@ -117,9 +111,13 @@ def _staged(torch, x):
     if not how.copied:
         return x
     if how is Staging.COPY_ROW:
-        buffer = torch.empty((rows, padded(cols)), dtype=x.dtype, device=x.device)[:, :cols]
+        buffer = torch.empty(
+            (rows, padded(cols, x.element_size())), dtype=x.dtype, device=x.device
+        )[:, :cols]
     else:
-        buffer = torch.empty((cols, padded(rows)), dtype=x.dtype, device=x.device)[:, :rows].t()
+        buffer = torch.empty(
+            (cols, padded(rows, x.element_size())), dtype=x.dtype, device=x.device
+        )[:, :rows].t()
     return buffer.copy_(x)
 
 
@@ -139,7 +137,7 @@ def _gemm_2d(a, b, out, config, table, stream):
         variant["out_dtype"] = OutDtype(c_arg.dtype)
         if not c_arg.tma_ready:  # the register epilogue takes any row stride
             variant["epilogue"] = EpilogueKind.REGISTERS
-    if variant["in_dtype"] not in ("bf16", "f16"):
+    if variant["in_dtype"] not in INPUT_DTYPES:
         raise TensorArgumentError(
             f"A is {a_arg.dtype}: gemm() multiplies bf16 or f16 operands (f32 accumulate)"
         )
@@ -151,7 +149,7 @@ def _gemm_2d(a, b, out, config, table, stream):
             x.leading_stride * x.element_bytes % ROW_ALIGN == 0 and x.data_ptr % ROW_ALIGN == 0
             for x in (a_arg, b_arg)
         )
-        base = default_config(m, n, _sm_count(a_arg.device or 0), HopperGemmConfig(), aligned)
+        base = default_config(m, n, sm_count(a_arg.device or 0), HopperGemmConfig(), aligned)
     try:
         chosen = dataclasses.replace(base, **variant)
     except GemmConfigError:  # a ring too deep for even one box of C per staging pass

@@ -26,7 +26,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from .tensors import TensorArgumentError
+from .tensors import TensorArgumentError, padded
 
 __all__ = [
     "CRoute",
@@ -34,7 +34,9 @@ __all__ = [
     "OperandFacts",
     "Outcome",
     "Staging",
+    "INPUT_DTYPES",
     "c_route",
+    "padded",
     "plan_matmul",
     "staging",
 ]
@@ -201,12 +203,6 @@ def _leading_ok(outer: int, stride: int, inner: int) -> bool:
     if outer == 1:
         return True
     return stride >= inner and stride * ELEMENT_BYTES % TMA_ALIGN == 0
-
-
-def padded(count: int, element_bytes: int = ELEMENT_BYTES) -> int:
-    """The smallest element count >= ``count`` whose size is a multiple of 16 bytes."""
-    per = TMA_ALIGN // element_bytes
-    return -(-count // per) * per
 
 
 def c_route(n: int, element_bytes: int) -> CRoute:

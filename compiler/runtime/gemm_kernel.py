@@ -50,14 +50,15 @@ from .gemm_geometry import (
 from .launch import DeviceBuffer, Kernel
 from .params import I32Param, PointerParam, TensorMapParam
 from .tensormap import Swizzle, TensorMapSpec, encode
-from .tensors import TORCH_DTYPE_NAMES, Layout, MatrixArg, as_matrix
+from .tensors import Layout, MatrixArg, as_matrix, torch_dtype
 
 NO_EPILOGUE = EpilogueArgs()
 """A call without fused-epilogue arguments."""
 
 
 @functools.cache
-def _sm_count(device: int) -> int:
+def sm_count(device: int) -> int:
+    """The SM count of CUDA device ``device`` (asked once per process)."""
     return device_sm_count(device)
 
 
@@ -232,7 +233,7 @@ class GemmKernel:
         with self._lock:
             buffer = self._workspaces.get(key)
             if buffer is None:
-                size = self.config.workspace_bytes(_sm_count(device))
+                size = self.config.workspace_bytes(sm_count(device))
                 buffer = self._workspaces[key] = DeviceBuffer(size, stream)
         return buffer.ptr
 
@@ -249,7 +250,7 @@ class GemmKernel:
         m, n, k = self.check(a, b, c)
         extra = epilogue_params(self.extra_params, epilogue, c)
         cfg = self.config
-        grid = launch_grid(cfg, m, n, _sm_count(a.device or 0))
+        grid = launch_grid(cfg, m, n, sm_count(a.device or 0))
         c_map = self._tensor_map(c, "c", m, n) if cfg.epilogue is EpilogueKind.TMA else UNUSED_MAP
         params = (
             self._tensor_map(a, "a", m, k),
@@ -278,7 +279,7 @@ class GemmKernel:
         if out is None:
             import torch
 
-            dtype = getattr(torch, TORCH_DTYPE_NAMES[self.config.out_dtype.value])
+            dtype = torch_dtype(torch, self.config.out_dtype.value)
             out = torch.empty((a_arg.rows, b_arg.cols), dtype=dtype, device=a.device)
         if stream is None and hasattr(out, "device"):
             import torch

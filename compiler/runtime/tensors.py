@@ -30,8 +30,9 @@ from enum import Enum
 from .tensormap import DTYPE_BYTES, Swizzle, TensorMapSpec
 
 __all__ = [
-    "TORCH_DTYPE_NAMES",
+    "padded",
     "short_dtype",
+    "torch_dtype",
     "Layout",
     "MatrixArg",
     "TensorArgumentError",
@@ -39,8 +40,12 @@ __all__ = [
 ]
 
 _TORCH_DTYPES = {"bfloat16": "bf16", "float16": "f16", "float32": "f32"}
-TORCH_DTYPE_NAMES = {short: name for name, short in _TORCH_DTYPES.items()}
-"""The torch dtype's attribute name (``torch.bfloat16``) of a kernel element type (``bf16``)."""
+_TORCH_NAMES = {short: name for name, short in _TORCH_DTYPES.items()}
+
+
+def torch_dtype(torch, short: str):
+    """The torch dtype (``torch.bfloat16``) of a kernel element type (``bf16``)."""
+    return getattr(torch, _TORCH_NAMES[short])
 
 
 def short_dtype(dtype) -> str:
@@ -63,8 +68,9 @@ class Layout(Enum):
     COL = "col"
 
 
-def _pad(count: int, elem: int) -> int:
-    """The smallest element count >= ``count`` whose size in bytes is a multiple of 16."""
+def padded(count: int, elem: int) -> int:
+    """The smallest element count >= ``count`` whose size in bytes (``elem`` each) is a multiple
+    of 16: a leading dimension TMA takes."""
     return -(-count * elem // 16) * 16 // elem
 
 
@@ -107,9 +113,9 @@ class MatrixArg:
         elem = self.element_bytes
         rs, cs = self.row_stride, self.col_stride
         if self.rows == 1:
-            rs = _pad(self.cols, elem) if cs == 1 or self.cols == 1 else 1
+            rs = padded(self.cols, elem) if cs == 1 or self.cols == 1 else 1
         if self.cols == 1:
-            cs = _pad(self.rows, elem) if rs == 1 and self.rows > 1 else 1
+            cs = padded(self.rows, elem) if rs == 1 and self.rows > 1 else 1
         object.__setattr__(self, "row_stride", rs)
         object.__setattr__(self, "col_stride", cs)
         if _classify(self.rows, self.cols, rs, cs) is None:

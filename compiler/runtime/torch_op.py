@@ -12,7 +12,7 @@ import torch
 
 from .gemm import gemm as _gemm
 from .gemm_dispatch import OperandFacts, plan_matmul
-from .tensors import TORCH_DTYPE_NAMES, short_dtype
+from .tensors import short_dtype, torch_dtype
 
 __all__ = ["gemm"]
 
@@ -27,5 +27,5 @@ def gemm(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
 def _(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     facts = [OperandFacts(tuple(x.shape), tuple(x.stride()), short_dtype(x.dtype)) for x in (a, b)]
     plan = plan_matmul(*facts)
-    dtype = getattr(torch, TORCH_DTYPE_NAMES[plan.dtype])
+    dtype = torch_dtype(torch, plan.dtype)
     return torch.empty(plan.out_shape, dtype=dtype, device=a.device)

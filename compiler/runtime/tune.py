@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..nvidia.gemm.config import GemmConfigError, HopperGemmConfig
-from .tensors import TORCH_DTYPE_NAMES
+from .tensors import torch_dtype
 from .timing import graph_times
 
 Shape = tuple[int, int, int]
@@ -138,7 +138,7 @@ def time_candidates(
     gen = torch.Generator(device="cuda").manual_seed(m + 3 * n + 7 * k)
     sets = 3
     layouts = configs[0].a_layout.value, configs[0].b_layout.value
-    inputs = getattr(torch, TORCH_DTYPE_NAMES[configs[0].in_dtype.value])
+    inputs = torch_dtype(torch, configs[0].in_dtype.value)
 
     def operand(rows: int, cols: int, layout: str):
         x = torch.randn(rows, cols, device="cuda", generator=gen).to(inputs)
@@ -148,7 +148,7 @@ def time_candidates(
     ref = data[0][0].double() @ data[0][1].double()
     results = []
     for index, config in enumerate(configs):
-        dtype = getattr(torch, TORCH_DTYPE_NAMES[config.out_dtype.value])
+        dtype = torch_dtype(torch, config.out_dtype.value)
         outs = [torch.full((m, n), float("nan"), device="cuda", dtype=dtype) for _ in range(sets)]
         kernel = GemmKernel(config)
         kernel(data[0][0], data[0][1], outs[0])
