@@ -1,6 +1,6 @@
 // Ping-pong double-buffer GEMM schedule S2: the reference's production schedule.
 //
-// Golden S2 (../shared/reference/golden-expansions.md): build_schedule[False,8,8]() on
+// Golden S2 (docs/golden-expansions.md): build_schedule[False,8,8]() on
 // mi355x_target(), whose default config is CSP + auto waits.  A sched.build without knobs is
 // the family's default, so the op below is exactly that call; the CSP solver
 // (optimal_schedule_with_halves) orders the body, and it puts the B prefetch before the A
