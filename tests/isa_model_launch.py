@@ -7,8 +7,10 @@ the reference; ``schedule_case`` and ``proof_case`` do the same for the mma.sync
 schedule lowered for sm_90a, the warp-specialized proof kernel).  The compiler's modules are
 imported here only, so a move of them changes this file alone; the mutation tests reach the
 emitters through the names re-exported below (``OperandTile``, ``Major``, ``wgmma_consumer``,
-``schedule_select``, ``wgmma_fused``).  ``hopper_case(..., fused=("scale", "bias"), extra=...)``
-runs the kernel with a fused epilogue (``FUSED`` names its transforms) and its extra parameters.
+``schedule_select``, ``wgmma_fused``, ``GemmEmitter``, ``TileOrigin``, ``warpgroup_roles``).
+``hopper_case(..., fused=("scale", "bias"), extra=...)`` runs the kernel with a fused epilogue
+(``FUSED`` names its transforms) and its extra parameters; ``hopper_case(..., batch=3)`` a
+batched kernel on three entries.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from warpsched.nvidia.amd_schedules import FACTS_KEY
 from warpsched.nvidia.amd_schedules import select as schedule_select  # noqa: F401
 from warpsched.nvidia.datapaths.wgmma import consumer as wgmma_consumer  # noqa: F401
 from warpsched.nvidia.datapaths.wgmma import fused as wgmma_fused  # noqa: F401
+from warpsched.nvidia.datapaths.wgmma.emitter import GemmEmitter, TileOrigin  # noqa: F401
 from warpsched.nvidia.datapaths.wgmma.operands import c_tensor_map_shape, tensor_map_shape
 from warpsched.nvidia.gemm.config import HopperGemmConfig, workspace_flags_bytes
 from warpsched.nvidia.gemm.expand import expand_gemm
@@ -40,6 +43,8 @@ from warpsched.nvidia.isa_model import (
     compile_kernel,
     run,
 )
+from warpsched.nvidia.isa_model.tensor_map import DTYPES
+from warpsched.nvidia.lowering import warpgroup_roles  # noqa: F401
 from warpsched.nvidia.lowering.kernel import lower_kernel
 from warpsched.nvidia.program.enums import Activation
 from warpsched.nvidia.program.roles import Role
@@ -140,7 +145,7 @@ class HopperResult:
     grid: int
     seconds: float
     product: np.ndarray
-    """``A·B`` in float64 (M×N), before any rounding or fused transform."""
+    """``A·B`` in float64 (M×N, or batch×M×N), before any rounding or fused transform."""
 
     @property
     def wrong(self) -> int:
@@ -150,21 +155,41 @@ class HopperResult:
         return int(np.sum(~same))
 
 
-def _operand(rng, rows: int, cols: int, layout: str, dtype: str) -> tuple[np.ndarray, np.ndarray]:
-    """A ``rows × cols`` operand of small integers and its ``dtype`` storage in ``layout``."""
-    value = rng.integers(-VALUES, VALUES + 1, (rows, cols)).astype(np.float32)
-    stored = value if layout == "row" else np.ascontiguousarray(value.T)
-    return value, bits_of(stored, dtype)
+ENTRY_GAP = 64
+"""Elements between one batch entry's operand and the next (poisoned): a batched kernel must
+step by the batch stride, not by the matrix's size."""
+POISON = 1000.0
+"""What the gaps between batch entries hold (exact in bf16 and f16, far above any product)."""
 
 
-def _map(config, memory, addr, operand, mn, k, stride, dtype) -> TensorMap:
+def _operand(
+    rng, rows: int, cols: int, layout: str, dtype: str, entries: int = 0
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """A ``rows × cols`` operand of small integers (``entries`` of them, or one plain matrix
+    when 0), its ``dtype`` storage in ``layout`` and the storage's batch stride in elements
+    (the entries ``ENTRY_GAP`` poisoned elements apart, rounded to 16 bytes)."""
+    count = max(entries, 1)
+    value = rng.integers(-VALUES, VALUES + 1, (count, rows, cols)).astype(np.float32)
+    stored = value if layout == "row" else np.ascontiguousarray(value.transpose(0, 2, 1))
+    if not entries:
+        return value[0], bits_of(stored[0], dtype), 0
+    stride = -(-(rows * cols + ENTRY_GAP) // 8) * 8
+    flat = np.full((count, stride), POISON, np.float32)
+    flat[:, : rows * cols] = stored.reshape(count, -1)
+    return value, bits_of(flat, dtype), stride
+
+
+def _map(config, addr, operand, mn, k, stride, dtype, batch=None) -> TensorMap:
+    """The tensor map ``GemmKernel`` builds; ``batch`` is (entries, stride in elements) for a
+    batched kernel."""
     if operand == "c":
         shape = c_tensor_map_shape(config, mn, k, stride)
     else:
         shape = tensor_map_shape(config, operand, mn, k, stride)
-    return TensorMap(
-        dtype, addr, shape.dims, (shape.outer_stride_bytes,), shape.box, SwizzleMode.B128
-    )
+    if batch is not None:
+        esize = np.dtype(DTYPES[dtype]).itemsize
+        shape = shape.of_batch(batch[0], batch[1] * esize)
+    return TensorMap(dtype, addr, shape.dims, shape.strides_bytes, shape.box, SwizzleMode.B128)
 
 
 def hopper_case(
@@ -179,26 +204,41 @@ def hopper_case(
     smem_base: int = 0x410,
     fused: tuple[str, ...] = (),
     extra: dict | None = None,
+    batch: int = 0,
+    shared: str = "",
 ) -> HopperResult:
     """Run ``C = A·B`` through the model with the runtime's launch facts (``GemmKernel.launch``:
     params ``(tmap_a, tmap_b, tmap_c, c, M, N, K, ldc, workspace)``, ``launch_grid`` CTAs of
     ``config.threads``, ``config.smem_bytes``, clusters of ``cluster_m``).  With ``fused``
     transforms (``fused_lowered``), the kernel's extra parameters (``extra_params``) follow,
     taken from ``extra`` by name: a numpy array is put in memory and passed by its address.
-    ``reference`` is the plain GEMM's; a fused caller transforms ``product`` itself."""
+    ``reference`` is the plain GEMM's; a fused caller transforms ``product`` itself.
+
+    A batched kernel (``config.batch`` strided) runs ``batch`` products ``C[e] = A[e]·B[e]``
+    in one launch, each operand's entries ``ENTRY_GAP`` poisoned elements apart, C's stacked
+    ``M`` rows apart; ``shared`` (``"a"`` or ``"b"``) is an operand all entries share (one
+    matrix, batch step 0).  The parameters ``(batch, a_batch_step, b_batch_step)`` follow
+    ``workspace``."""
     rng = np.random.default_rng(seed)
     ldc = ldc or n
+    entries = batch if config.batched else 0
+    count = max(entries, 1)
     memory = GlobalMemory()
     inputs = config.in_dtype.value
-    a, a_bits = _operand(rng, m, k, config.a_layout.value, inputs)
-    b, b_bits = _operand(rng, k, n, config.b_layout.value, inputs)
+    a, a_bits, a_batch = _operand(
+        rng, m, k, config.a_layout.value, inputs, 1 if shared == "a" else entries
+    )
+    b, b_bits, b_batch = _operand(
+        rng, k, n, config.b_layout.value, inputs, 1 if shared == "b" else entries
+    )
     a_addr, b_addr = memory.put(a_bits, "A"), memory.put(b_bits, "B")
     out = config.out_dtype.value
     c_dtype = {"bf16": np.uint16, "f16": np.float16, "f32": np.float32}[out]
-    c_addr = memory.put(np.full((m, ldc), 0xFFFF if out == "bf16" else np.nan, c_dtype), "C")
+    poison = 0xFFFF if out == "bf16" else np.nan
+    c_addr = memory.put(np.full((count * m, ldc), poison, c_dtype), "C")
     a_stride = k if config.a_layout.value == "row" else m
     b_stride = n if config.b_layout.value == "row" else k
-    grid = launch_grid(config, m, n, sm_count)
+    grid = launch_grid(config, m, n, sm_count, count)
     workspace = config.workspace_bytes(grid)
     lowered = fused_lowered(config, fused) if fused else None
     workspace_addr = memory.alloc(workspace, "workspace") if workspace else 0
@@ -206,16 +246,27 @@ def hopper_case(
     extras = [
         memory.put(extra[x], x) if isinstance(extra[x], np.ndarray) else extra[x] for x in names
     ]
+    maps = {"a": None, "b": None, "c": None}
+    steps = ()
+    if entries:
+        maps = {
+            "a": (a.shape[0], a_batch),
+            "b": (b.shape[0], b_batch),
+            "c": (entries, m * ldc),
+        }
+        steps = (entries, int(shared != "a"), int(shared != "b"))
+    tma_c = config.epilogue.value == "tma"
     params = (
-        _map(config, memory, a_addr, "a", m, k, a_stride, inputs),
-        _map(config, memory, b_addr, "b", n, k, b_stride, inputs),
-        _map(config, memory, c_addr, "c", m, n, ldc, out) if config.epilogue.value == "tma" else 0,
+        _map(config, a_addr, "a", m, k, a_stride, inputs, maps["a"]),
+        _map(config, b_addr, "b", n, k, b_stride, inputs, maps["b"]),
+        _map(config, c_addr, "c", m, n, ldc, out, maps["c"]) if tma_c else 0,
         c_addr,
         m,
         n,
         k,
         ldc,
         workspace_addr,
+        *steps,
         *extras,
     )
     launch = Launch(
@@ -230,16 +281,19 @@ def hopper_case(
     mlir = lowered.mlir if lowered else hopper_mlir(config)
     stats = run(compile_kernel(mlir), launch, memory)
     seconds = time.perf_counter() - start
-    c = memory.array(c_addr, c_dtype, (m, ldc))
+    c = memory.array(c_addr, c_dtype, (count * m, ldc))
     if out == "bf16":
         c = (c.astype(np.uint32) << 16).view(np.float32)
-    product = a.astype(np.float64) @ b.astype(np.float64)
-    full = np.full((m, ldc), np.nan)
-    full[:, :n] = round_to(product, out)
+    product = np.matmul(a.astype(np.float64), b.astype(np.float64))
+    full = np.full((count, m, ldc), np.nan)
+    full[..., :n] = round_to(product, out)
     if workspace:
         flags = memory.array(workspace_addr, np.uint32, (workspace_flags_bytes(grid) // 4,))
         assert not flags.any(), f"stream-K flags left raised: {np.flatnonzero(flags)}"
-    return HopperResult(c.astype(np.float64), full, stats, grid, seconds, product)
+    shape = (count, m, ldc) if entries else (m, ldc)
+    return HopperResult(
+        c.astype(np.float64).reshape(shape), full.reshape(shape), stats, grid, seconds, product
+    )
 
 
 # ---- the mma.sync paths ---------------------------------------------------------------------
@@ -276,8 +330,8 @@ def schedule_case(text: str, kernel: str, m: int, n: int, k: int, *, seed: int =
     mlir, facts = schedule_mlir(text, kernel)
     rng = np.random.default_rng(seed)
     memory = GlobalMemory()
-    a, a_bits = _operand(rng, m, k, facts.a_layout, "bf16")
-    b, b_bits = _operand(rng, k, n, facts.b_layout, "bf16")
+    a, a_bits, _ = _operand(rng, m, k, facts.a_layout, "bf16")
+    b, b_bits, _ = _operand(rng, k, n, facts.b_layout, "bf16")
     f32 = facts.out_dtype == "f32"
     c_addr = memory.put(
         np.full((m, n), np.nan if f32 else 0xFFFF, np.float32 if f32 else np.uint16), "C"
@@ -297,8 +351,8 @@ def proof_case(config, m: int, n: int, k: int, ctas: int, *, seed: int = 0) -> R
     lowered = lower_kernel(build_proof_kernel(config))
     rng = np.random.default_rng(seed)
     memory = GlobalMemory()
-    a, a_bits = _operand(rng, m, k, "row", "bf16")
-    b, b_bits = _operand(rng, n, k, "row", "bf16")
+    a, a_bits, _ = _operand(rng, m, k, "row", "bf16")
+    b, b_bits, _ = _operand(rng, n, k, "row", "bf16")
     c_addr = memory.put(np.full((m, n), np.nan, np.float32), "C")
     params = (memory.put(a_bits, "A"), memory.put(b_bits, "B"), c_addr, m, n, k)
     smem = lowered.smem_bytes if lowered.dynamic_smem else 0

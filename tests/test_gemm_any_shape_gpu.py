@@ -103,6 +103,14 @@ CASES = {
         _rand(t, 6, 300, 72, dtype=d, gen=g),
         _rand(t, 6, 72, 129, dtype=d, gen=g),
     ),
+    "batched_shared_a": lambda t, d, g: (
+        _rand(t, 96, 200, dtype=d, gen=g),
+        _rand(t, 5, 200, 136, dtype=d, gen=g),
+    ),
+    "batched_odd_batch_stride": lambda t, d, g: (
+        _rand(t, 3 * 6404, dtype=d, gen=g).as_strided((3, 100, 64), (6404, 64, 1)),
+        _rand(t, 3, 64, 88, dtype=d, gen=g).transpose(1, 2).contiguous().transpose(1, 2),
+    ),
     "batched_broadcast": lambda t, d, g: (
         _rand(t, 2, 1, 64, 40, dtype=d, gen=g),
         _rand(t, 3, 40, 24, dtype=d, gen=g),

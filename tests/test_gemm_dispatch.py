@@ -4,6 +4,8 @@ reference for shapes, and ``MatrixArg`` (TMA's rules) for what may be read witho
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -65,21 +67,20 @@ def test_every_operand_pair_gets_a_plan_or_a_clear_error(a_shape, b_shape, dtype
     empty = 0 in (plan.m, plan.n) or 0 in plan.batch_shape
     assert (plan.outcome is Outcome.EMPTY) == empty
     assert (plan.outcome is Outcome.ZEROS) == (not empty and plan.k == 0)
-    launches = plan.batch if plan.outcome is Outcome.LAUNCH else 0
-    assert plan.launches == (min(launches, 1) if plan.fold_batch else launches)
+    assert plan.launches == (1 if plan.outcome is Outcome.LAUNCH else 0)
     if plan.outcome is Outcome.LAUNCH:  # contiguous B: shared only without a batch of its own
         assert plan.fold_batch == (len(b_shape) <= 2 or all(x == 1 for x in b_shape[:-2]))
 
 
 def test_a_shared_b_folds_the_batch_into_m():
     """A 2-D B, or a batched B whose batch strides are 0 (expanded), is one launch of
-    batch·M rows; a B of its own per entry is one launch per entry."""
+    batch·M rows; a B of its own per entry is one launch of a batched kernel."""
     two_d = plan_matmul(_facts((3, 5, 64, 32)), _facts((32, 48)))
     assert two_d.fold_batch and two_d.launches == 1 and two_d.out_shape == (3, 5, 64, 48)
     expanded = plan_matmul(_facts((4, 64, 32)), _facts((4, 32, 48), strides=(0, 48, 1)))
     assert expanded.fold_batch and expanded.launches == 1
     own = plan_matmul(_facts((4, 64, 32)), _facts((4, 32, 48)))
-    assert not own.fold_batch and own.launches == 4
+    assert not own.fold_batch and own.launches == 1 and own.batch == 4
     vector = plan_matmul(_facts((32,)), _facts((32,)))
     assert vector.out_shape == () and (vector.m, vector.n, vector.k) == (1, 1, 32)
 
@@ -199,5 +200,18 @@ def test_default_config_keeps_what_the_operands_decide():
     )
     assert small.consumers.value == "pingpong" and small.block_m == 64
     every = rule_configs(base)
-    assert len(set(every)) == 10 and small in every
+    assert len(set(every)) == 20 and small in every
     assert all(default_config(m, m, H100_SMS, base) in every for m in (64, 1000, 1536, 8192))
+    batched = dataclasses.replace(base, batch="strided")
+    assert all(
+        default_config(m, m, H100_SMS, batched, batch=b) in every
+        for m in (64, 1000, 8192)
+        for b in (2, 64)
+    )
+
+
+def test_a_batch_counts_every_entry_s_tiles():
+    """64 entries of 256×256: one entry alone takes the small ping-pong kernel, the batch's
+    256 tiles of 128×256 fill the machine and take the large one."""
+    assert shape_attributes(256, 256, H100_SMS)["consumers"] == "pingpong"
+    assert shape_attributes(256, 256, H100_SMS, batch=64) == {}

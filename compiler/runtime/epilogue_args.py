@@ -4,7 +4,8 @@ packed after the GEMM's own parameters.
 A kernel whose program holds ``sched.nv_epilogue_scale`` / ``_bias`` / ``_residual`` takes
 (``LoweredKernel.extra_params``, in this order) ``alpha`` (f32), ``bias`` (a pointer to N
 elements of C's type) and ``residual``, ``ldr`` (a pointer to an M×N row-major matrix of C's
-type, and its row stride in elements).  ``EpilogueArgs`` holds what a caller passes; ``params``
+type, and its row stride in elements; for a batch of ``count`` products, the entries' residuals
+stacked: ``count·M`` rows, entry ``e``'s from row ``e·M``).  ``EpilogueArgs`` holds what a caller passes; ``params``
 checks it against the kernel's list and raises ``GemmArgumentError`` naming the rule: every
 argument the kernel takes is given, none it does not take, each on C's device, of C's type and
 shape.
@@ -38,9 +39,12 @@ class EpilogueArgs:
         return {name for name in ("alpha", "bias", "residual") if getattr(self, name) is not None}
 
 
-def params(names: tuple[str, ...], args: EpilogueArgs, c: MatrixArg) -> list[KernelParam]:
+def params(
+    names: tuple[str, ...], args: EpilogueArgs, c: MatrixArg, count: int = 1
+) -> list[KernelParam]:
     """The packed arguments ``names`` (the kernel's extra parameters) of a launch that writes
-    ``c``; ``GemmArgumentError`` when ``args`` do not fit them."""
+    ``c`` (``count`` batch entries of it); ``GemmArgumentError`` when ``args`` do not fit
+    them."""
     wanted = {"ldr": "residual"}
     takes = {wanted.get(name, name) for name in names}
     extra = sorted(args.given() - takes)
@@ -59,7 +63,7 @@ def params(names: tuple[str, ...], args: EpilogueArgs, c: MatrixArg) -> list[Ker
         elif name == "bias":
             out.append(PointerParam(_bias(args.bias, c)))
         elif name == "residual":
-            residual = _residual(args.residual, c)
+            residual = _residual(args.residual, c, count)
             out += [PointerParam(residual.data_ptr), I32Param(residual.row_stride)]
     return out
 
@@ -76,11 +80,13 @@ def _bias(bias, c: MatrixArg) -> int:
     return matrix.data_ptr
 
 
-def _residual(residual, c: MatrixArg) -> MatrixArg:
+def _residual(residual, c: MatrixArg, count: int) -> MatrixArg:
     matrix = as_matrix(residual, "residual", tma=False)
-    if (matrix.rows, matrix.cols) != (c.rows, c.cols):
+    if (matrix.rows, matrix.cols) != (count * c.rows, c.cols):
+        entries = f", {count} entries of C's {c.rows} rows stacked" if count > 1 else ""
         raise GemmArgumentError(
-            f"residual is {matrix.rows}x{matrix.cols}, expected C's {c.rows}x{c.cols}"
+            f"residual is {matrix.rows}x{matrix.cols}, expected C's "
+            f"{count * c.rows}x{c.cols}{entries}"
         )
     if matrix.layout is not Layout.ROW or matrix.col_stride != 1:
         raise GemmArgumentError("residual must be row-major (column stride 1)")

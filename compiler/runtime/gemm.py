@@ -1,8 +1,10 @@
 """``gemm(a, b)``: ``torch.matmul(a, b)`` for bf16 and f16 operands on the Hopper GEMM.
 
 The call is planned by ``gemm_dispatch.plan_matmul`` (torch.matmul's shapes, broadcasting,
-empty and K = 0 products) and each 2-D product is run by ``GemmKernel`` (one compiled kernel
-per configuration, kept for the process).  An operand TMA cannot read as stored (an odd
+empty and K = 0 products) and run by ``GemmKernel`` (one compiled kernel per configuration,
+kept for the process): a 2-D product, a batch whose B every entry shares folded into M, or a
+batch in one launch of a batched kernel (``batch = strided``; an operand that every entry
+shares is read at entry 0, batch stride 0).  An operand TMA cannot read as stored (an odd
 leading dimension, a misaligned base, a stride-0 or otherwise strided view) is first copied
 into an aligned buffer (``gemm_dispatch.staging``); a C whose rows TMA cannot write is written
 by the register epilogue, or into a padded buffer and copied (``gemm_dispatch.c_route``).
@@ -19,8 +21,11 @@ import dataclasses
 import functools
 
 from ..nvidia.gemm.config import EpilogueKind, GemmConfigError, HopperGemmConfig, OutDtype
+from ..nvidia.program.enums import BatchMode
+from .gemm_checks import Batch, layout_of
 from .gemm_dispatch import (
     INPUT_DTYPES,
+    TMA_ALIGN,
     CRoute,
     OperandFacts,
     Outcome,
@@ -31,7 +36,7 @@ from .gemm_dispatch import (
     staging,
 )
 from .gemm_heuristic import ROW_ALIGN, default_config
-from .gemm_kernel import GemmKernel, layout_of, sm_count
+from .gemm_kernel import GemmKernel, sm_count
 from .tensors import TensorArgumentError, as_matrix, short_dtype, torch_dtype
 
 _KERNELS: dict[HopperGemmConfig, GemmKernel] = {}
@@ -82,9 +87,9 @@ def gemm(a, b, out=None, *, config: HopperGemmConfig | None = None, table=None, 
     else:
         a3 = a2.expand(*batch, m, k).reshape(-1, m, k)
         b3 = b2.expand(*batch, k, n).reshape(-1, k, n)
-        c3 = target.view(-1, m, n)
-        for index in range(plan.batch):
-            run(a3[index], b3[index], c3[index])
+        _batched_product(
+            torch, a3, b3, target.view(-1, m, n), config=config, table=table, stream=stream
+        )
     if target is not result:
         result.copy_(target)
     return result
@@ -104,25 +109,62 @@ def _product(torch, a, b, c, *, config, table, stream) -> None:
     _gemm_2d(a, b, c, config, table, stream)
 
 
+def _batched_product(torch, a, b, c, *, config, table, stream) -> None:
+    """``c[e] = a[e] @ b[e]`` for every entry of the 3-D operands in one launch, each operand
+    staged when TMA cannot read it as stored (``_staged_entries``), C through a padded buffer
+    when its rows are odd."""
+    count, m, n = c.shape
+    a0, a_stride = _staged_entries(torch, a)
+    b0, b_stride = _staged_entries(torch, b)
+    batch = Batch(count, a_stride, b_stride)
+    if c_route(n, c.element_size()) is CRoute.PADDED:
+        wide = torch.empty((count, m, padded(n, c.element_size())), dtype=c.dtype, device=c.device)
+        _gemm_2d(a0, b0, wide[0, :, :n], config, table, stream, batch)
+        c.copy_(wide[..., :n])
+        return
+    _gemm_2d(a0, b0, c[0], config, table, stream, batch)
+
+
+def _staged_entries(torch, x):
+    """Entry 0 of the 3-D ``x`` as TMA reads it and the entries' stride in elements (0 when
+    every entry is the same matrix): ``x`` as stored, or an aligned copy when TMA cannot read a
+    matrix of it (``gemm_dispatch.staging``) or step from one entry to the next (a batch stride
+    that is not a multiple of 16 bytes)."""
+    count, rows, cols = x.shape
+    if x.stride(0) == 0 or count == 1:
+        return _staged(torch, x[0]), 0
+    how = staging(rows, cols, x.stride(1), x.stride(2), x.data_ptr())
+    if not how.copied and x.stride(0) * x.element_size() % TMA_ALIGN == 0:
+        return x[0], x.stride(0)
+    copy = _aligned(torch, x, Staging.COPY_ROW if how.layout == "row" else Staging.COPY_COL)
+    return copy[0], copy.stride(0)
+
+
 def _staged(torch, x):
     """``x``, or an aligned copy of it (``gemm_dispatch.staging``)."""
     rows, cols = x.shape
     how = staging(rows, cols, x.stride(0), x.stride(1), x.data_ptr())
-    if not how.copied:
-        return x
+    return _aligned(torch, x, how) if how.copied else x
+
+
+def _aligned(torch, x, how: Staging):
+    """A copy of ``x`` (a matrix, or a batch of them) whose rows (``COPY_ROW``) or columns
+    (``COPY_COL``) are padded to 16 bytes, so every leading and batch stride suits TMA."""
+    *entries, rows, cols = x.shape
     if how is Staging.COPY_ROW:
-        buffer = torch.empty(
-            (rows, padded(cols, x.element_size())), dtype=x.dtype, device=x.device
-        )[:, :cols]
+        shape, view = (*entries, rows, padded(cols, x.element_size())), (rows, cols)
     else:
-        buffer = torch.empty(
-            (cols, padded(rows, x.element_size())), dtype=x.dtype, device=x.device
-        )[:, :rows].t()
+        shape, view = (*entries, cols, padded(rows, x.element_size())), (cols, rows)
+    buffer = torch.empty(shape, dtype=x.dtype, device=x.device)[..., : view[0], : view[1]]
+    if how is Staging.COPY_COL:
+        buffer = buffer.transpose(-1, -2)
     return buffer.copy_(x)
 
 
-def _gemm_2d(a, b, out, config, table, stream):
-    """``a @ b`` for 2-D TMA-legal operands (``as_matrix``'s rules), into ``out`` when given."""
+def _gemm_2d(a, b, out, config, table, stream, batch: Batch | None = None):
+    """``a @ b`` for 2-D TMA-legal operands (``as_matrix``'s rules), into ``out`` when given;
+    with ``batch``, ``a``, ``b`` and ``out`` are entry 0 of a strided batch (a batched
+    kernel)."""
     a_arg, b_arg = as_matrix(a, "A"), as_matrix(b, "B")
     m, n, k = a_arg.rows, b_arg.cols, a_arg.cols
     variant: dict[str, object] = {
@@ -130,6 +172,7 @@ def _gemm_2d(a, b, out, config, table, stream):
         "b_layout": layout_of(b_arg.layout),
         "in_dtype": a_arg.dtype,
         "out_dtype": OutDtype(a_arg.dtype),
+        "batch": BatchMode.STRIDED if batch else BatchMode.SINGLE,
     }
     c_arg = None
     if out is not None:
@@ -149,12 +192,15 @@ def _gemm_2d(a, b, out, config, table, stream):
             x.leading_stride * x.element_bytes % ROW_ALIGN == 0 and x.data_ptr % ROW_ALIGN == 0
             for x in (a_arg, b_arg)
         )
-        base = default_config(m, n, sm_count(a_arg.device or 0), HopperGemmConfig(), aligned)
+        entries = batch.count if batch else 1
+        base = default_config(
+            m, n, sm_count(a_arg.device or 0), HopperGemmConfig(), aligned, entries
+        )
     try:
         chosen = dataclasses.replace(base, **variant)
     except GemmConfigError:  # a ring too deep for even one box of C per staging pass
         chosen = dataclasses.replace(base, **{**variant, "epilogue": EpilogueKind.REGISTERS})
-    return kernel_for(chosen)._run(a, a_arg, b_arg, out, c_arg, stream)
+    return kernel_for(chosen)._run(a, a_arg, b_arg, out, c_arg, stream, batch=batch)
 
 
 def _torch():

@@ -12,8 +12,8 @@ a GPU.  The semantics are torch.matmul's:
 * A and B have one dtype, bf16 or f16; the result has it too.
 
 A batch whose B is the same matrix for every entry (a 2-D B, or batch strides of 0) is folded
-into M: one launch of ``batch·M × K`` by ``K × N`` (``fold_batch``).  Otherwise each batch
-entry is one launch (``launches``).
+into M: one launch of ``batch·M × K`` by ``K × N`` (``fold_batch``).  Otherwise the batch is
+one launch of a batched kernel, whose tile scheduler walks every entry's tiles (``launches``).
 
 ``staging`` says whether one 2-D operand can feed TMA as it is stored, or must first be copied
 into an aligned buffer: TMA needs one unit stride, a 16-byte base and a leading stride of a
@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from .tensors import TensorArgumentError, padded
 
 __all__ = [
+    "TMA_ALIGN",
     "CRoute",
     "MatmulPlan",
     "OperandFacts",
@@ -98,8 +99,8 @@ class OperandFacts:
 @dataclass(frozen=True)
 class MatmulPlan:
     """The call: its ``outcome``, the result's shape and dtype, the broadcast batch shape,
-    the product's M, N, K per batch entry, whether the batch is folded into M and how many
-    kernel launches it takes (0, 1 or the batch size)."""
+    the product's M, N, K per batch entry, whether the batch is folded into M (a plain kernel)
+    or walked by a batched kernel, and how many kernel launches it takes (0 or 1)."""
 
     outcome: Outcome
     out_shape: tuple[int, ...]
@@ -119,9 +120,7 @@ class MatmulPlan:
 
     @property
     def launches(self) -> int:
-        if self.outcome is not Outcome.LAUNCH:
-            return 0
-        return 1 if self.fold_batch else self.batch
+        return 1 if self.outcome is Outcome.LAUNCH else 0
 
 
 def _broadcast(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:

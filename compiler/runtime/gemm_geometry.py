@@ -27,10 +27,10 @@ TENSOR_MAP_CACHE = 64
 on the same tensors skips ``cuTensorMapEncodeTiled``."""
 
 
-def launch_grid(config: HopperGemmConfig, m: int, n: int, sm_count: int) -> int:
+def launch_grid(config: HopperGemmConfig, m: int, n: int, sm_count: int, batch: int = 1) -> int:
     """CTAs of the persistent launch: one per unit of work (a tile, or a cluster's pair of
-    tiles), at most one per SM, in whole clusters."""
-    units = -(-m // (config.block_m * config.cluster_m)) * -(-n // config.block_n)
+    tiles, of each of ``batch`` products), at most one per SM, in whole clusters."""
+    units = -(-m // (config.block_m * config.cluster_m)) * -(-n // config.block_n) * batch
     return max(1, min(units, sm_count // config.cluster_m)) * config.cluster_m
 
 

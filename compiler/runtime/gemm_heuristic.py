@@ -39,13 +39,16 @@ def _tiles(m: int, n: int, block_m: int, block_n: int) -> int:
     return -(-m // block_m) * -(-n // block_n)
 
 
-def shape_attributes(m: int, n: int, sm_count: int, rows_aligned: bool = True) -> dict[str, object]:
-    """The attributes (over ``HopperGemmConfig``'s defaults) of the kernel for an ``m × n``
-    product on ``sm_count`` SMs, whose operands' rows start on 128-byte boundaries when
-    ``rows_aligned``; K does not enter the rule."""
-    if _tiles(m, n, 128, 256) >= FILL * sm_count:
+def shape_attributes(
+    m: int, n: int, sm_count: int, rows_aligned: bool = True, batch: int = 1
+) -> dict[str, object]:
+    """The attributes (over ``HopperGemmConfig``'s defaults) of the kernel for ``batch``
+    products of ``m × n`` on ``sm_count`` SMs, whose operands' rows start on 128-byte
+    boundaries when ``rows_aligned``; K does not enter the rule, and a batch counts every
+    entry's tiles."""
+    if _tiles(m, n, 128, 256) * batch >= FILL * sm_count:
         return LARGE if rows_aligned else LARGE_UNALIGNED_ROWS
-    tiles = _tiles(m, n, 128, 128)
+    tiles = _tiles(m, n, 128, 128) * batch
     if tiles > sm_count:
         return STREAM_K_128
     if tiles > SMALL_TILES:
@@ -54,14 +57,19 @@ def shape_attributes(m: int, n: int, sm_count: int, rows_aligned: bool = True) -
 
 
 def default_config(
-    m: int, n: int, sm_count: int, base: HopperGemmConfig, rows_aligned: bool = True
+    m: int,
+    n: int,
+    sm_count: int,
+    base: HopperGemmConfig,
+    rows_aligned: bool = True,
+    batch: int = 1,
 ) -> HopperGemmConfig:
-    """``base`` (its layouts, types and name) with the tile, ring, consumers, cluster and
-    decomposition ``shape_attributes`` gives."""
-    return _configured(base, shape_attributes(m, n, sm_count, rows_aligned))
+    """``base`` (its layouts, types, batch mode and name) with the tile, ring, consumers,
+    cluster and decomposition ``shape_attributes`` gives."""
+    return _configured(base, shape_attributes(m, n, sm_count, rows_aligned, batch))
 
 
-KEPT = ("name", "a_layout", "b_layout", "in_dtype", "out_dtype", "epilogue")
+KEPT = ("name", "a_layout", "b_layout", "in_dtype", "out_dtype", "epilogue", "batch")
 """What ``default_config`` takes from its base: the operands decide these."""
 
 
@@ -79,9 +87,12 @@ def _configured(base: HopperGemmConfig, attributes: dict[str, object]) -> Hopper
 def rule_configs(base: HopperGemmConfig) -> list[HopperGemmConfig]:
     """Every configuration ``default_config`` can return for ``base``, each with the TMA and
     the register epilogue (``gemm()`` takes the registers when C's rows are not 16-byte
-    multiples): what a cache must hold for ``gemm()`` to run every shape without a compiler."""
+    multiples) and for one product and a strided batch: what a cache must hold for ``gemm()``
+    to run every shape without a compiler."""
     out = []
     for attributes in (LARGE, LARGE_UNALIGNED_ROWS, STREAM_K_128, MEDIUM, SMALL):
         for epilogue in ("tma", "registers"):
-            out.append(_configured(base, {**attributes, "epilogue": epilogue}))
+            for batch in ("single", "strided"):
+                chosen = {**attributes, "epilogue": epilogue, "batch": batch}
+                out.append(_configured(base, chosen))
     return out

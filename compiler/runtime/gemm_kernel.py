@@ -8,20 +8,12 @@ MLIR/LLVM toolchain can run kernels another machine compiled into the same cache
 ``GemmKernel.from_mlir`` takes a ``sched.nv_gemm`` or a wgmma ``sched.nv_kernel`` (a fused
 epilogue, say) from a file.  A call validates its operands before anything is launched and
 raises ``GemmArgumentError`` (or ``TensorArgumentError`` from ``as_matrix``) with the rule
-that was broken:
+that was broken: ``gemm_checks.check_call``'s rules for A, B, C and a strided batch, and
+the fused epilogue's arguments as ``epilogue_args`` says.
 
-* A (M×K), B (K×N), C (M×N) on one CUDA device; A and B of the kernel's input type (bf16 or
-  f16), C of its output type, C row-major (column stride 1);
-* A and B stored the way the kernel was compiled for (``a_layout`` /
-  ``b_layout``); ``gemm()`` picks the matching variant itself;
-* TMA's rule for A and B: every leading stride a multiple of 16 bytes, base
-  addresses 16-byte aligned; the same for C with the TMA epilogue (``gemm()``
-  falls back to the register epilogue, which takes any row stride);
-* K ≥ 1 and every size below 2³¹;
-* the fused epilogue's arguments as ``epilogue_args`` says.
-
-The launch is persistent: ``min(tiles, SM count)`` CTAs of 384 threads; with 2x1
-clusters ``2·min(tile pairs, SM count / 2)``, in clusters of two.
+The launch is persistent: ``min(tiles, SM count)`` CTAs of 384 threads (a batched kernel
+counts every entry's tiles); with 2x1 clusters ``2·min(tile pairs, SM count / 2)``, in
+clusters of two.
 """
 
 from __future__ import annotations
@@ -31,15 +23,15 @@ import threading
 from collections import OrderedDict
 from pathlib import Path
 
-from ..nvidia.datapaths.wgmma.operands import c_tensor_map_shape, tensor_map_shape
-from ..nvidia.gemm.config import EpilogueKind, HopperGemmConfig, MatrixLayout
+from ..nvidia.datapaths.wgmma.operands import TensorMapShape, c_tensor_map_shape, tensor_map_shape
+from ..nvidia.gemm.config import EpilogueKind, HopperGemmConfig
 from .cache import KernelCache
 from .compiled import compile_cached, compile_key
 from .driver import current_context, device_sm_count, stream_handle
 from .epilogue_args import EpilogueArgs, GemmArgumentError
 from .epilogue_args import params as epilogue_params
+from .gemm_checks import Batch, check_call
 from .gemm_geometry import (
-    INT32_MAX,
     TARGET,
     TENSOR_MAP_CACHE,
     UNUSED_MAP,
@@ -50,7 +42,7 @@ from .gemm_geometry import (
 from .launch import DeviceBuffer, Kernel
 from .params import I32Param, PointerParam, TensorMapParam
 from .tensormap import Swizzle, TensorMapSpec, encode
-from .tensors import Layout, MatrixArg, as_matrix, torch_dtype
+from .tensors import MatrixArg, as_matrix, torch_dtype
 
 NO_EPILOGUE = EpilogueArgs()
 """A call without fused-epilogue arguments."""
@@ -60,11 +52,6 @@ NO_EPILOGUE = EpilogueArgs()
 def sm_count(device: int) -> int:
     """The SM count of CUDA device ``device`` (asked once per process)."""
     return device_sm_count(device)
-
-
-def layout_of(layout: Layout) -> MatrixLayout:
-    """The kernel attribute of a matrix argument's storage."""
-    return MatrixLayout.ROW if layout is Layout.ROW else MatrixLayout.COL
 
 
 class GemmKernel:
@@ -151,56 +138,20 @@ class GemmKernel:
                 self._kernel = Kernel(self.cubin(), self.config.name)
             return self._kernel
 
-    # ---- validation ---------------------------------------------------------------------------
-    def check(self, a: MatrixArg, b: MatrixArg, c: MatrixArg) -> tuple[int, int, int]:
-        """(M, N, K) of a legal call; ``GemmArgumentError`` naming the broken rule otherwise."""
-        cfg = self.config
-        m, k = a.rows, a.cols
-        if b.rows != k:
-            raise GemmArgumentError(f"A is {m}x{k} but B is {b.rows}x{b.cols}: inner sizes differ")
-        n = b.cols
-        if (c.rows, c.cols) != (m, n):
-            raise GemmArgumentError(f"C is {c.rows}x{c.cols}, expected {m}x{n}")
-        if k < 1:
-            raise GemmArgumentError("K = 0: nothing to multiply (C would be all zeros)")
-        if max(m, n, k, c.row_stride) > INT32_MAX:
-            raise GemmArgumentError("sizes and strides must be below 2**31")
-        if cfg.stream_k:
-            units = -(-m // cfg.block_m) * -(-n // cfg.block_n)
-            if units * -(-k // cfg.block_k) > INT32_MAX:
-                raise GemmArgumentError(
-                    "stream-K counts k-block iterations in 32 bits: tiles × k-blocks must be "
-                    "below 2**31 (use a kernel with decomposition = data_parallel)"
-                )
-        inputs = cfg.in_dtype.value
-        for arg, want in ((a, inputs), (b, inputs), (c, cfg.out_dtype.value)):
-            if arg.dtype != want:
-                raise GemmArgumentError(f"{arg.name} is {arg.dtype}; this kernel needs {want}")
-        devices = {x.device for x in (a, b, c)} - {None}
-        if len(devices) > 1:
-            raise GemmArgumentError(f"A, B and C are on different devices: {sorted(devices)}")
-        if c.layout is not Layout.ROW or c.col_stride != 1:
-            raise GemmArgumentError("C must be row-major (column stride 1)")
-        if cfg.epilogue is EpilogueKind.TMA and not c.tma_ready:
-            raise GemmArgumentError(
-                "C's row stride and base must be multiples of 16 bytes for the TMA epilogue; "
-                "use a kernel with epilogue = registers (gemm() picks one)"
-            )
-        if c.data_ptr % (2 * c.element_bytes):
-            raise GemmArgumentError("C's base must be aligned to two elements (column pairs)")
-        for arg, want in ((a, cfg.a_layout), (b, cfg.b_layout)):
-            if layout_of(arg.layout) is not want:
-                raise GemmArgumentError(
-                    f"{arg.name} is {arg.layout.name.lower()}-major but this "
-                    f"kernel was compiled for {want.value}-major "
-                    f"({arg.name.lower()}_layout = {want.value})"
-                )
-        return m, n, k
+    def check(
+        self, a: MatrixArg, b: MatrixArg, c: MatrixArg, batch: Batch | None = None
+    ) -> tuple[int, int, int]:
+        """(M, N, K) of a legal call; ``GemmArgumentError`` naming the broken rule otherwise
+        (``gemm_checks.check_call``)."""
+        return check_call(self.config, a, b, c, batch)
 
     # ---- launch -------------------------------------------------------------------------------
-    def _tensor_map(self, arg: MatrixArg, operand: str, mn: int, k: int) -> TensorMapParam:
-        """The map of ``operand`` (``"a"``, ``"b"``; ``"c"`` with ``mn, k = M, N``), cached."""
-        key = (operand, arg.data_ptr, mn, k, arg.leading_stride)
+    def _tensor_map(
+        self, arg: MatrixArg, operand: str, mn: int, k: int, entries: tuple[int, int] | None
+    ) -> TensorMapParam:
+        """The map of ``operand`` (``"a"``, ``"b"``; ``"c"`` with ``mn, k = M, N``), cached;
+        a batched kernel's has the ``entries = (count, stride in elements)`` outermost."""
+        key = (operand, arg.data_ptr, mn, k, arg.leading_stride, entries)
         cached = self._maps.get(key)
         if cached is not None:
             self._maps.move_to_end(key)
@@ -209,10 +160,12 @@ class GemmKernel:
             shape = c_tensor_map_shape(self.config, mn, k, arg.leading_stride)
         else:
             shape = tensor_map_shape(self.config, operand, mn, k, arg.leading_stride)
+        if entries is not None:
+            shape = _batched(shape, *entries, arg.element_bytes)
         spec = TensorMapSpec(
             arg.dtype,
             shape.dims,
-            (shape.outer_stride_bytes,),
+            shape.strides_bytes,
             shape.box,
             Swizzle.B128,
             l2_promotion(shape.outer_stride_bytes),
@@ -244,17 +197,28 @@ class GemmKernel:
         c: MatrixArg,
         stream=None,
         epilogue: EpilogueArgs = NO_EPILOGUE,
+        batch: Batch | None = None,
     ) -> None:
         """Validate, then enqueue ``C = A·B`` (through the kernel's fused epilogue, with
-        ``epilogue``'s arguments) on ``stream`` (asynchronous)."""
-        m, n, k = self.check(a, b, c)
-        extra = epilogue_params(self.extra_params, epilogue, c)
+        ``epilogue``'s arguments) on ``stream`` (asynchronous); a batched kernel takes
+        ``batch``, and A, B, C are then its entry 0."""
+        m, n, k = self.check(a, b, c, batch)
+        count = batch.count if batch else 1
+        extra = epilogue_params(self.extra_params, epilogue, c, count)
         cfg = self.config
-        grid = launch_grid(cfg, m, n, sm_count(a.device or 0))
-        c_map = self._tensor_map(c, "c", m, n) if cfg.epilogue is EpilogueKind.TMA else UNUSED_MAP
+        grid = launch_grid(cfg, m, n, sm_count(a.device or 0), count)
+        maps = {"a": None, "b": None, "c": None}
+        steps: tuple[I32Param, ...] = ()
+        if batch is not None:
+            maps = {x: (count, batch.stride(x)) for x in "ab"} | {"c": (count, m * c.row_stride)}
+            steps = (I32Param(count), I32Param(int(batch.a_stride != 0)))
+            steps += (I32Param(int(batch.b_stride != 0)),)
+        c_map = UNUSED_MAP
+        if cfg.epilogue is EpilogueKind.TMA:
+            c_map = self._tensor_map(c, "c", m, n, maps["c"])
         params = (
-            self._tensor_map(a, "a", m, k),
-            self._tensor_map(b, "b", n, k),
+            self._tensor_map(a, "a", m, k, maps["a"]),
+            self._tensor_map(b, "b", n, k, maps["b"]),
             c_map,
             PointerParam(c.data_ptr),
             I32Param(m),
@@ -262,18 +226,26 @@ class GemmKernel:
             I32Param(k),
             I32Param(c.row_stride),
             PointerParam(self._workspace(a.device or 0, stream)),
+            *steps,
             *extra,
         )
         cluster = (cfg.cluster_m, cfg.cluster_n, 1)
         self._loaded().launch(grid, cfg.threads, cluster, cfg.smem_bytes, stream, params)
 
-    def __call__(self, a, b, out=None, stream=None, *, alpha=None, bias=None, residual=None):
+    def __call__(
+        self, a, b, out=None, stream=None, *, alpha=None, bias=None, residual=None, batch=None
+    ):
         """``out = a @ b`` for torch tensors (``out`` allocated when None), through the kernel's
-        fused epilogue with ``alpha``, ``bias`` and ``residual`` when it has one; returns ``out``."""
+        fused epilogue with ``alpha``, ``bias`` and ``residual`` when it has one; returns ``out``.
+        A batched kernel takes ``batch`` (a ``Batch``) with ``a``, ``b`` and ``out`` (then
+        required) the views of entry 0."""
+        if batch is not None and out is None:
+            raise GemmArgumentError("a batched call writes into out= (entry 0 of C's entries)")
         epilogue = EpilogueArgs(alpha, bias, residual)
-        return self._run(a, as_matrix(a, "A"), as_matrix(b, "B"), out, None, stream, epilogue)
+        a_arg, b_arg = as_matrix(a, "A"), as_matrix(b, "B")
+        return self._run(a, a_arg, b_arg, out, None, stream, epilogue, batch)
 
-    def _run(self, a, a_arg, b_arg, out, c_arg, stream, epilogue=NO_EPILOGUE):
+    def _run(self, a, a_arg, b_arg, out, c_arg, stream, epilogue=NO_EPILOGUE, batch=None):
         """``__call__`` with A and B, and C when ``c_arg`` is given, already read by
         ``as_matrix`` (``a`` gives the device of an allocated ``out``)."""
         if out is None:
@@ -286,7 +258,7 @@ class GemmKernel:
 
             stream = torch.cuda.current_stream(out.device).cuda_stream
         c_arg = c_arg if c_arg is not None else as_matrix(out, "C", tma=False)
-        self.launch(a_arg, b_arg, c_arg, stream, epilogue)
+        self.launch(a_arg, b_arg, c_arg, stream, epilogue, batch)
         return out
 
 
@@ -297,3 +269,12 @@ def _plan_facts(metadata) -> dict:
 
     lowered = metadata[LOWERED_KEY]
     return {"plan": lowered.plan.attributes(), "extra_params": list(lowered.extra_params)}
+
+
+def _batched(shape: TensorMapShape, count: int, stride: int, element_bytes: int) -> TensorMapShape:
+    """``shape`` with a batch dimension: ``count`` entries ``stride`` elements apart, or, for an
+    operand every entry shares (``stride`` 0), one entry (its stride then only has to be legal:
+    the matrix's span)."""
+    if stride == 0:
+        return shape.of_batch(1, shape.outer_stride_bytes * shape.dims[1])
+    return shape.of_batch(count, stride * element_bytes)

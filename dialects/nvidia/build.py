@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from warpsched.core.ir import ir
 from warpsched.nvidia import program as P
-from warpsched.nvidia.program.enums import InDtype
+from warpsched.nvidia.program.enums import BatchMode, InDtype
 from warpsched.nvidia.program.roles import (
     WarpRoleLayout,
     warp_role_1d1d,
@@ -96,6 +96,7 @@ def build_kernel(
                 "raster": s.raster,
                 "group": s.group,
                 "decomposition": s.decomposition,
+                **({"batch": s.batch} if s.batch is not BatchMode.SINGLE else {}),
             },
             loc,
             body,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from warpsched.core.ir import ir
 from warpsched.nvidia import program as P
-from warpsched.nvidia.program.enums import InDtype, MatrixLayout, OutDtype
+from warpsched.nvidia.program.enums import BatchMode, InDtype, MatrixLayout, OutDtype
 from warpsched.nvidia.program.pipeline_config import (
     BarrierCounts,
     InputPipelineConfig,
@@ -44,7 +44,13 @@ def to_kernel(op: ir.Operation, target: NVTarget) -> P.Kernel:
             outputs.append(P.OutputPipeline(p["sym_name"], config, counts))
         elif child.name == "sched.nv_tile_scheduler":
             schedulers.append(
-                P.TileScheduler(p["sym_name"], p["raster"], p["group"], p["decomposition"])
+                P.TileScheduler(
+                    p["sym_name"],
+                    p["raster"],
+                    p["group"],
+                    p["decomposition"],
+                    p.get("batch", BatchMode.SINGLE),
+                )
             )
         else:
             bodies.append(P.RoleBody(p["role"], _StepConverter().steps(child)))
@@ -87,8 +93,6 @@ class _StepConverter:
     def steps(self, region: NvOp) -> tuple[P.Step, ...]:
         out = []
         for view in map(NvOp, region.children()):
-            if view.spec.model is None:
-                continue  # sched.nv_sync_wait: the epilogue context's entry issues its bar.sync 1
             kwargs: dict[str, object] = dict(view.params())
             if view.spec.region:
                 kwargs["body"] = self.steps(view)

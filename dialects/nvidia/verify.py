@@ -31,7 +31,7 @@ from warpsched.core.diagnostics import Diagnostic
 from warpsched.core.ir import ir
 from warpsched.nvidia.datapaths.tcgen05.rules import tcgen05_problems
 from warpsched.nvidia.gemm.config import GemmConfigError
-from warpsched.nvidia.program.enums import InDtype, MatrixLayout, OutDtype, Payload
+from warpsched.nvidia.program.enums import BatchMode, InDtype, MatrixLayout, OutDtype, Payload
 from warpsched.nvidia.program.kernel import TileScheduler
 from warpsched.nvidia.program.pipeline_config import (
     BarrierCounts,
@@ -87,7 +87,7 @@ class _Verifier(RoleBodyChecker):
             if nv_name(child) in PIPELINE_OPS:
                 self.pipeline(child)
             elif nv_name(child) == "sched.nv_tile_scheduler":
-                self.scheduler(child)
+                self.scheduler(child, warpgroups)
         has_output = "sched.nv_output_pipeline" in map(nv_name, children)
         if warpgroups and has_output:
             self.error(
@@ -137,13 +137,26 @@ class _Verifier(RoleBodyChecker):
                 "this kernel's data path takes bf16 A row-major, B stored N×K and f32 C",
             )
 
-    def scheduler(self, op: ir.Operation) -> None:
+    def scheduler(self, op: ir.Operation, warpgroups: bool) -> None:
+        """A legal tile scheduler; only the TMA + wgmma data path walks a batch."""
         checked = self.view(op)
         if checked is None:
             return
         _, p = checked
+        if p.get("batch", BatchMode.SINGLE) is not BatchMode.SINGLE and not warpgroups:
+            self.error(
+                op,
+                "'batch strided' is walked only on the TMA + wgmma data path (layout "
+                "warpgroups); this kernel's data path multiplies one product per launch",
+            )
         try:
-            TileScheduler(p["sym_name"], p["raster"], p["group"], p["decomposition"])
+            TileScheduler(
+                p["sym_name"],
+                p["raster"],
+                p["group"],
+                p["decomposition"],
+                p.get("batch", BatchMode.SINGLE),
+            )
         except ValueError as exc:
             self.error(op, str(exc))
             return

@@ -15,6 +15,7 @@ from dataclasses import Field, dataclass, fields
 
 from warpsched.nvidia.gemm.rules import GemmConfigError, config_problems
 from warpsched.nvidia.program.enums import (
+    BatchMode,
     ConsumerMode,
     Decomposition,
     EpilogueKind,
@@ -53,7 +54,8 @@ class HopperGemmConfig:
     ``block_m × block_n × block_k`` is the CTA tile, ``stages`` the depth of the
     TMA ring, ``consumers`` the consumer mode, ``cluster_m × cluster_n`` the
     thread-block cluster (TMA multicast of the shared operand), ``raster`` and
-    ``group`` the persistent scheduler's tile order, ``a_layout``/``b_layout``
+    ``group`` the persistent scheduler's tile order, ``batch`` whether it walks one product or
+    a strided batch of them, ``a_layout``/``b_layout``
     the operands' storage, ``in_dtype`` their element type and ``out_dtype`` C's.
     """
 
@@ -69,6 +71,7 @@ class HopperGemmConfig:
     raster: Raster = Raster.ALONG_M
     group: int = 8
     decomposition: Decomposition = Decomposition.DATA_PARALLEL
+    batch: BatchMode = BatchMode.SINGLE
     a_layout: MatrixLayout = MatrixLayout.ROW
     b_layout: MatrixLayout = MatrixLayout.ROW
     in_dtype: InDtype = InDtype.BF16
@@ -124,6 +127,11 @@ class HopperGemmConfig:
     @property
     def stream_k(self) -> bool:
         return self.decomposition is Decomposition.STREAM_K
+
+    @property
+    def batched(self) -> bool:
+        """The scheduler walks a strided batch of products (``BatchMode.STRIDED``)."""
+        return self.batch is BatchMode.STRIDED
 
     def workspace_bytes(self, grid: int) -> int:
         """Stream-K: the global workspace a launch of ``grid`` CTAs needs (0 otherwise): one

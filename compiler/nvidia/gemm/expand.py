@@ -48,7 +48,9 @@ def expand_gemm(config: HopperGemmConfig) -> P.Kernel:
         InputPipelineConfig(config.stages, BarrierCounts(1, config.empty_arrivals)),
         Payload.AB_TILES,
     )
-    scheduler = P.TileScheduler(TILES, config.raster, config.group, config.decomposition)
+    scheduler = P.TileScheduler(
+        TILES, config.raster, config.group, config.decomposition, config.batch
+    )
     gemm = P.GemmParams(
         config.block_m,
         config.block_n,

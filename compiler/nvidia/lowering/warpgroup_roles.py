@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from warpsched.nvidia import program as P
 from warpsched.nvidia.datapaths.wgmma.consumer import ConsumerWarpgroup
-from warpsched.nvidia.datapaths.wgmma.emitter import GemmEmitter
+from warpsched.nvidia.datapaths.wgmma.emitter import GemmEmitter, TileOrigin
 from warpsched.nvidia.datapaths.wgmma.epilogue import emit_epilogue
 from warpsched.nvidia.datapaths.wgmma.epilogue_tma import emit_tma_epilogue, wait_stores
 from warpsched.nvidia.datapaths.wgmma.fused import FusedEpilogue
@@ -49,7 +49,7 @@ class WarpgroupRoleLowering:
         self.consumer: ConsumerWarpgroup | None = None
         self.item: WorkItem | None = None
         self.walk: WorkWalk | None = None
-        self.origin: tuple[str, str] | None = None
+        self.origin: TileOrigin | None = None
         self.accs: list[str] = []
         self.zeroed = False
         self.transforms: list[P.Step] = []
@@ -144,16 +144,16 @@ class WarpgroupRoleLowering:
             after = w.add(after, w.muli(self.em.k_blocks, self._warpgroups - 1))
         return after
 
-    def _tile_origin(self) -> tuple[str, str]:
-        """The work item's (row, column) origin in C: the warpgroup's band of a ``split rows``
-        loop, the tile's otherwise."""
+    def _tile_origin(self) -> TileOrigin:
+        """The work item's origin in its product's C (and its batch entry): the warpgroup's
+        band of a ``split rows`` loop, the tile's otherwise."""
         if self.origin is None:
             em, w, cfg = self.em, self.w, self.cfg
-            tm, tn = em.tile_coords(self.item.unit)
+            batch, tm, tn = em.tile_coords(self.item.unit)
             row0 = w.muli(tm, cfg.block_m)
             if self.consumer is not None:
                 row0 = w.add(row0, self.consumer.row_in_tile)
-            self.origin = (row0, w.muli(tn, cfg.block_n))
+            self.origin = TileOrigin(row0, w.muli(tn, cfg.block_n), batch)
         return self.origin
 
     # ---- k loops -----------------------------------------------------------------------------
@@ -213,8 +213,7 @@ class WarpgroupRoleLowering:
     def _TmaLoad(self, s: P.TmaLoad) -> None:
         if self.k0 is None:
             self.k0 = self.w.muli(self.k_block, self.cfg.block_k)
-        row0, col0 = self._tile_origin()
-        issue_loads(self.em, s.operand.value, self.stage, self.full, row0, col0, self.k0)
+        issue_loads(self.em, s.operand.value, self.stage, self.full, self._tile_origin(), self.k0)
 
     # ---- consumer: turns, stream-K, the store ------------------------------------------------
     def _TakeTurns(self, s: P.TakeTurns) -> None:
@@ -260,12 +259,14 @@ class WarpgroupRoleLowering:
     _EpilogueScale = _EpilogueBias = _EpilogueActivation = _EpilogueResidual = _epilogue_transform
 
     def _StoreTile(self, s: P.StoreTile) -> None:
-        c = self.consumer
-        row0, col0 = self._tile_origin()
-        fused = FusedEpilogue(self.em, tuple(self.transforms)) if self.transforms else None
+        c, em = self.consumer, self.em
+        origin = self._tile_origin()
+        fused = None
+        if self.transforms:
+            fused = FusedEpilogue(em, tuple(self.transforms), em.batch_rows(origin.batch))
         self.transforms = []
         if s.path is EpilogueKind.TMA:
-            emit_tma_epilogue(self.em, self.accs, c.thread, c.leader, c.index, row0, col0, fused)
+            emit_tma_epilogue(em, self.accs, c.thread, c.leader, c.index, origin, fused)
             self.tma_stores = True
         else:
-            emit_epilogue(self.em, self.accs, c.thread, row0, col0, fused)
+            emit_epilogue(em, self.accs, c.thread, origin, fused)

@@ -13,7 +13,8 @@
                    arrive on its barriers
 
 The function takes ``(tmap_a, tmap_b, tmap_c, c, M, N, K, ldc, workspace)``
-(``wgmma.emitter.SIGNATURE``), then the fused epilogue's arguments its ops use
+(``wgmma.emitter.SIGNATURE``), with a batched tile scheduler ``(batch, a_batch_step,
+b_batch_step)`` (``BATCH_SIGNATURE``), then the fused epilogue's arguments its ops use
 (``wgmma.fused.extra_params``: alpha, bias, residual and ldr), and is persistent:
 ``nvvm.maxntid`` with ``minctasm 1`` gives ptxas the register cap at entry that ``setmaxnreg``
 needs.  Dynamic shared memory holds the
@@ -25,7 +26,7 @@ from __future__ import annotations
 from warpsched.llvm.mlir_text import FuncWriter
 from warpsched.nvidia import program as P
 from warpsched.nvidia.datapaths.select import DataPath
-from warpsched.nvidia.datapaths.wgmma.emitter import SIGNATURE, SMEM_SYMBOL, GemmEmitter
+from warpsched.nvidia.datapaths.wgmma.emitter import SMEM_SYMBOL, GemmEmitter, signature
 from warpsched.nvidia.datapaths.wgmma.fused import extra_params
 from warpsched.nvidia.datapaths.wgmma.plan import wgmma_plan
 from warpsched.nvidia.lowering.lowered import LoweredKernel, module_text
@@ -75,10 +76,8 @@ def lower_warpgroup_kernel(kernel: P.Kernel) -> LoweredKernel:
         f"nvvm.minctasm = {MIN_CTAS_PER_SM} : i32",
     ]
     extra = extra_params(kernel)
-    signature = SIGNATURE + "".join(f", {name}: {ty}" for name, ty in extra)
-    header = (
-        f"  llvm.func @{kernel.name}({signature}) attributes {{nvvm.kernel, {', '.join(attrs)}}}"
-    )
+    params = signature(plan) + "".join(f", {name}: {ty}" for name, ty in extra)
+    header = f"  llvm.func @{kernel.name}({params}) attributes {{nvvm.kernel, {', '.join(attrs)}}}"
     return LoweredKernel(
         module_text(kernel.target, SMEM_SYMBOL, w.render(header), None),
         kernel.name,

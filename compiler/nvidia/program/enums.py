@@ -67,6 +67,20 @@ class Decomposition(str, enum.Enum):
     STREAM_K = "stream_k"
 
 
+class BatchMode(str, enum.Enum):
+    """What the persistent tile scheduler walks.
+
+    ``SINGLE``: the tiles of one product ``C = A·B``.  ``STRIDED``: the tiles of ``batch``
+    products ``C[b] = A[b]·B[b]`` (a strided batch, as ``cublasGemmStridedBatched`` takes it),
+    batch-major: every tile of entry 0, then entry 1, ... in one launch.  The kernel then takes
+    the batch count and, per operand, whether it steps with the batch or is shared by every
+    entry; its tensor maps are 3-D (the batch outermost), so each entry's edges are its own.
+    """
+
+    SINGLE = "single"
+    STRIDED = "strided"
+
+
 class MatrixLayout(str, enum.Enum):
     """``ROW``: the last (column) index is contiguous; ``COL``: the first."""
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from warpsched.nvidia.program.enums import (
+    BatchMode,
     Decomposition,
     InDtype,
     MatrixLayout,
@@ -99,12 +100,14 @@ class OutputPipeline:
 
 @dataclass(frozen=True)
 class TileScheduler:
-    """``sched.nv_tile_scheduler``: the static persistent scheduler named ``name``."""
+    """``sched.nv_tile_scheduler``: the static persistent scheduler named ``name``; ``batch``
+    says whether it walks one product's tiles or a strided batch's."""
 
     name: str
     raster: Raster
     group: int
     decomposition: Decomposition
+    batch: BatchMode = BatchMode.SINGLE
 
     def __post_init__(self) -> None:
         if not isinstance(self.group, int) or isinstance(self.group, bool) or self.group < 1:

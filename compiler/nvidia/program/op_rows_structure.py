@@ -4,6 +4,7 @@ tile schedulers, roles, loops and regions, and the input pipelines' ops."""
 from __future__ import annotations
 
 from warpsched.nvidia.program.enums import (
+    BatchMode,
     Decomposition,
     InDtype,
     MatrixLayout,
@@ -88,12 +89,15 @@ DECLARATIONS = (
         "sched.nv_tile_scheduler",
         "A static persistent tile scheduler: every role of a CTA walks the same work items "
         "(``ctaid.x``, then every ``nctaid.x``-th unit, in grouped ``raster`` order ``group`` "
-        "units wide; with ``decomposition stream_k`` the last two waves as equal k-block runs).",
+        "units wide; with ``decomposition stream_k`` the last two waves as equal k-block runs).  "
+        "``batch strided`` walks the tiles of a strided batch of products, entry by entry "
+        "(default ``single``: one product).",
         (sym("sym_name"),),
         (
             named("raster", Raster),
             integer("group"),
             named("decomposition", Decomposition),
+            named("batch", BatchMode, True),
         ),
         declaration=True,
         model="TileScheduler",

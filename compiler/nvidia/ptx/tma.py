@@ -1,7 +1,8 @@
 """TMA copy spellings shared by the Hopper GEMM and the sm_100a nv_kernel data path.
 
-``load_2d`` is one ``cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes``:
-the box at ``coords`` (innermost first) of the ``__grid_constant__`` tensor map
+``load_box`` is one ``cp.async.bulk.tensor.Nd.shared::cluster.global.mbarrier::complete_tx::bytes``
+(``N`` the rank of the tensor map, 2..5, one coordinate per dimension): the box at ``coords``
+(innermost first) of the ``__grid_constant__`` tensor map
 ``tmap`` lands at ``dst`` (a ``!llvm.ptr<7>``) and completes its bytes on the
 mbarrier ``bar`` (``!llvm.ptr<3>``), which someone armed with ``expect_tx``;
 ``cta_group=2`` adds ``.cta_group::2``, whose ``bar`` may be the peer CTA's (the
@@ -9,7 +10,7 @@ leader's barrier of a 2-CTA ``tcgen05.mma`` pair); ``multicast`` (an i16 CTA mas
 adds ``.multicast::cluster``: the box lands at ``dst``'s offset in every CTA of the
 mask and completes its bytes on each one's barrier at ``bar``'s offset.
 
-``store_2d`` is one ``cp.async.bulk.tensor.2d.global.shared::cta.bulk_group``: the
+``store_box`` is one ``cp.async.bulk.tensor.Nd.global.shared::cta.bulk_group``: the
 box at ``src`` (shared memory, laid out as ``tmap``'s box and swizzle) goes to
 ``tmap``'s box at ``coords``; TMA clips it at the tensor's edges.  The issuing
 thread groups its stores with ``commit_stores`` and waits for them with
@@ -32,36 +33,45 @@ def to_cluster(w: FuncWriter, ptr: str) -> str:
     return w.emit(f"llvm.addrspacecast {ptr} : {PTR_SHARED} to {PTR_CLUSTER}")
 
 
-def load_2d(
+def _coordinates(coords: tuple[str, ...]) -> tuple[str, str]:
+    """``coords`` as operands and as their types; ``ValueError`` outside TMA's ranks 2..5."""
+    if not 2 <= len(coords) <= 5:
+        raise ValueError(f"a tiled TMA copy takes 2 to 5 coordinates, got {len(coords)}")
+    return ", ".join(coords), ", ".join(["i32"] * len(coords))
+
+
+def load_box(
     w: FuncWriter,
     dst: str,
     tmap: str,
-    coords: tuple[str, str],
+    coords: tuple[str, ...],
     bar: str,
     cta_group: int = 1,
     multicast: str | None = None,
 ) -> None:
-    """One 2-D tiled TMA load of ``tmap``'s box at ``coords`` into ``dst``, completing on ``bar``.
+    """One tiled TMA load of ``tmap``'s box at ``coords`` into ``dst``, completing on ``bar``.
 
     ``cta_group=2`` adds ``.cta_group::2``: ``bar`` may then be the peer CTA's barrier.
     ``multicast`` (an i16 SSA value) is the mask of CTAs the box is written to.
     """
     group = "group = #nvvm.cta_group<cta_2>, " if cta_group == 2 else ""
     mask, mask_type = (f", {multicast}", ", i16") if multicast else ("", "")
+    values, types = _coordinates(coords)
     w.stmt(
-        f'"nvvm.cp.async.bulk.tensor.shared.cluster.global"({dst}, {tmap}, {coords[0]}, '
-        f"{coords[1]}, {bar}{mask}) <{{{group}operandSegmentSizes = "
-        f"array<i32: 1, 1, 2, 1, 0, {int(bool(multicast))}, 0, 0>}}> "
-        f": ({PTR_CLUSTER}, !llvm.ptr, i32, i32, {PTR_SHARED}{mask_type}) -> ()"
+        f'"nvvm.cp.async.bulk.tensor.shared.cluster.global"({dst}, {tmap}, {values}, '
+        f"{bar}{mask}) <{{{group}operandSegmentSizes = "
+        f"array<i32: 1, 1, {len(coords)}, 1, 0, {int(bool(multicast))}, 0, 0>}}> "
+        f": ({PTR_CLUSTER}, !llvm.ptr, {types}, {PTR_SHARED}{mask_type}) -> ()"
     )
 
 
-def store_2d(w: FuncWriter, tmap: str, src: str, coords: tuple[str, str]) -> None:
-    """One 2-D tiled TMA store of the box at ``src`` (``!llvm.ptr<3>``) to ``tmap`` at ``coords``."""
+def store_box(w: FuncWriter, tmap: str, src: str, coords: tuple[str, ...]) -> None:
+    """One tiled TMA store of the box at ``src`` (``!llvm.ptr<3>``) to ``tmap`` at ``coords``."""
+    values, types = _coordinates(coords)
     w.stmt(
-        f'"nvvm.cp.async.bulk.tensor.global.shared.cta"({tmap}, {src}, {coords[0]}, '
-        f"{coords[1]}) <{{operandSegmentSizes = array<i32: 1, 1, 2, 0, 0>}}> "
-        f": (!llvm.ptr, {PTR_SHARED}, i32, i32) -> ()"
+        f'"nvvm.cp.async.bulk.tensor.global.shared.cta"({tmap}, {src}, {values}) '
+        f"<{{operandSegmentSizes = array<i32: 1, 1, {len(coords)}, 0, 0>}}> "
+        f": (!llvm.ptr, {PTR_SHARED}, {types}) -> ()"
     )
 
 

@@ -90,3 +90,11 @@ sched.nv_kernel @unknown_role layout custom<epilogue = [0, 128), writer = [128, 
 sched.nv_kernel @half_on_mma_sync layout warp_role_8warp threads 256 block_m 32 block_n 32 block_k 32 in_dtype f16 {
   sched.nv_output_pipeline @acc num_stages 2 stage_stride_cols 32 cta_group 1
 }
+
+// -----
+// ==== only the TMA + wgmma data path walks a strided batch ====
+sched.nv_kernel @batch_on_mma_sync layout warp_role_8warp threads 256 block_m 32 block_n 32 block_k 32 {
+  sched.nv_output_pipeline @acc num_stages 2 stage_stride_cols 32 cta_group 1
+  // expected-error@+1 {{'sched.nv_tile_scheduler' op 'batch strided' is walked only on the TMA + wgmma data path (layout warpgroups); this kernel's data path multiplies one product per launch}}
+  sched.nv_tile_scheduler @tiles raster along_m group 8 decomposition data_parallel batch strided
+}

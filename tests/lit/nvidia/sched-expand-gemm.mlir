@@ -76,3 +76,12 @@ module attributes {sched.target = "sm_90a"} {
 module attributes {sched.target = "sm_90a"} {
   sched.nv_gemm @half b_layout col in_dtype f16 out_dtype f16
 }
+
+// -----
+// A strided batch: the tile scheduler walks every entry's tiles (batch strided; single, the
+// default, is left out).
+// CHECK-LABEL: sched.nv_kernel @batched layout warpgroups<consumers = 2> threads 384 block_m 128 block_n 256 block_k 64 a_layout row b_layout col out_dtype bf16 {
+// CHECK:         sched.nv_tile_scheduler @tiles raster along_m group 8 decomposition data_parallel batch strided
+module attributes {sched.target = "sm_90a"} {
+  sched.nv_gemm @batched b_layout col batch strided
+}

@@ -42,7 +42,7 @@ from warpsched.nvidia.ptx.tcgen05_descriptors import (
     instruction_descriptor,
     smem_descriptor,
 )
-from warpsched.nvidia.ptx.tma import load_2d, to_cluster
+from warpsched.nvidia.ptx.tma import load_box, to_cluster
 from warpsched.nvidia.ptx.wgmma_descriptors import ADDRESS_FIELD_MASK, Major, OperandTile
 
 TMAP_A, TMAP_B = "%tmap_a", "%tmap_b"
@@ -166,7 +166,7 @@ class Tcgen05Data(GemmData):
             else:  # the leader arms its barrier with both CTAs' bytes
                 em.if_then(w.icmp("eq", self._rank(), w.const(0)), expect, "arm")
             for tmap, dst, coords in ((TMAP_A, a, (k0, row0)), (TMAP_B, b, (k0, col0))):
-                load_2d(w, to_cluster(w, em.smem_at(dst)), tmap, coords, bar, self.group)
+                load_box(w, to_cluster(w, em.smem_at(dst)), tmap, coords, bar, self.group)
 
         em.elected(issue)
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from warpsched.nvidia.ptx.nvvm_ops import PTR_SHARED, NvvmEmitter
-from warpsched.nvidia.ptx.tma import commit_stores, store_2d, wait_stores
+from warpsched.nvidia.ptx.tma import commit_stores, store_box, wait_stores
 
 STAGING_BARRIER = 2
 """The named barrier of the 128 epilogue threads (0: whole CTA, 1: MMA + epilogue)."""
@@ -92,7 +92,7 @@ def store_tile(
     def issue() -> None:
         for box in range(block_n // BOX_COLS):
             src = em.smem_at(w.addi(staging, box * BOX_BYTES))
-            store_2d(w, TMAP_C, src, (w.addi(col0, box * BOX_COLS), row0))
+            store_box(w, TMAP_C, src, (w.addi(col0, box * BOX_COLS), row0))
         commit_stores(w)
 
     em.if_then(leader, issue, "tma_store")

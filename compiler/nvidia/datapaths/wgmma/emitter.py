@@ -40,6 +40,9 @@ class KernelArgs:
     k: str = "%k"
     ldc: str = "%ldc"
     workspace: str = "%workspace"
+    batch: str = "%batch"
+    a_batch_step: str = "%a_batch_step"
+    b_batch_step: str = "%b_batch_step"
 
 
 ARGS = KernelArgs()
@@ -52,6 +55,26 @@ SIGNATURE = (
 """``(tmap_a, tmap_b, tmap_c, c, M, N, K, ldc, workspace)``: three ``__grid_constant__``
 CUtensorMaps (C's is read by the TMA epilogue only), C's base address, the sizes and the
 stream-K workspace (``HopperGemmConfig.workspace_bytes``; unused, and may be null, otherwise)."""
+BATCH_SIGNATURE = f", {ARGS.batch}: i32, {ARGS.a_batch_step}: i32, {ARGS.b_batch_step}: i32"
+"""What a batched kernel (``batch = strided``) takes after ``SIGNATURE``: the batch count and,
+for A and B, 1 when the operand has one matrix per entry or 0 when every entry shares one (its
+tensor map's batch coordinate is the entry times the step)."""
+
+
+def signature(config: HopperGemmConfig) -> str:
+    """The kernel's parameters before its fused epilogue's (``SIGNATURE``, then
+    ``BATCH_SIGNATURE`` when the scheduler walks a batch)."""
+    return SIGNATURE + (BATCH_SIGNATURE if config.batched else "")
+
+
+@dataclass(frozen=True)
+class TileOrigin:
+    """Where a tile lies: its first row and column in its product's C, and with a batched
+    scheduler its batch entry (None otherwise)."""
+
+    row: str
+    col: str
+    batch: str | None = None
 
 
 @dataclass(frozen=True)
@@ -125,9 +148,12 @@ class GemmEmitter(NvvmEmitter):
             self.units_m = self.ceil_div(self.tiles_m, config.cluster_m)
         else:
             self.first_unit, self.unit_step, self.units_m = cta, grid, self.tiles_m
-        self.total_units = w.mul(self.units_m, self.tiles_n)
+        self.units_per_product = w.mul(self.units_m, self.tiles_n)
+        self.total_units = (
+            w.mul(self.units_per_product, ARGS.batch) if config.batched else self.units_per_product
+        )
         """Units of work (see the module docstring); a CTA takes ``first_unit``, then every
-        ``unit_step``-th."""
+        ``unit_step``-th.  A batched scheduler walks entry 0's units, then entry 1's..."""
         self.k_blocks = self.ceil_div(ARGS.k, config.block_k)
         self.grid = grid
         self.stream_k_run: StreamKRun | None = stream_k_run(self) if config.stream_k else None
@@ -193,10 +219,15 @@ class GemmEmitter(NvvmEmitter):
             self.mbarrier_init(self.empty_barrier(stage), self.config.empty_arrivals)
 
     # ---- scheduler ----------------------------------------------------------------------------
-    def tile_coords(self, u: str) -> tuple[str, str]:
-        """(tile row, tile column) of this CTA's tile in unit ``u``: the units in grouped order
-        (``group`` units wide), then the CTA's row of a cluster unit."""
+    def tile_coords(self, u: str) -> tuple[str | None, str, str]:
+        """(batch entry, tile row, tile column) of this CTA's tile in unit ``u``: with a batched
+        scheduler the entry first (None without), then within the entry's product the units in
+        grouped order (``group`` units wide), then the CTA's row of a cluster unit."""
         w, cfg = self.w, self.config
+        batch = None
+        if cfg.batched:
+            batch = self.udiv(u, self.units_per_product)
+            u = self.binop("sub", u, w.mul(batch, self.units_per_product))
         major, minor = (
             (self.units_m, self.tiles_n)
             if cfg.raster is Raster.ALONG_M
@@ -211,8 +242,16 @@ class GemmEmitter(NvvmEmitter):
         across = self.udiv(r, width)
         unit_m, tn = (along, across) if cfg.raster is Raster.ALONG_M else (across, along)
         if self.rank is None:
-            return unit_m, tn
-        return w.add(w.muli(unit_m, cfg.cluster_m), self.rank), tn
+            return batch, unit_m, tn
+        return batch, w.add(w.muli(unit_m, cfg.cluster_m), self.rank), tn
+
+    def batch_rows(self, batch: str | None) -> str | None:
+        """The i64 row of C (and of a residual) where entry ``batch``'s product starts:
+        ``batch·M``, the entries' C being stacked ``M`` rows apart; None without a batch."""
+        if batch is None:
+            return None
+        wide = [self.w.emit(f"llvm.zext {x} : i32 to i64") for x in (batch, ARGS.m)]
+        return self.binop("mul", wide[0], wide[1], "i64")
 
     def cluster_sync(self, aligned: bool) -> None:
         """``barrier.cluster.arrive`` + ``wait`` (release / acquire) by every thread of both

@@ -14,17 +14,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from warpsched.nvidia.datapaths.wgmma.emitter import ARGS, GemmEmitter
+from warpsched.nvidia.datapaths.wgmma.emitter import ARGS, GemmEmitter, TileOrigin
 from warpsched.nvidia.datapaths.wgmma.fused import FusedEpilogue
 from warpsched.nvidia.gemm.config import OutDtype
 
 PTR_GLOBAL = "!llvm.ptr<1>"
 
 
-def _row_ptr(em: GemmEmitter, row: str, col: str) -> str:
-    """``&C[row][col]`` (64-bit offset arithmetic)."""
+def _row_ptr(em: GemmEmitter, row: str, col: str, batch_rows: str | None) -> str:
+    """``&C[row][col]`` (64-bit offset arithmetic), ``batch_rows`` (i64) rows further down
+    with a batch."""
     w = em.w
     row64 = w.emit(f"llvm.zext {row} : i32 to i64")
+    if batch_rows is not None:
+        row64 = em.binop("add", row64, batch_rows, "i64")
     col64 = w.emit(f"llvm.zext {col} : i32 to i64")
     ldc64 = w.emit(f"llvm.zext {ARGS.ldc} : i32 to i64")
     index = em.binop("add", em.binop("mul", row64, ldc64, "i64"), col64, "i64")
@@ -100,13 +103,15 @@ def emit_epilogue(
     em: GemmEmitter,
     accs: list[str],
     thread: str,
-    row0: str,
-    col0: str,
+    origin: TileOrigin,
     fused: FusedEpilogue | None = None,
 ) -> None:
-    """Store fragments ``accs`` (one per m64 block) of the sub-tile at (``row0``, ``col0``),
-    through ``fused``'s transforms when there is one."""
+    """Store fragments ``accs`` (one per m64 block) of the sub-tile at ``origin``, through
+    ``fused``'s transforms when there is one.  A batch entry's C starts ``entry·M`` rows into
+    C (the entries stacked, one row stride apart)."""
     w, cfg = em.w, em.config
+    row0, col0 = origin.row, origin.col
+    batch_rows = em.batch_rows(origin.batch)
     warp, lane = em.udiv(thread, w.const(32)), em.urem(thread, w.const(32))
     row_base = w.add(row0, w.add(w.muli(warp, 16), em.udiv(lane, w.const(4))))
     col_base = w.add(col0, w.muli(em.urem(lane, w.const(4)), 2))
@@ -123,7 +128,7 @@ def emit_epilogue(
     for atom, acc in enumerate(accs):
         for half in range(2):
             row = w.addi(row_base, atom * 64 + half * 8)
-            ptr = _row_ptr(em, row, col_base)
+            ptr = _row_ptr(em, row, col_base, batch_rows)
             for j in range(cfg.block_n // 8):
                 at = w.emit(
                     f"llvm.getelementptr {ptr}[{j * 8}] : ({PTR_GLOBAL}) -> {PTR_GLOBAL}, "
@@ -149,7 +154,8 @@ def emit_epilogue(
                             w.icmp("ult", col, ARGS.n),
                             lambda col=col, j=j, e=e, place=place: w.stmt(
                                 f"llvm.store {_value(em, acc, 4 * j + 2 * half + e, fused, place)}, "
-                                f"{_row_ptr(em, row, col)} : {_elem(em)}, {PTR_GLOBAL}"
+                                f"{_row_ptr(em, row, col, batch_rows)} : {_elem(em)}, "
+                                f"{PTR_GLOBAL}"
                             ),
                             "epi_col",
                         )

@@ -12,6 +12,7 @@ deep ring leaves too little shared memory).  Per tile, for each pass:
     every thread: st.shared the pass's column pairs;  fence.proxy.async.shared::cta
     bar.sync 3 + c, 128
     leader: one cp.async.bulk.tensor.2d.global.shared::cta per box; cp.async.bulk.commit_group
+            (.3d with a batched scheduler: C's tensor map has the batch entry outermost)
 
 TMA clips the boxes at C's edges, so edge tiles need no guards.  The leader
 waits for all its stores (``wait_group 0``) before the warpgroup exits.
@@ -19,7 +20,7 @@ waits for all its stores (``wait_group 0``) before the warpgroup exits.
 
 from __future__ import annotations
 
-from warpsched.nvidia.datapaths.wgmma.emitter import ARGS, GemmEmitter
+from warpsched.nvidia.datapaths.wgmma.emitter import ARGS, GemmEmitter, TileOrigin
 from warpsched.nvidia.datapaths.wgmma.epilogue import Place, column_pair
 from warpsched.nvidia.datapaths.wgmma.fused import FusedEpilogue
 from warpsched.nvidia.ptx import tma
@@ -76,13 +77,14 @@ def emit_tma_epilogue(
     thread: str,
     leader: str,
     index: str,
-    row0: str,
-    col0: str,
+    origin: TileOrigin,
     fused: FusedEpilogue | None = None,
 ) -> None:
-    """Stage fragments ``accs`` of consumer ``index`` and store them at (``row0``, ``col0``),
-    through ``fused``'s transforms when there is one."""
+    """Stage fragments ``accs`` of consumer ``index`` and store them at ``origin`` (the
+    warpgroup's sub-tile), through ``fused``'s transforms when there is one."""
     w, cfg = em.w, em.config
+    row0, col0 = origin.row, origin.col
+    outer = () if origin.batch is None else (origin.batch,)
     esize = cfg.out_dtype.nbytes
     box_cols = SWIZZLE_ROW // esize
     box_bytes = cfg.rows_per_consumer * SWIZZLE_ROW
@@ -133,7 +135,7 @@ def emit_tma_epilogue(
                 offset = (box - first_box) * box_bytes
                 src = em.elem(em.base, w.addi(staging, offset), "i8", PTR_SHARED)
                 col = w.addi(col0, box * box_cols)
-                tma.store_2d(w, ARGS.tmap_c, src, (col, row0))
+                tma.store_box(w, ARGS.tmap_c, src, (col, row0, *outer))
             tma.commit_stores(w)
 
         em.if_then(leader, store_boxes, "tma_store")

@@ -9,7 +9,8 @@ element, in the ops' order, before converting it to C's type::
     activation  x := relu(x) = x > 0 ? x : 0  (NaN stays NaN), or
                 x := 0.5 x (1 + tanh(√(2/π) (x + 0.044715 x³)))   (tanh.approx.f32, and
                      fma.rn.f32 where a product is added: fewer instructions and roundings)
-    residual    x := x + residual[r · ldr + c]      (residual: M×N of C's type, row stride ldr)
+    residual    x := x + residual[r · ldr + c]      (residual: M×N of C's type, row stride ldr;
+                                                     with a batch, entry e's rows start at e·M)
 
 Each element of the sub-tile knows its row ``r`` and column ``c`` (the wgmma fragment layout).
 Reads of ``bias`` and ``residual`` clamp their indices into the matrix, so a thread whose element
@@ -44,10 +45,14 @@ def extra_params(kernel: P.Kernel) -> tuple[tuple[str, str], ...]:
 
 
 class FusedEpilogue:
-    """The transforms ``steps`` (in program order) of one store, for the elements of C."""
+    """The transforms ``steps`` (in program order) of one store, for the elements of C;
+    ``batch_rows`` (i64, or None without a batch) is where the tile's batch entry starts in the
+    residual's rows."""
 
-    def __init__(self, em: GemmEmitter, steps: tuple[P.Step, ...]) -> None:
-        self.em, self.w, self.steps = em, em.w, steps
+    def __init__(
+        self, em: GemmEmitter, steps: tuple[P.Step, ...], batch_rows: str | None = None
+    ) -> None:
+        self.em, self.w, self.steps, self.batch_rows = em, em.w, steps, batch_rows
         self.out = em.config.out_dtype
         self._bias: dict[tuple[str, int], str] = {}
 
@@ -98,6 +103,8 @@ class FusedEpilogue:
     def _residual_at(self, row: str, col_base: str, col_offset: int) -> str:
         em, w = self.em, self.w
         r = w.emit(f"llvm.zext {self._clamp(row, ARGS.m)} : i32 to i64")
+        if self.batch_rows is not None:
+            r = em.binop("add", r, self.batch_rows, "i64")
         c = w.emit(f"llvm.zext {self._clamp(w.addi(col_base, col_offset), ARGS.n)} : i32 to i64")
         ldr = w.emit("llvm.zext %ldr : i32 to i64")
         return self._load("%residual", em.binop("add", em.binop("mul", r, ldr, "i64"), c, "i64"))

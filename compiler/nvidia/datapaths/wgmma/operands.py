@@ -30,7 +30,7 @@ CHUNK = 64
 
 @dataclass(frozen=True)
 class OperandCopy:
-    """One ``cp.async.bulk.tensor.2d`` per stage: operand ``"a"`` or ``"b"``, whether the
+    """One ``cp.async.bulk.tensor`` per stage (``.2d``, ``.3d`` batched): operand ``"a"`` or ``"b"``, whether the
     tensor map's inner dimension is K (``k_inner``), the byte offset of its box in the
     stage, and the M/N offset of its box inside the tile.  ``issuer`` is None for a copy
     every CTA makes into its own stage, else the cluster rank that multicasts it to both."""
@@ -44,11 +44,27 @@ class OperandCopy:
 
 @dataclass(frozen=True)
 class TensorMapShape:
-    """A 2-D tiled tensor map: dims and box innermost first, the outer stride in bytes."""
+    """A tiled tensor map of a matrix: dims and box innermost first, the outer stride in bytes;
+    a batched kernel's maps have a third dimension, the batch entries (``batch_stride_bytes``
+    apart, boxes one entry deep)."""
 
-    dims: tuple[int, int]
+    dims: tuple[int, ...]
     outer_stride_bytes: int
-    box: tuple[int, int]
+    box: tuple[int, ...]
+    batch_stride_bytes: int | None = None
+
+    @property
+    def strides_bytes(self) -> tuple[int, ...]:
+        """The byte strides of dimensions 1..rank-1 (what ``cuTensorMapEncodeTiled`` takes)."""
+        batch = () if self.batch_stride_bytes is None else (self.batch_stride_bytes,)
+        return (self.outer_stride_bytes, *batch)
+
+    def of_batch(self, entries: int, stride_bytes: int) -> TensorMapShape:
+        """This matrix's map with a batch dimension of ``entries`` matrices ``stride_bytes``
+        apart."""
+        return TensorMapShape(
+            (*self.dims, entries), self.outer_stride_bytes, (*self.box, 1), stride_bytes
+        )
 
 
 def major(config: HopperGemmConfig, operand: str) -> Major:

@@ -87,6 +87,7 @@ def wgmma_plan(kernel: P.Kernel) -> HopperGemmConfig:
             raster=scheduler.raster,
             group=scheduler.group,
             decomposition=scheduler.decomposition,
+            batch=scheduler.batch,
             a_layout=g.a_layout,
             b_layout=g.b_layout,
             in_dtype=g.in_dtype,

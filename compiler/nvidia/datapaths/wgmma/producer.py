@@ -1,6 +1,8 @@
 """The TMA producer's copies: one operand's k-block tile into a ring stage (``sched.nv_tma_load``).
 
-``issue_loads`` writes one ``cp.async.bulk.tensor.2d`` per box of the operand's tile
+``issue_loads`` writes one ``cp.async.bulk.tensor.2d`` per box of the operand's tile (``.3d``
+with a batched scheduler: the batch entry is the outermost coordinate, times the operand's batch
+step, so an operand every entry shares is read at entry 0)
 (``operands.copies``) into the stage, completing on its ``full`` barrier, which the enclosing
 ``sched.nv_input_produce`` armed with ``arrive.expect_tx``.  Out-of-range rows, columns and K
 are zero-filled by TMA.  With a multicast B in a 2x1 cluster, the producer of rank ``r`` issues
@@ -10,9 +12,9 @@ stage; ``full`` still expects the whole stage, whose bytes arrive from both prod
 
 from __future__ import annotations
 
-from warpsched.nvidia.datapaths.wgmma.emitter import ARGS, GemmEmitter
+from warpsched.nvidia.datapaths.wgmma.emitter import ARGS, GemmEmitter, TileOrigin
 from warpsched.nvidia.datapaths.wgmma.operands import OperandCopy, copies
-from warpsched.nvidia.ptx.tma import PTR_CLUSTER, load_2d
+from warpsched.nvidia.ptx.tma import PTR_CLUSTER, load_box
 
 PTR_SHARED = "!llvm.ptr<3>"
 CLUSTER_PAIR_MASK = 0b11
@@ -20,22 +22,26 @@ CLUSTER_PAIR_MASK = 0b11
 
 
 def issue_loads(
-    em: GemmEmitter, operand: str, stage: str, full: str, row0: str, col0: str, k0: str
+    em: GemmEmitter, operand: str, stage: str, full: str, origin: TileOrigin, k0: str
 ) -> None:
     """The copies of ``operand`` (``"a"`` or ``"b"``) for the k-block at ``k0`` of the tile at
-    (``row0``, ``col0``) into ``stage``: the copies every CTA makes into its own stage in order,
-    then each rank's multicast part, issued by that rank only."""
+    ``origin`` into ``stage``: the copies every CTA makes into its own stage in order, then each
+    rank's multicast part, issued by that rank only."""
     w = em.w
     mine = [c for c in copies(em.config) if c.operand == operand]
-    mn0 = row0 if operand == "a" else col0
+    mn0 = origin.row if operand == "a" else origin.col
+    outer: tuple[str, ...] = ()
+    if origin.batch is not None:
+        step = ARGS.a_batch_step if operand == "a" else ARGS.b_batch_step
+        outer = (w.mul(origin.batch, step),)
     for copy in (c for c in mine if c.issuer is None):
-        _issue(em, copy, stage, full, mn0, k0)
+        _issue(em, copy, stage, full, mn0, k0, outer)
     for rank in sorted({c.issuer for c in mine} - {None}):
         group = [c for c in mine if c.issuer == rank]
 
         def multicast(group: list[OperandCopy] = group) -> None:
             for copy in group:
-                _issue(em, copy, stage, full, mn0, k0, multicast=True)
+                _issue(em, copy, stage, full, mn0, k0, outer, multicast=True)
 
         em.if_then(w.icmp("eq", em.rank, w.const(rank)), multicast, f"mcast{rank}")
 
@@ -47,17 +53,19 @@ def _issue(
     full: str,
     mn0: str,
     k0: str,
+    outer: tuple[str, ...],
     multicast: bool = False,
 ) -> None:
-    """One ``cp.async.bulk.tensor.2d`` of ``copy`` into ``stage``, completing on ``full``
-    (into both CTAs of the cluster, each on its own ``full``, when ``multicast``)."""
+    """One ``cp.async.bulk.tensor`` of ``copy`` into ``stage``, completing on ``full`` (into
+    both CTAs of the cluster, each on its own ``full``, when ``multicast``); ``outer`` are the
+    coordinates beyond the matrix's two (the batch entry's)."""
     w = em.w
     dst = em.w.emit(
         f"llvm.addrspacecast {em.stage_ptr(stage, copy.smem_offset)} : "
         f"{PTR_SHARED} to {PTR_CLUSTER}"
     )
     mn = w.addi(mn0, copy.mn_offset)
-    coords = (k0, mn) if copy.k_inner else (mn, k0)
+    coords = ((k0, mn) if copy.k_inner else (mn, k0)) + outer
     tmap = ARGS.tmap_a if copy.operand == "a" else ARGS.tmap_b
     mask = w.const(CLUSTER_PAIR_MASK, "i16") if multicast else None
-    load_2d(w, dst, tmap, coords, full, multicast=mask)
+    load_box(w, dst, tmap, coords, full, multicast=mask)
