@@ -26,9 +26,11 @@ from crossvendor_cases import (
 from warpsched.dialects.registry import new_context
 from warpsched.frontend.load import load_module
 from warpsched.interpret import interpret, load_kernel
+from warpsched.interpret.dataflow import UnloadedFragment, WrongBlock
 from warpsched.interpret.hazards import Hazard
 from warpsched.passes.sched_verify import AmdModel, collect_checks
 from warpsched.passes.verify_checks import first_finding
+from warpsched.tile_geometry import Operand
 from warpsched.tools.run import main
 from warpsched.verify.amd import WarRule
 from warpsched.verify.amd_trace import DEFAULT_VISIBILITY, Visibility
@@ -323,3 +325,63 @@ def test_weakened_wait_lgkm_the_interpreter_agrees_with_war_lgkm(kernel, raced) 
     if raced:
         assert "prefetch-overwrite" in lgkm and f"as @{kernel} runs it" in lgkm
         assert {(h.read.index, h.write.index) for h in out.hazards} == {(11, 20)}
+
+
+def _without(text: str, op: str, after: str) -> str:
+    """``text`` less the first ``op`` (``, #sched.op<...>`` or ``pre_op_0 = #sched.op<...>, ``)
+    after ``after``."""
+    at = text.index(op, text.index(after))
+    return text[:at] + text[at + len(op) :]
+
+
+NO_BOOTSTRAP_A = _without(
+    FOUR_WAVE_STRICT, ", #sched.op<mma_load_a st 0 sub 0 res NONE lat 0>", "sched.program prologue"
+)
+"""S4 strict less the prologue's bootstrap ``MMA_LOAD_A[st=0,sub=0]``: the first kernel MMAs of
+A quadrant 0 consume registers no load has filled.  Before ``UnloadedFragment``, the interpreter
+printed ``0 hazard(s), C != A·B (8192 elements differ)``, all of them unexplained."""
+
+
+def test_an_mma_of_a_fragment_no_load_filled_is_named(capsys, tmp_path) -> None:
+    """The fragment and the step are named: kernel entries 8 and 15 (``MMA[st=0,sub=0]`` and
+    ``MMA[st=0,sub=1]``, iteration 1) consume the A fragment of quadrant 0, which the kernel
+    loads only at entry 21.  Every wrong element lies in the rows those MMAs feed."""
+    for rule in Visibility:
+        out = _outcome(NO_BOOTSTRAP_A, visibility=rule)
+        assert out.mismatches == 8192 and out.unexplained == 0, rule
+        assert all(isinstance(h, UnloadedFragment) for h in out.hazards), rule
+        named = {(h.mma.where, h.operand, h.quadrant) for h in out.hazards}
+        assert named == {
+            ("kernel[8] (iteration 1)", Operand.A, 0),
+            ("kernel[15] (iteration 1)", Operand.A, 0),
+        }, rule
+        assert {h.load.where for h in out.hazards} == {"kernel[21] (iteration 1)"}, rule
+    path = tmp_path / "no_bootstrap.mlir"
+    path.write_text(NO_BOOTSTRAP_A)
+    assert main(["--interpret", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert (
+        "error: read of a fragment no load has filled: kernel[8] (iteration 1) MMA[st=0,sub=0] by "
+        "waves 0, 1, 2, 3 (wave group 0) consumes the A fragment of quadrant 0, which no "
+        "MMA_LOAD_A of these waves has loaded before it; the first load of it is kernel[21] "
+        "(iteration 1) MMA_LOAD_A[st=1,sub=0], after the MMA"
+    ) in err
+    assert "2 hazard(s), C != A·B (8192 elements differ)" in err
+
+
+def test_a_dropped_fragment_load_is_named_in_every_iteration() -> None:
+    """S1 strict less kernel block 1's ``mma_load_b st 0 sub 1``: in the first iteration
+    ``MMA[st=0,sub=1]`` and ``MMA[st=1,sub=1]`` (kernel entries 15 and 33) find no B fragment of
+    quadrant 1; in later ones they find stage 1's, a wrong K block.  Both are named, and
+    nothing is unexplained."""
+    text = _without(
+        PINGPONG_STRICT, "pre_op_0 = #sched.op<mma_load_b st 0 sub 1 vgpr_def 8>, ", "kernel {"
+    )
+    out = _outcome(text, "pingpong_gfx950")
+    assert not out.correct and out.unexplained == 0
+    unloaded = [h for h in out.hazards if isinstance(h, UnloadedFragment)]
+    assert {(h.mma.where, h.operand, h.quadrant) for h in unloaded} == {
+        ("kernel[15] (iteration 1)", Operand.B, 1),
+        ("kernel[33] (iteration 1)", Operand.B, 1),
+    }
+    assert any(isinstance(h, WrongBlock) and h.mma.index == 15 for h in out.hazards)

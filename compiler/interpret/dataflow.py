@@ -4,7 +4,9 @@ The hazards (``hazards.py``) are races: a read and a DMA that no wait and barrie
 schedule can also be wrong with everything ordered: a prefetch moved before the reads of the
 data it replaces overwrites it *before* them, and a load moved after the reads it feeds, or
 into the other stage, leaves them the previous block or LDS no DMA has written.  No race is
-involved, so no hazard names them; this module does.
+involved, so no hazard names them; this module does.  It also names an MMA that consumes a
+fragment no load of its waves has filled yet (``UnloadedFragment``): a schedule that drops a
+fragment load leaves those registers empty, and the MMA computes garbage (NaN here).
 
 Each LDS element holds the K block of the DMA that last landed in it (``-1``: none yet).  The
 kernel's two-stage ring computes every K block with one MMA per accumulator quadrant, in K
@@ -81,6 +83,52 @@ class WrongBlock:
 
 
 @dataclass(frozen=True)
+class UnloadedFragment:
+    """MMA ``mma`` of the waves ``waves`` consumes the ``operand`` fragment of quadrant
+    ``quadrant``, which no fragment load of those waves has filled before it.  ``load`` is the
+    first load of that fragment after the MMA (None: the schedule never loads it)."""
+
+    mma: Event
+    operand: Operand
+    quadrant: int
+    waves: tuple[int, ...]
+    load: Event | None
+
+    @property
+    def read(self) -> Event:
+        """Where the fault is reported: the MMA that reads the empty registers."""
+        return self.mma
+
+    @property
+    def write(self) -> Event:
+        """The load that fills the fragment too late (the MMA itself when none does)."""
+        return self.load or self.mma
+
+    @property
+    def stale(self) -> bool:
+        """The registers hold older data than the MMA needs (none at all)."""
+        return True
+
+    def key(self) -> tuple:
+        """Identifies the fault up to the K-loop iteration it happens in."""
+        m = self.mma
+        return (m.phase, m.index, m.group, self.operand, self.quadrant, "unloaded")
+
+    def message(self) -> str:
+        """One line: which MMA, which fragment, and the load that comes too late (if any)."""
+        waves = ", ".join(map(str, self.waves))
+        head = (
+            f"read of a fragment no load has filled: {self.mma.describe()} by waves {waves} "
+            f"(wave group {self.mma.group}) consumes the {self.operand.value} fragment of "
+            f"quadrant {self.quadrant}, which no MMA_LOAD_{self.operand.value} of these waves "
+            "has loaded before it"
+        )
+        if self.load is None:
+            return head + "; the schedule never loads it"
+        return head + f"; the first load of it is {self.load.describe()}, after the MMA"
+
+
+@dataclass(frozen=True)
 class Held:
     """What one wave's fragment registers hold: the load, and per element its K block and
     writer (an index into the DMA list, -1: none), and which elements a hazard poisons."""
@@ -93,8 +141,9 @@ class Held:
 
 
 def wrong_blocks(geo: KernelGeometry, order, landing, copies, reads, waves, writes):
-    """``(faults, taints)``: every ``WrongBlock`` (deduplicated across K-loop iterations), and
-    per ``(id(mma), wave)`` the rows of its A and B fragments that hold a wrong block."""
+    """``(faults, taints)``: every ``WrongBlock`` and ``UnloadedFragment`` (deduplicated across
+    K-loop iterations), and per ``(id(mma), wave)`` the rows of its A and B fragments that hold
+    a wrong block (an unloaded fragment's MMA is poisoned whole by ``machine``)."""
     t = geo.tile
     blocks = np.full(lds_elements(geo), -1)
     writers = np.full(lds_elements(geo), -1)
@@ -120,6 +169,15 @@ def wrong_blocks(geo: KernelGeometry, order, landing, copies, reads, waves, writ
                 rows = []
                 for operand, q in ((Operand.A, quad.a_quadrant), (Operand.B, quad.b_quadrant)):
                     h = held.get((wave, operand, q))
+                    if h is None:
+                        fault = UnloadedFragment(
+                            e,
+                            operand,
+                            q,
+                            tuple(waves[e.group]),
+                            _next_load(order, e, reads, wave, operand, q),
+                        )
+                        faults.setdefault(fault.key(), fault)
                     wrong = (h.blocks != j) & ~h.poison if h else np.zeros((0, 0), dtype=bool)
                     rows.append(wrong.any(axis=1))
                     if wrong.any():
@@ -127,6 +185,19 @@ def wrong_blocks(geo: KernelGeometry, order, landing, copies, reads, waves, writ
                         faults.setdefault(fault.key(), fault)
                 taints[(id(e), wave)] = tuple(rows)
     return tuple(faults.values()), taints
+
+
+def _next_load(order, mma: Event, reads, wave: int, operand: Operand, quadrant: int):
+    """The first fragment load after ``mma`` in ``order`` that fills ``wave``'s ``operand``
+    fragment of ``quadrant``, or None."""
+    after = False
+    for e in order:
+        if e is mma:
+            after = True
+        elif after and e.op.tag in FRAGMENT_LOADS and (id(e), wave) in reads:
+            if reads[(id(e), wave)][0] == (operand, quadrant):
+                return e
+    return None
 
 
 def _fault(h: Held, wrong, mma, j, writes, copies, waves, geo) -> WrongBlock:

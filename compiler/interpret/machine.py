@@ -6,8 +6,9 @@ linear order that respects every guarantee (barrier interval, then group, then
 program order); a DMA's data lands in LDS when the ``wait_vm`` that retires it
 executes, and every element a ``hazards.classify`` hazard covers is read as NaN,
 so a racy read poisons C.  ``dataflow`` names the reads that hold another K block than
-their MMA computes, with no race involved; the rows and columns of C that either kind of
-read feeds are ``Outcome.poisoned``, and every wrong element lies there.  Global A and B
+their MMA computes, with no race involved, and the MMAs that consume a fragment no load has
+filled (computed as NaN); the rows and columns of C that any of these feeds are
+``Outcome.poisoned``, and every wrong element lies there.  Global A and B
 are small integers (exact in bf16), accumulated in float64, so a correct schedule computes
 exactly ``A @ B``.
 """
@@ -33,7 +34,7 @@ from warpsched.verify.amd_trace import (
     trace,
 )
 
-from .dataflow import WrongBlock, wrong_blocks
+from .dataflow import UnloadedFragment, WrongBlock, wrong_blocks
 from .hazards import Hazard, classify
 from .lds import global_values, lds_elements
 from .source import KernelProgram
@@ -42,11 +43,12 @@ from .source import KernelProgram
 @dataclass(frozen=True)
 class Outcome:
     """What one interpretation found: C, numpy's A·B, and every hazard (deduplicated): the
-    races (``Hazard``), then the reads of a wrong K block (``dataflow.WrongBlock``)."""
+    races (``Hazard``), then the reads of a wrong K block (``dataflow.WrongBlock``) and the MMAs
+    that consume a fragment no load has filled (``dataflow.UnloadedFragment``)."""
 
     c: np.ndarray
     reference: np.ndarray
-    hazards: tuple[Hazard | WrongBlock, ...]
+    hazards: tuple[Hazard | WrongBlock | UnloadedFragment, ...]
     geometry: KernelGeometry
     iterations: int
     poisoned: np.ndarray  # the elements of C that a reported hazard's read feeds
@@ -217,9 +219,9 @@ def _run_block(geo, order, landing, copies, reads, taints, waves, blk_a, blk_b) 
             for wave in waves[e.group]:
                 fa = frags.get((wave, Operand.A, quad.a_quadrant))
                 fb = frags.get((wave, Operand.B, quad.b_quadrant))
-                if fa is None or fb is None:
+                if fa is None or fb is None:  # dataflow.UnloadedFragment names it
                     prod = np.full((quad.rows, quad.cols), np.nan)
-                    taint = np.zeros((quad.rows, quad.cols), dtype=bool)
+                    taint = np.ones((quad.rows, quad.cols), dtype=bool)
                 else:
                     a_rows, b_rows = taints[(id(e), wave)]
                     prod = fa[0] @ fb[0].T
