@@ -20,14 +20,19 @@ from test_examples import GOLDEN, ROOT, _schedules
 from warpsched.dialects.amd.ops import ScheduleOp
 from warpsched.dialects.registry import new_context
 from warpsched.frontend.load import load_module
+from warpsched.interpret import interpret, load_kernel
+from warpsched.interpret.dataflow import WrongBlock
 from warpsched.schedule import OpRole, Ops, format_entries
 from warpsched.schedule.builders import (
     ScheduleConfig,
     SchedulingStrategy,
     compile_schedule,
     derive_waits_from_blocks,
+    mi355x_double_buffer,
     pingpong_schedule,
 )
+from warpsched.schedule.builders import kernel as kernel_module
+from warpsched.schedule.format import op_name
 from warpsched.tools import compile as compile_tool
 
 EXAMPLE = ROOT / "examples" / "pingpong_csp.mlir"
@@ -222,3 +227,94 @@ def test_compiles_at_full_fidelity(
     assert compile_tool.main([*args, *flags, "-o", str(tmp_path / "k.hsaco")]) == 0
     out = capsys.readouterr()
     assert f"schedule fidelity {entries}/{entries} (100.0%)" in out.out + out.err
+
+
+# ---- an LDS contention penalty of 1 to 16: the order the reference would build wrong ----------
+
+PENALTY_SOURCE = """module attributes {{sched.target = "gfx950"}} {{
+  sched.build @s pingpong {{scheduling = csp, auto_waits = true, lds_contention_penalty = {p}}} lgkm 8 8
+  sched.kernel @pingpong_gfx950 schedule @s
+}}
+"""
+
+
+def _penalised(penalty: int, max_globals: int):
+    config = ScheduleConfig(
+        scheduling=SchedulingStrategy.CSP, auto_waits=True, lds_contention_penalty=penalty
+    )
+    pipeline = mi355x_double_buffer(4, 4, max_globals)
+    return pingpong_schedule(config, lgkm_a=8, lgkm_b=8, pipeline=pipeline)
+
+
+FRAG_A = "MMA_LOAD_A[st=1,sub=0]"
+DROPS = {(0, p): FRAG_A for p in (1, 4, 8)} | {
+    (1, p): f"{FRAG_A}, LOAD_A[st=1,sub=0,k=K1]" for p in (1, 4, 8)
+}
+DROPS |= {(mg, 16): f"{FRAG_A}, LOAD_B[st=1,sub=1,k=K1]" for mg in (0, 1)}
+"""What the reference drops from the solver's order, per (max_globals, penalty): the third
+fragment load of block 4, and the global load left after the last MMA (max_globals 1) or
+block 4's third global load (max_globals 0, penalty 16)."""
+
+
+@pytest.mark.parametrize(("max_globals", "penalty"), sorted(DROPS))
+def test_a_penalty_of_1_to_16_is_refused_saying_what_the_reference_drops(
+    penalty: int, max_globals: int
+) -> None:
+    """docs/benchmarks.md, the CSP stress rows: the solver's order (the reference's) puts
+    three fragment loads before block 4's MMA, and sometimes a third global load there or a
+    global load after the last MMA.  The reference's _construct_mma_blocks keeps two of each
+    per block and stops after the last block, dropping the rest; warpsched refuses the order
+    and names every op the reference would drop."""
+    with pytest.raises(ValueError) as refused:
+        compile_schedule(_penalised(penalty, max_globals))
+    message = str(refused.value)
+    assert message.startswith(
+        "block 4 collects 3 fragment loads (MMA_LOAD_B[st=1,sub=0], MMA_LOAD_B[st=1,sub=1], "
+        "MMA_LOAD_A[st=1,sub=0]) but a block holds 2 (pre_op_0, pre_op_1); "
+    )
+    assert (
+        f"; the reference keeps what fits and drops {DROPS[max_globals, penalty]} without a "
+        "word (program_builder.mojo _construct_mma_blocks), so its kernel lacks them and the "
+        "MMAs that depend on them compute with data their K block never loaded; warpsched "
+        "refuses the order instead: the order is the CSP solver's (lds_contention_penalty = "
+        f"{penalty}): choose other CSP knobs or another strategy"
+    ) in message and message.endswith("another strategy")
+    compile_schedule(_penalised(64, max_globals))  # a penalty of 64 orders it into 2 per block
+
+
+def test_the_reference_s_build_of_that_order_computes_a_wrong_c(monkeypatch) -> None:
+    """Why warpsched refuses: built as the reference builds it (each block keeps its first two
+    fragment loads, nothing after the last MMA), the kernel lacks ``MMA_LOAD_A[st=1,sub=0]``
+    and the ``LOAD_A[st=1,sub=0,k=K1]`` prefetch, and half 1's first MMA (kernel entry 42)
+    computes K block 1 with the A fragment of block 0 that half 0 loaded.  The interpreter
+    names that read, among others, and explains every wrong element."""
+    solver_order = kernel_module.order_ops
+
+    def reference_order(graph, config, sched):
+        order, frags, out = solver_order(graph, config, sched), 0, []
+        for i in order:
+            role = graph.nodes[i]["op"].role
+            frags = 0 if role == OpRole.COMPUTE else frags + (role == OpRole.FRAGMENT_LOAD)
+            if role != OpRole.FRAGMENT_LOAD or frags <= 2:
+                out.append(i)
+        while graph.nodes[out[-1]]["op"].role != OpRole.COMPUTE:
+            out.pop()
+        return out
+
+    monkeypatch.setattr(kernel_module, "order_ops", reference_order)
+    context = new_context()
+    with context:
+        module = load_module(PENALTY_SOURCE.format(p=1), "penalty1.mlir", context)
+        program = load_kernel(module, "penalty1.mlir", "pingpong_gfx950")
+    kernel = [op_name(e.op) for e in program.schedule.kernel if e.op.tag < 128]
+    assert len(kernel) == 22
+    assert "MMA_LOAD_A[st=1,sub=0]" not in kernel and "LOAD_A[st=1,sub=0,k=K1]" not in kernel
+    out = interpret(program)
+    assert not out.correct and out.unexplained == 0
+    assert any(
+        isinstance(h, WrongBlock)
+        and h.mma.where == "kernel[42] (iteration 1)"
+        and op_name(h.read.op) == "MMA_LOAD_A[st=0,sub=0]"
+        and (h.seen, h.expected) == (0, 1)
+        for h in out.hazards
+    )

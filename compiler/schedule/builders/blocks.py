@@ -5,6 +5,14 @@
 L42-327); ``redistribute_globals`` mirrors ``_redistribute_globals``
 (L330-391), modular/modular @ c7fec4f865c8.  Blocks are returned as new
 lists; nothing is mutated.
+
+Where an order puts more than two fragment loads or two global loads before one MMA, or ops
+after the last MMA, the reference keeps what fits (the first two of each kind in a block's
+slots, L94-117) and drops the rest without a word (L325-326 only ``debug_assert``): its
+kernel then lacks body ops, and the MMAs that depend on them compute with data their K block
+never loaded.  ``construct_mma_blocks`` refuses such an order instead, naming every op the
+reference would drop (a CSP order with an LDS contention penalty of 1 to 16 does this to the
+ping-pong body; docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -14,8 +22,10 @@ from dataclasses import dataclass, replace
 
 from ..block import MMABlockSpec
 from ..enums import OpRole
+from ..format import op_name
 from ..opdesc import OpDesc, is_prefetch
-from .config import WAIT_DISABLED, ScheduleConfig
+from .config import WAIT_DISABLED, ScheduleConfig, SchedulingStrategy
+from .csp import NO_VGPR_LIMIT
 from .pipeline import MAX_GLOBALS_PER_BLOCK, PipelineConfig
 
 MAX_FRAGS_PER_BLOCK = 2
@@ -49,8 +59,28 @@ class _Group:
     end: int
 
 
-def _group(ordered: Sequence[OpDesc], num_blocks: int) -> list[_Group]:
-    groups, start = [], 0
+def _refusal(problems: Sequence[str], dropped: Sequence[OpDesc], sched: ScheduleConfig):
+    """The ``ValueError`` of an order that does not fit the blocks: what does not fit, what the
+    reference would drop, and what to change."""
+    if sched.scheduling is SchedulingStrategy.CSP:
+        knobs = f"lds_contention_penalty = {sched.lds_contention_penalty}"
+        if sched.max_vgpr != NO_VGPR_LIMIT:
+            knobs += f", max_vgpr = {sched.max_vgpr}"
+        fix = f"the order is the CSP solver's ({knobs}): choose other CSP knobs or another strategy"
+    else:
+        fix = f"the order is {sched.scheduling.name}'s: reorder the body"
+    return ValueError(
+        f"{'; '.join(problems)}; the reference keeps what fits and drops "
+        f"{', '.join(map(op_name, dropped))} without a word (program_builder.mojo "
+        "_construct_mma_blocks), so its kernel lacks them and the MMAs that depend on them "
+        f"compute with data their K block never loaded; warpsched refuses the order instead: {fix}"
+    )
+
+
+def _group(ordered: Sequence[OpDesc], num_blocks: int, sched: ScheduleConfig) -> list[_Group]:
+    """The blocks of ``ordered``; ``ValueError`` listing everything the reference would drop:
+    the loads past a block's two slots of each kind, and the ops after the last MMA."""
+    groups, start, problems, dropped = [], 0, [], []
     for block_idx in range(num_blocks):
         frags: list[OpDesc] = []
         globals_: list[OpDesc] = []
@@ -64,23 +94,27 @@ def _group(ordered: Sequence[OpDesc], num_blocks: int) -> list[_Group]:
                 frags.append(op)
             elif op.role == OpRole.GLOBAL_LOAD:
                 globals_.append(op)
-        if len(frags) > MAX_FRAGS_PER_BLOCK:
-            raise ValueError(
-                f"block {block_idx} collects {len(frags)} fragment loads but a block "
-                f"holds {MAX_FRAGS_PER_BLOCK} (pre_op_0, pre_op_1); reorder the body"
-            )
-        if len(globals_) > MAX_GLOBALS_PER_BLOCK:
-            raise ValueError(
-                f"block {block_idx} collects {len(globals_)} global loads but a block "
-                f"holds {MAX_GLOBALS_PER_BLOCK} (global_load, global_load_1); "
-                f"reorder the body"
-            )
+        for kind, ops, limit, slots in (
+            ("fragment", frags, MAX_FRAGS_PER_BLOCK, "pre_op_0, pre_op_1"),
+            ("global", globals_, MAX_GLOBALS_PER_BLOCK, "global_load, global_load_1"),
+        ):
+            if len(ops) > limit:
+                problems.append(
+                    f"block {block_idx} collects {len(ops)} {kind} loads "
+                    f"({', '.join(map(op_name, ops))}) but a block holds {limit} ({slots})"
+                )
+                dropped += ops[limit:]
         groups.append(_Group(frags, globals_, mma, i))
         start = i
     if start < len(ordered):
-        raise ValueError(
-            f"body: {len(ordered) - start} op(s) follow the last MMA and belong to no block"
+        rest = ordered[start:]
+        problems.append(
+            f"{len(rest)} op(s) follow the last MMA and belong to no block "
+            f"({', '.join(map(op_name, rest))})"
         )
+        dropped += rest
+    if problems:
+        raise _refusal(problems, dropped, sched)
     return groups
 
 
@@ -147,7 +181,7 @@ def construct_mma_blocks(
     main_wait_vm = _main_wait_vm(ordered, config)
     blocks: list[MMABlockSpec] = []
     cross_seen = False
-    for block_idx, group in enumerate(_group(ordered, config.total_blocks())):
+    for block_idx, group in enumerate(_group(ordered, config.total_blocks(), sched)):
         pos, partition = block_idx % bph, block_idx // bph
         cross_seen = cross_seen and pos != 0
         frags, globals_ = group.frags + [OpDesc.none()] * 2, group.globals_ + [OpDesc.none()] * 2
