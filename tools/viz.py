@@ -67,7 +67,7 @@ def load(path: str) -> tuple[list[Timeline], object, str]:
     text, name = read_source(path)
     context = new_context()
     module = load_module(text, name, context)
-    try:  # building and expanding a verified schedule can still fail (a CSP sched.build)
+    try:  # building a verified sched.build can still fail: knobs the builders reject
         return timelines(module.operation), (module, context), name
     except PassFailure as failure:
         raise DiagnosticError([error_at(failure.location, failure.message, name)]) from None
