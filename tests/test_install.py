@@ -247,8 +247,8 @@ def test_the_locks_resolve_to_exactly_their_pins(tmp_path: Path) -> None:
         assert resolved == pins, files
 
 
-def _make_dry_run(tmp_path: Path, *, nvidia_smi: str | None) -> str:
-    """What `make -n setup` would run for a fresh venv, with ``nvidia_smi`` printing that."""
+def _make_dry_run(tmp_path: Path, *, nvidia_smi: str | None, target: str = "setup") -> str:
+    """What `make -n TARGET` would run for a fresh venv, with ``nvidia_smi`` printing that."""
     fake = tmp_path / "fakebin"
     fake.mkdir(exist_ok=True)
     smi = fake / "nvidia-smi"
@@ -262,7 +262,7 @@ def _make_dry_run(tmp_path: Path, *, nvidia_smi: str | None) -> str:
     env = {k: v for k, v in os.environ.items() if k != "WARPSCHED_GPU"}
     env["PATH"] = os.pathsep.join([str(fake), *path])
     done = subprocess.run(
-        ["make", "-n", "--no-print-directory", "setup", f"VENV={tmp_path / 'venv'}"],
+        ["make", "-n", "--no-print-directory", target, f"VENV={tmp_path / 'venv'}"],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -281,3 +281,10 @@ def test_make_adds_the_gpu_extra_only_where_nvidia_smi_lists_a_gpu(tmp_path: Pat
         _make_dry_run(tmp_path, nvidia_smi="No devices were found"),
     ):
         assert "-r requirements.lock" in output and "requirements-gpu.lock" not in output
+    # pytest then runs the whole suite, the tests marked gpu included, and says so first.
+    pytest_gpu = _make_dry_run(tmp_path, nvidia_smi="GPU 0: NVIDIA H100", target="pytest")
+    pytest_cpu = _make_dry_run(tmp_path, nvidia_smi=None, target="pytest")
+    for output in (pytest_gpu, pytest_cpu):
+        assert "-m pytest -q -p no:cacheprovider tests" in output and "not gpu" not in output
+    assert 'if [ "1" = 1 ]; then echo "warpsched: an NVIDIA GPU is present' in pytest_gpu
+    assert 'if [ "0" = 1 ]' in pytest_cpu
