@@ -64,7 +64,7 @@ def _error(message: str, site: Site) -> DiagnosticError:
 
 def load_kernel(module: ir.Module, filename: str, kernel: str, arch: str = "") -> KernelProgram:
     """The kernel named ``kernel`` (or the only one) of ``module``; errors are diagnostics."""
-    try:  # building and expanding a verified schedule can still fail (a CSP sched.build)
+    try:  # building a verified sched.build can still fail: an order the builders refuse
         return _load_kernel(module, filename, kernel, arch)
     except PassFailure as failure:
         raise DiagnosticError([error_at(failure.location, failure.message, filename)]) from None
