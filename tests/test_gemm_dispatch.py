@@ -22,7 +22,13 @@ from warpsched.runtime.gemm_dispatch import (
     plan_matmul,
     staging,
 )
-from warpsched.runtime.gemm_heuristic import default_config, rule_configs, shape_attributes
+from warpsched.runtime.gemm_heuristic import (
+    MEDIUM,
+    batch_attributes,
+    default_config,
+    rule_configs,
+    shape_attributes,
+)
 from warpsched.runtime.tensors import MatrixArg, TensorArgumentError
 
 H100_SMS = 132
@@ -200,18 +206,25 @@ def test_default_config_keeps_what_the_operands_decide():
     )
     assert small.consumers.value == "pingpong" and small.block_m == 64
     every = rule_configs(base)
-    assert len(set(every)) == 20 and small in every
+    assert len(set(every)) == 18 and small in every
     assert all(default_config(m, m, H100_SMS, base) in every for m in (64, 1000, 1536, 8192))
     batched = dataclasses.replace(base, batch="strided")
     assert all(
-        default_config(m, m, H100_SMS, batched, batch=b) in every
+        default_config(m, m, H100_SMS, batched, batch=b, k=k) in every
         for m in (64, 1000, 8192)
         for b in (2, 64)
+        for k in (64, 4096)
     )
 
 
 def test_a_batch_counts_every_entry_s_tiles():
-    """64 entries of 256×256: one entry alone takes the small ping-pong kernel, the batch's
-    256 tiles of 128×256 fill the machine and take the large one."""
+    """One 256×256 product takes the small ping-pong kernel, 64 of them fill the machine with
+    128×128 tiles; deep entries that fill it with 128×256 tiles take the large kernel, shallow
+    ones 128×128; a batch never takes stream-K."""
     assert shape_attributes(256, 256, H100_SMS)["consumers"] == "pingpong"
-    assert shape_attributes(256, 256, H100_SMS, batch=64) == {}
+    assert batch_attributes(256, 256, 1024, 64, H100_SMS) == MEDIUM
+    assert batch_attributes(2048, 2048, 2048, 4, H100_SMS) == {}
+    assert batch_attributes(2048, 2048, 1024, 4, H100_SMS) == MEDIUM
+    assert batch_attributes(128, 128, 4096, 2, H100_SMS)["consumers"] == "pingpong"
+    deep = batch_attributes(1024, 1024, 4096, 32, H100_SMS, rows_aligned=False)
+    assert deep == {"stages": 4, "cluster_m": 2}

@@ -193,9 +193,8 @@ def _gemm_2d(a, b, out, config, table, stream, batch: Batch | None = None):
             for x in (a_arg, b_arg)
         )
         entries = batch.count if batch else 1
-        base = default_config(
-            m, n, sm_count(a_arg.device or 0), HopperGemmConfig(), aligned, entries
-        )
+        sms = sm_count(a_arg.device or 0)
+        base = default_config(m, n, sms, HopperGemmConfig(), aligned, entries, k)
     try:
         chosen = dataclasses.replace(base, **variant)
     except GemmConfigError:  # a ring too deep for even one box of C per staging pass

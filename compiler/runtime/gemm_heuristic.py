@@ -13,6 +13,10 @@ tiles do not fill the SMs leaves them idle, so the tile shrinks until they do.
   wave (1536³: 416 TFLOP/s against 355 data-parallel);
 * else more than ``SMALL_TILES`` 128×128 tiles: 128×128 cooperative, 5 stages;
 * else: 64×128 ping-pong, 6 stages, whose two consumer warpgroups each walk their own tile.
+
+A strided batch (``batch_attributes``) counts every entry's tiles, takes the 128×256 kernel only
+for entries at least ``BATCH_LARGE_K`` deep, and never stream-K, which lost on every batch
+measured (``bench/batched_rule.py``, docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -27,6 +31,9 @@ ROW_ALIGN = 128
 """Bytes: operand rows starting on this boundary count as aligned."""
 SMALL_TILES = 48
 """At most this many 128×128 tiles: the 64×128 ping-pong kernel."""
+BATCH_LARGE_K = 2048
+"""A batch takes the 128×256 kernel only with entries this deep (H100, ``bench/batched_rule.py``:
+4×2048³ 1.020 of torch with it, 0.970 with 128×128; 8×1024³ 0.904 against 0.938)."""
 
 LARGE: dict[str, object] = {}
 LARGE_UNALIGNED_ROWS = {"stages": 4, "cluster_m": 2}
@@ -39,21 +46,30 @@ def _tiles(m: int, n: int, block_m: int, block_n: int) -> int:
     return -(-m // block_m) * -(-n // block_n)
 
 
-def shape_attributes(
-    m: int, n: int, sm_count: int, rows_aligned: bool = True, batch: int = 1
-) -> dict[str, object]:
-    """The attributes (over ``HopperGemmConfig``'s defaults) of the kernel for ``batch``
-    products of ``m × n`` on ``sm_count`` SMs, whose operands' rows start on 128-byte
-    boundaries when ``rows_aligned``; K does not enter the rule, and a batch counts every
-    entry's tiles."""
-    if _tiles(m, n, 128, 256) * batch >= FILL * sm_count:
+def shape_attributes(m: int, n: int, sm_count: int, rows_aligned: bool = True) -> dict[str, object]:
+    """The attributes (over ``HopperGemmConfig``'s defaults) of the kernel for an ``m × n``
+    product on ``sm_count`` SMs, whose operands' rows start on 128-byte boundaries when
+    ``rows_aligned``; K does not enter the rule."""
+    if _tiles(m, n, 128, 256) >= FILL * sm_count:
         return LARGE if rows_aligned else LARGE_UNALIGNED_ROWS
-    tiles = _tiles(m, n, 128, 128) * batch
+    tiles = _tiles(m, n, 128, 128)
     if tiles > sm_count:
         return STREAM_K_128
     if tiles > SMALL_TILES:
         return MEDIUM
     return SMALL
+
+
+def batch_attributes(
+    m: int, n: int, k: int, batch: int, sm_count: int, rows_aligned: bool = True
+) -> dict[str, object]:
+    """The attributes of the batched kernel for ``batch`` products of ``m × n × k``: the
+    128×256 kernel when every entry's tiles together fill the SMs and the entries are at least
+    ``BATCH_LARGE_K`` deep, else 128×128 cooperative while there are more than ``SMALL_TILES``
+    of its tiles, else 64×128 ping-pong; never stream-K."""
+    if _tiles(m, n, 128, 256) * batch >= FILL * sm_count and k >= BATCH_LARGE_K:
+        return LARGE if rows_aligned else LARGE_UNALIGNED_ROWS
+    return MEDIUM if _tiles(m, n, 128, 128) * batch > SMALL_TILES else SMALL
 
 
 def default_config(
@@ -63,10 +79,14 @@ def default_config(
     base: HopperGemmConfig,
     rows_aligned: bool = True,
     batch: int = 1,
+    k: int = 0,
 ) -> HopperGemmConfig:
     """``base`` (its layouts, types, batch mode and name) with the tile, ring, consumers,
-    cluster and decomposition ``shape_attributes`` gives."""
-    return _configured(base, shape_attributes(m, n, sm_count, rows_aligned, batch))
+    cluster and decomposition ``shape_attributes`` gives, or for ``batch`` > 1 products of depth
+    ``k``, ``batch_attributes``."""
+    if batch > 1:
+        return _configured(base, batch_attributes(m, n, k, batch, sm_count, rows_aligned))
+    return _configured(base, shape_attributes(m, n, sm_count, rows_aligned))
 
 
 KEPT = ("name", "a_layout", "b_layout", "in_dtype", "out_dtype", "epilogue", "batch")
@@ -87,12 +107,14 @@ def _configured(base: HopperGemmConfig, attributes: dict[str, object]) -> Hopper
 def rule_configs(base: HopperGemmConfig) -> list[HopperGemmConfig]:
     """Every configuration ``default_config`` can return for ``base``, each with the TMA and
     the register epilogue (``gemm()`` takes the registers when C's rows are not 16-byte
-    multiples) and for one product and a strided batch: what a cache must hold for ``gemm()``
-    to run every shape without a compiler."""
+    multiples), for one product and (but stream-K) for a strided batch: what a cache must hold
+    for ``gemm()`` to run every shape without a compiler."""
     out = []
     for attributes in (LARGE, LARGE_UNALIGNED_ROWS, STREAM_K_128, MEDIUM, SMALL):
         for epilogue in ("tma", "registers"):
             for batch in ("single", "strided"):
+                if batch == "strided" and attributes is STREAM_K_128:
+                    continue
                 chosen = {**attributes, "epilogue": epilogue, "batch": batch}
                 out.append(_configured(base, chosen))
     return out
