@@ -17,7 +17,7 @@
 #         launch also checks its result);
 # any-checks: gemm() on every kind of matrix torch.matmul takes (unaligned, strided, batched,
 #         fp16, empty), the custom op under torch.compile and a CUDA graph, then memcheck and
-#         racecheck on the unaligned, stride-0 and batched paths;
+#         racecheck on the unaligned, stride-0, batched and split-K paths;
 # fused-checks: the same three tools on one ragged launch of each fused-epilogue variant;
 # bench:  the benchmark against cuBLAS (all shapes, or the four headline ones with "quick");
 # fused:  the fused bias + GELU epilogue against torch's best (all shapes, or the headline ones);
@@ -58,7 +58,7 @@ case "${1:-}" in
     for tool in memcheck racecheck; do
       step timeout 150 compute-sanitizer --tool "$tool" --error-exitcode 3 --report-api-errors no \
         python3 -m pytest -q -p no:cacheprovider tests/test_gemm_any_shape_gpu.py \
-        -k "bfloat16 and (odd_everything or misaligned_base or stride_0 or batched_own_b or batched_shared_b)"
+        -k "bfloat16 and (odd_everything or misaligned_base or stride_0 or batched_own_b or batched_shared_b or split_k)"
     done
     ;;
   fused-checks)

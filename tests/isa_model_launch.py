@@ -7,7 +7,7 @@ the reference; ``schedule_case`` and ``proof_case`` do the same for the mma.sync
 schedule lowered for sm_90a, the warp-specialized proof kernel).  The compiler's modules are
 imported here only, so a move of them changes this file alone; the mutation tests reach the
 emitters through the names re-exported below (``OperandTile``, ``Major``, ``wgmma_consumer``,
-``schedule_select``, ``wgmma_fused``, ``GemmEmitter``, ``TileOrigin``, ``warpgroup_roles``).
+``schedule_select``, ``wgmma_fused``, ``wgmma_stream_k``, ``GemmEmitter``, ``TileOrigin``, ``warpgroup_roles``).
 ``hopper_case(..., fused=("scale", "bias"), extra=...)`` runs the kernel with a fused epilogue
 (``FUSED`` names its transforms) and its extra parameters; ``hopper_case(..., batch=3)`` a
 batched kernel on three entries.
@@ -30,9 +30,10 @@ from warpsched.nvidia.amd_schedules import FACTS_KEY
 from warpsched.nvidia.amd_schedules import select as schedule_select  # noqa: F401
 from warpsched.nvidia.datapaths.wgmma import consumer as wgmma_consumer  # noqa: F401
 from warpsched.nvidia.datapaths.wgmma import fused as wgmma_fused  # noqa: F401
+from warpsched.nvidia.datapaths.wgmma import stream_k as wgmma_stream_k  # noqa: F401
 from warpsched.nvidia.datapaths.wgmma.emitter import GemmEmitter, TileOrigin  # noqa: F401
 from warpsched.nvidia.datapaths.wgmma.operands import c_tensor_map_shape, tensor_map_shape
-from warpsched.nvidia.gemm.config import HopperGemmConfig, workspace_flags_bytes
+from warpsched.nvidia.gemm.config import WORKSPACE_FLAG_BYTES, HopperGemmConfig
 from warpsched.nvidia.gemm.expand import expand_gemm
 from warpsched.nvidia.isa_model import (
     GlobalMemory,
@@ -206,6 +207,9 @@ def hopper_case(
     extra: dict | None = None,
     batch: int = 0,
     shared: str = "",
+    splits: int = 1,
+    memory: GlobalMemory | None = None,
+    workspace_at: int = 0,
 ) -> HopperResult:
     """Run ``C = A·B`` through the model with the runtime's launch facts (``GemmKernel.launch``:
     params ``(tmap_a, tmap_b, tmap_c, c, M, N, K, ldc, workspace)``, ``launch_grid`` CTAs of
@@ -218,12 +222,15 @@ def hopper_case(
     in one launch, each operand's entries ``ENTRY_GAP`` poisoned elements apart, C's stacked
     ``M`` rows apart; ``shared`` (``"a"`` or ``"b"``) is an operand all entries share (one
     matrix, batch step 0).  The parameters ``(batch, a_batch_step, b_batch_step)`` follow
-    ``workspace``."""
+    ``workspace``.  A split-K kernel gets ``splits`` runs per tile, each its own CTA (the
+    launch is then ``tiles · splits`` CTAs, whatever ``sm_count``).  ``memory`` and
+    ``workspace_at`` (an address in it) run the kernel on an earlier run's memory and workspace,
+    as the runtime reuses a workspace from launch to launch."""
     rng = np.random.default_rng(seed)
     ldc = ldc or n
     entries = batch if config.batched else 0
     count = max(entries, 1)
-    memory = GlobalMemory()
+    memory = memory or GlobalMemory()
     inputs = config.in_dtype.value
     a, a_bits, a_batch = _operand(
         rng, m, k, config.a_layout.value, inputs, 1 if shared == "a" else entries
@@ -238,10 +245,12 @@ def hopper_case(
     c_addr = memory.put(np.full((count * m, ldc), poison, c_dtype), "C")
     a_stride = k if config.a_layout.value == "row" else m
     b_stride = n if config.b_layout.value == "row" else k
-    grid = launch_grid(config, m, n, sm_count, count)
+    if config.split_k:
+        sm_count = -(-m // config.block_m) * -(-n // config.block_n) * splits
+    grid = launch_grid(config, m, n, sm_count, count, splits)
     workspace = config.workspace_bytes(grid)
     lowered = fused_lowered(config, fused) if fused else None
-    workspace_addr = memory.alloc(workspace, "workspace") if workspace else 0
+    workspace_addr = workspace_at or (memory.alloc(workspace, "workspace") if workspace else 0)
     names = lowered.extra_params if lowered else ()
     extras = [
         memory.put(extra[x], x) if isinstance(extra[x], np.ndarray) else extra[x] for x in names
@@ -267,6 +276,7 @@ def hopper_case(
         ldc,
         workspace_addr,
         *steps,
+        *((splits,) if config.split_k else ()),
         *extras,
     )
     launch = Launch(
@@ -288,7 +298,7 @@ def hopper_case(
     full = np.full((count, m, ldc), np.nan)
     full[..., :n] = round_to(product, out)
     if workspace:
-        flags = memory.array(workspace_addr, np.uint32, (workspace_flags_bytes(grid) // 4,))
+        flags = memory.array(workspace_addr, np.uint32, (WORKSPACE_FLAG_BYTES // 4,))
         assert not flags.any(), f"stream-K flags left raised: {np.flatnonzero(flags)}"
     shape = (count, m, ldc) if entries else (m, ldc)
     return HopperResult(

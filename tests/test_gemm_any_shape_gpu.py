@@ -115,6 +115,14 @@ CASES = {
         _rand(t, 2, 1, 64, 40, dtype=d, gen=g),
         _rand(t, 3, 40, 24, dtype=d, gen=g),
     ),
+    "split_k_deep": lambda t, d, g: (
+        _rand(t, 200, 4096, dtype=d, gen=g),
+        _rand(t, 4096, 300, dtype=d, gen=g),
+    ),
+    "split_k_odd_n": lambda t, d, g: (
+        _rand(t, 100, 3000, dtype=d, gen=g),
+        _rand(t, 3000, 77, dtype=d, gen=g),
+    ),
     "large_unaligned": lambda t, d, g: (
         _rand(t, 3000, 2047, dtype=d, gen=g),
         _rand(t, 2047, 2999, dtype=d, gen=g),

@@ -12,6 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from warpsched.nvidia.gemm.config import HopperGemmConfig
+from warpsched.runtime.epilogue_args import GemmArgumentError
+from warpsched.runtime.gemm_checks import check_splits
 from warpsched.runtime.gemm_dispatch import (
     CRoute,
     OperandFacts,
@@ -22,8 +24,11 @@ from warpsched.runtime.gemm_dispatch import (
     plan_matmul,
     staging,
 )
+from warpsched.runtime.gemm_geometry import split_count
 from warpsched.runtime.gemm_heuristic import (
     MEDIUM,
+    SMALL,
+    SPLIT_K_128,
     batch_attributes,
     default_config,
     rule_configs,
@@ -206,7 +211,7 @@ def test_default_config_keeps_what_the_operands_decide():
     )
     assert small.consumers.value == "pingpong" and small.block_m == 64
     every = rule_configs(base)
-    assert len(set(every)) == 18 and small in every
+    assert len(set(every)) == 20 and small in every
     assert all(default_config(m, m, H100_SMS, base) in every for m in (64, 1000, 1536, 8192))
     batched = dataclasses.replace(base, batch="strided")
     assert all(
@@ -228,3 +233,33 @@ def test_a_batch_counts_every_entry_s_tiles():
     assert batch_attributes(128, 128, 4096, 2, H100_SMS)["consumers"] == "pingpong"
     deep = batch_attributes(1024, 1024, 4096, 32, H100_SMS, rows_aligned=False)
     assert deep == {"stages": 4, "cluster_m": 2}
+
+
+def test_few_deep_tiles_take_split_k():
+    """At most 16 tiles of 128×128 on 132 SMs, deep enough for two runs of 4 k-blocks: split-K,
+    with runs filling half the SMs; shallower or more tiles keep the ping-pong kernel."""
+    assert shape_attributes(384, 384, H100_SMS, k=16384) == SPLIT_K_128
+    assert shape_attributes(384, 384, H100_SMS, k=256) == SMALL
+    assert shape_attributes(1000, 1000, H100_SMS, k=4096)["block_n"] == 128
+    assert shape_attributes(1000, 1000, H100_SMS, k=4096) != SPLIT_K_128
+    split = HopperGemmConfig(**SPLIT_K_128)
+    assert split_count(split, 384, 384, 16384, H100_SMS) == 7  # 9 tiles: 132 // 9 // 2
+    assert split_count(split, 512, 512, 1024, H100_SMS) == 4  # 16 k-blocks: runs of 4
+    assert split_count(split, 64, 64, 64, H100_SMS) == 1
+
+
+@pytest.mark.parametrize(
+    "splits, message",
+    [
+        (None, r"splits=None: must be 1\.\.8"),
+        (9, r"splits=9: must be 1\.\.8"),
+        (5, r"4 tiles × 5 runs exceed the 16 SMs"),
+    ],
+)
+def test_a_split_count_the_launch_cannot_take_is_refused(splits, message):
+    split = HopperGemmConfig(**SPLIT_K_128)
+    with pytest.raises(GemmArgumentError, match=message):
+        check_splits(split, 256, 256, 512, splits, 16)
+    assert check_splits(split, 256, 256, 512, 4, 16) == 4
+    with pytest.raises(GemmArgumentError, match="only a split_k kernel takes a split count"):
+        check_splits(HopperGemmConfig(), 256, 256, 512, 2, 16)

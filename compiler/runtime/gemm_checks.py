@@ -125,3 +125,28 @@ def _check_batch(cfg: HopperGemmConfig, batch: Batch | None, m: int, c: MatrixAr
             f"{TMA_ALIGN} bytes, which the TMA epilogue needs; use epilogue = registers"
         )
     return batch.count
+
+
+def check_splits(
+    cfg: HopperGemmConfig, m: int, n: int, k: int, splits: int | None, sm_count: int
+) -> int:
+    """The split count of a launch: ``splits`` for a split-K kernel (every run its own CTA,
+    so tiles × splits at most the SM count, and 1..k-blocks runs), which a kernel of another
+    decomposition must not be given; 1 for those."""
+    if not cfg.split_k:
+        if splits is not None:
+            raise GemmArgumentError(
+                f"splits={splits}: this kernel's decomposition is {cfg.decomposition.value}; "
+                "only a split_k kernel takes a split count"
+            )
+        return 1
+    tiles = -(-m // cfg.block_m) * -(-n // cfg.block_n)
+    k_blocks = -(-k // cfg.block_k)
+    if not isinstance(splits, int) or not 1 <= splits <= k_blocks:
+        raise GemmArgumentError(f"splits={splits!r}: must be 1..{k_blocks} (K's k-blocks)")
+    if tiles * splits > sm_count:
+        raise GemmArgumentError(
+            f"splits={splits}: {tiles} tiles × {splits} runs exceed the {sm_count} SMs; split-K "
+            "gives every run its own CTA"
+        )
+    return splits

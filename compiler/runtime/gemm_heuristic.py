@@ -12,6 +12,9 @@ tiles do not fill the SMs leaves them idle, so the tile shrinks until they do.
 * else more 128×128 tiles than SMs: 128×128 with stream-K, which evens out the second, partial
   wave (1536³: 416 TFLOP/s against 355 data-parallel);
 * else more than ``SMALL_TILES`` 128×128 tiles: 128×128 cooperative, 5 stages;
+* else at most ``SPLIT_TILES`` 128×128 tiles (an eighth of the SMs) deep enough for two runs
+  (``gemm_geometry.split_count``): 128×128 split-K (384×384×16384: 0.77 of cuBLAS against
+  0.29; 64×2048×8192: 0.88 against 0.57; 512×512×8192: 0.81 against 0.47);
 * else: 64×128 ping-pong, 6 stages, whose two consumer warpgroups each walk their own tile.
 
 A strided batch (``batch_attributes``) counts every entry's tiles, takes the 128×256 kernel only
@@ -24,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 
 from ..nvidia.gemm.config import HopperGemmConfig
+from .gemm_geometry import split_count
 
 FILL = 0.7
 """The fraction of the SMs the 128×256 tiles must cover for the large-shape kernel."""
@@ -31,6 +35,8 @@ ROW_ALIGN = 128
 """Bytes: operand rows starting on this boundary count as aligned."""
 SMALL_TILES = 48
 """At most this many 128×128 tiles: the 64×128 ping-pong kernel."""
+SPLIT_TILES_PER_SM = 8
+"""Split-K is taken with at most one 128×128 tile per this many SMs (16 on an H100)."""
 BATCH_LARGE_K = 2048
 """A batch takes the 128×256 kernel only with entries this deep (H100, ``bench/batched_rule.py``:
 4×2048³ 1.020 of torch with it, 0.970 with 128×128; 8×1024³ 0.904 against 0.938)."""
@@ -40,16 +46,19 @@ LARGE_UNALIGNED_ROWS = {"stages": 4, "cluster_m": 2}
 STREAM_K_128 = {"block_n": 128, "stages": 5, "decomposition": "stream_k"}
 MEDIUM = {"block_n": 128, "stages": 5}
 SMALL = {"consumers": "pingpong", "block_m": 64, "block_n": 128, "stages": 6}
+SPLIT_K_128 = {"block_n": 128, "stages": 5, "decomposition": "split_k"}
 
 
 def _tiles(m: int, n: int, block_m: int, block_n: int) -> int:
     return -(-m // block_m) * -(-n // block_n)
 
 
-def shape_attributes(m: int, n: int, sm_count: int, rows_aligned: bool = True) -> dict[str, object]:
-    """The attributes (over ``HopperGemmConfig``'s defaults) of the kernel for an ``m × n``
+def shape_attributes(
+    m: int, n: int, sm_count: int, rows_aligned: bool = True, k: int = 0
+) -> dict[str, object]:
+    """The attributes (over ``HopperGemmConfig``'s defaults) of the kernel for an ``m × n × k``
     product on ``sm_count`` SMs, whose operands' rows start on 128-byte boundaries when
-    ``rows_aligned``; K does not enter the rule."""
+    ``rows_aligned``; K enters only the choice of split-K."""
     if _tiles(m, n, 128, 256) >= FILL * sm_count:
         return LARGE if rows_aligned else LARGE_UNALIGNED_ROWS
     tiles = _tiles(m, n, 128, 128)
@@ -57,6 +66,9 @@ def shape_attributes(m: int, n: int, sm_count: int, rows_aligned: bool = True) -
         return STREAM_K_128
     if tiles > SMALL_TILES:
         return MEDIUM
+    split = HopperGemmConfig(**SPLIT_K_128)
+    if tiles <= sm_count // SPLIT_TILES_PER_SM and split_count(split, m, n, k, sm_count) > 1:
+        return SPLIT_K_128
     return SMALL
 
 
@@ -86,7 +98,7 @@ def default_config(
     ``k``, ``batch_attributes``."""
     if batch > 1:
         return _configured(base, batch_attributes(m, n, k, batch, sm_count, rows_aligned))
-    return _configured(base, shape_attributes(m, n, sm_count, rows_aligned))
+    return _configured(base, shape_attributes(m, n, sm_count, rows_aligned, k))
 
 
 KEPT = ("name", "a_layout", "b_layout", "in_dtype", "out_dtype", "epilogue", "batch")
@@ -107,13 +119,14 @@ def _configured(base: HopperGemmConfig, attributes: dict[str, object]) -> Hopper
 def rule_configs(base: HopperGemmConfig) -> list[HopperGemmConfig]:
     """Every configuration ``default_config`` can return for ``base``, each with the TMA and
     the register epilogue (``gemm()`` takes the registers when C's rows are not 16-byte
-    multiples), for one product and (but stream-K) for a strided batch: what a cache must hold
+    multiples), for one product and (but stream-K and split-K) for a strided batch: what a
+    cache must hold
     for ``gemm()`` to run every shape without a compiler."""
     out = []
-    for attributes in (LARGE, LARGE_UNALIGNED_ROWS, STREAM_K_128, MEDIUM, SMALL):
+    for attributes in (LARGE, LARGE_UNALIGNED_ROWS, STREAM_K_128, MEDIUM, SMALL, SPLIT_K_128):
         for epilogue in ("tma", "registers"):
             for batch in ("single", "strided"):
-                if batch == "strided" and attributes is STREAM_K_128:
+                if batch == "strided" and attributes in (STREAM_K_128, SPLIT_K_128):
                     continue
                 chosen = {**attributes, "epilogue": epilogue, "batch": batch}
                 out.append(_configured(base, chosen))

@@ -24,13 +24,13 @@ from collections import OrderedDict
 from pathlib import Path
 
 from ..nvidia.datapaths.wgmma.operands import TensorMapShape, c_tensor_map_shape, tensor_map_shape
-from ..nvidia.gemm.config import EpilogueKind, HopperGemmConfig
+from ..nvidia.gemm.config import MAX_SPLITTING_CTAS, EpilogueKind, HopperGemmConfig
 from .cache import KernelCache
 from .compiled import compile_cached, compile_key
 from .driver import current_context, device_sm_count, stream_handle
 from .epilogue_args import EpilogueArgs, GemmArgumentError
 from .epilogue_args import params as epilogue_params
-from .gemm_checks import Batch, check_call
+from .gemm_checks import Batch, check_call, check_splits
 from .gemm_geometry import (
     TARGET,
     TENSOR_MAP_CACHE,
@@ -38,6 +38,7 @@ from .gemm_geometry import (
     gemm_source,
     l2_promotion,
     launch_grid,
+    split_count,
 )
 from .launch import DeviceBuffer, Kernel
 from .params import I32Param, PointerParam, TensorMapParam
@@ -180,7 +181,7 @@ class GemmKernel:
         (in stream order) on first use, sized for the largest grid; 0 without stream-K.  The
         kernel leaves it zeroed and launches on one stream are ordered, so it is reused as is;
         one stream's workspace is never shared with another's launches."""
-        if not self.config.stream_k:
+        if not self.config.splits_tiles:
             return 0
         key = (int(current_context()), stream_handle(stream))
         with self._lock:
@@ -198,15 +199,26 @@ class GemmKernel:
         stream=None,
         epilogue: EpilogueArgs = NO_EPILOGUE,
         batch: Batch | None = None,
+        splits: int | None = None,
     ) -> None:
         """Validate, then enqueue ``C = A·B`` (through the kernel's fused epilogue, with
         ``epilogue``'s arguments) on ``stream`` (asynchronous); a batched kernel takes
-        ``batch``, and A, B, C are then its entry 0."""
+        ``batch``, and A, B, C are then its entry 0; a split-K kernel takes ``splits`` (None:
+        ``split_count``'s)."""
         m, n, k = self.check(a, b, c, batch)
         count = batch.count if batch else 1
         extra = epilogue_params(self.extra_params, epilogue, c, count)
         cfg = self.config
-        grid = launch_grid(cfg, m, n, sm_count(a.device or 0), count)
+        sms = sm_count(a.device or 0)
+        if cfg.split_k and splits is None:
+            splits = split_count(cfg, m, n, k, sms)
+        runs = check_splits(cfg, m, n, k, splits, sms)
+        grid = launch_grid(cfg, m, n, sms, count, runs)
+        if cfg.splits_tiles and grid > MAX_SPLITTING_CTAS:
+            raise GemmArgumentError(
+                f"{grid} CTAs: a {cfg.decomposition.value} launch has at most "
+                f"{MAX_SPLITTING_CTAS} (its workspace's flag slots)"
+            )
         maps = {"a": None, "b": None, "c": None}
         steps: tuple[I32Param, ...] = ()
         if batch is not None:
@@ -227,6 +239,7 @@ class GemmKernel:
             I32Param(c.row_stride),
             PointerParam(self._workspace(a.device or 0, stream)),
             *steps,
+            *((I32Param(runs),) if cfg.split_k else ()),
             *extra,
         )
         cluster = (cfg.cluster_m, cfg.cluster_n, 1)
@@ -245,7 +258,9 @@ class GemmKernel:
         a_arg, b_arg = as_matrix(a, "A"), as_matrix(b, "B")
         return self._run(a, a_arg, b_arg, out, None, stream, epilogue, batch)
 
-    def _run(self, a, a_arg, b_arg, out, c_arg, stream, epilogue=NO_EPILOGUE, batch=None):
+    def _run(
+        self, a, a_arg, b_arg, out, c_arg, stream, epilogue=NO_EPILOGUE, batch=None, splits=None
+    ):
         """``__call__`` with A and B, and C when ``c_arg`` is given, already read by
         ``as_matrix`` (``a`` gives the device of an allocated ``out``)."""
         if out is None:
@@ -258,7 +273,7 @@ class GemmKernel:
 
             stream = torch.cuda.current_stream(out.device).cuda_stream
         c_arg = c_arg if c_arg is not None else as_matrix(out, "C", tma=False)
-        self.launch(a_arg, b_arg, c_arg, stream, epilogue, batch)
+        self.launch(a_arg, b_arg, c_arg, stream, epilogue, batch, splits)
         return out
 
 

@@ -35,10 +35,13 @@ CONSUMER_REGISTERS = 232
 REGISTER_FILE = 65536
 
 
-def workspace_flags_bytes(grid: int) -> int:
-    """Stream-K: the ready flags' part of the workspace (one i32 per CTA and consumer
-    warpgroup), rounded up to 256 bytes so the partial tiles after it stay aligned."""
-    return -(-grid * 2 * 4 // 256) * 256
+MAX_SPLITTING_CTAS = 1024
+"""The most CTAs a stream-K or split-K launch may have: the workspace's flag slots."""
+WORKSPACE_FLAG_BYTES = MAX_SPLITTING_CTAS * 2 * 4
+"""Stream-K and split-K: the ready flags' part of the workspace (one i32 per CTA and consumer
+warpgroup, for up to ``MAX_SPLITTING_CTAS`` CTAs), a fixed size so that the partial tiles after
+it never move: a launch's flags must not lie where an earlier launch of another grid left its
+partial sums (the workspace is reused, with only its flags reset)."""
 
 
 def enum_field_type(f: Field) -> type[enum.Enum] | None:
@@ -129,16 +132,27 @@ class HopperGemmConfig:
         return self.decomposition is Decomposition.STREAM_K
 
     @property
+    def split_k(self) -> bool:
+        return self.decomposition is Decomposition.SPLIT_K
+
+    @property
+    def splits_tiles(self) -> bool:
+        """A tile's k-blocks may be shared between CTAs (stream-K or split-K), so its store
+        waits in a ``sched.nv_stream_k_fixup`` for the partial sums of the others."""
+        return self.decomposition is not Decomposition.DATA_PARALLEL
+
+    @property
     def batched(self) -> bool:
         """The scheduler walks a strided batch of products (``BatchMode.STRIDED``)."""
         return self.batch is BatchMode.STRIDED
 
     def workspace_bytes(self, grid: int) -> int:
-        """Stream-K: the global workspace a launch of ``grid`` CTAs needs (0 otherwise): one
-        ready flag per CTA and consumer warpgroup, then one f32 partial tile per CTA."""
-        if not self.stream_k:
+        """Stream-K and split-K: the global workspace a launch of ``grid`` CTAs needs (0
+        otherwise): one ready flag per CTA and consumer warpgroup, then one f32 partial tile per
+        CTA (split-K takes one work item per CTA, so its slots are the CTAs')."""
+        if not self.splits_tiles:
             return 0
-        return workspace_flags_bytes(grid) + grid * self.partial_tile_bytes
+        return WORKSPACE_FLAG_BYTES + grid * self.partial_tile_bytes
 
     @property
     def partial_tile_bytes(self) -> int:

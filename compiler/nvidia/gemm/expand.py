@@ -94,7 +94,7 @@ def _consumer(config: HopperGemmConfig) -> P.RoleBody:
     if pingpong:
         mainloop = (P.TakeTurns(mainloop),)
     store: P.Step = P.StoreTile(config.epilogue)
-    if config.stream_k:
+    if config.splits_tiles:
         store = P.StreamKFixup((store,))
     split = Split.TILES if pingpong else Split.ROWS
     loop = P.PersistentTileLoop(TILES, (*mainloop, store), split=split)

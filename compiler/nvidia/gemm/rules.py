@@ -62,10 +62,15 @@ def config_problems(config) -> list[str]:
             f"stages = {config.stages}: {config.smem_bytes} bytes of shared memory "
             f"(at most {MAX_DYNAMIC_SMEM})"
         )
-    if config.stream_k and config.consumers is not ConsumerMode.COOPERATIVE:
+    if config.splits_tiles and config.consumers is not ConsumerMode.COOPERATIVE:
         out.append(
-            "decomposition = stream_k: needs cooperative consumers (both warpgroups on "
-            "every k-block run)"
+            f"decomposition = {config.decomposition.value}: needs cooperative consumers (both "
+            "warpgroups on every k-block run)"
+        )
+    if config.split_k and (config.cluster_m != 1 or config.batched):
+        out.append(
+            "decomposition = split_k: takes one product without clusters (cluster_m = 1, "
+            "batch = single); its launch gives every split its own CTA"
         )
     if config.cluster_n != 1 or config.cluster_m not in (1, 2):
         out.append(

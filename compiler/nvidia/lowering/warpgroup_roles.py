@@ -21,12 +21,12 @@ from __future__ import annotations
 
 from warpsched.nvidia import program as P
 from warpsched.nvidia.datapaths.wgmma.consumer import ConsumerWarpgroup
-from warpsched.nvidia.datapaths.wgmma.emitter import GemmEmitter, TileOrigin
+from warpsched.nvidia.datapaths.wgmma.emitter import ARGS, GemmEmitter, TileOrigin
 from warpsched.nvidia.datapaths.wgmma.epilogue import emit_epilogue
 from warpsched.nvidia.datapaths.wgmma.epilogue_tma import emit_tma_epilogue, wait_stores
 from warpsched.nvidia.datapaths.wgmma.fused import FusedEpilogue
 from warpsched.nvidia.datapaths.wgmma.producer import issue_loads
-from warpsched.nvidia.datapaths.wgmma.stream_k import add_partial, write_partial
+from warpsched.nvidia.datapaths.wgmma.stream_k import add_partial, add_partials, write_partial
 from warpsched.nvidia.datapaths.wgmma.work import WorkItem, WorkWalk
 from warpsched.nvidia.lowering.errors import LoweringError
 from warpsched.nvidia.lowering.mainloop import Mainloop, is_mainloop
@@ -222,12 +222,15 @@ class WarpgroupRoleLowering:
         self.consumer.pass_turn()
 
     def _StreamKFixup(self, s: P.StreamKFixup) -> None:
+        """A run that does not end its tile hands its partial sums on; the one that ends it
+        adds the others' (stream-K: the one head's; split-K: every earlier run's) and
+        stores."""
         em, w, c = self.em, self.w, self.consumer
         head, finish = em.label("sk_head"), em.label("sk_finish")
         tail, store = em.label("sk_tail"), em.label("sk_store")
         em.cond_br(w.icmp("ult", self.item.k_end, em.k_blocks), head, finish)
         em.open(head)
-        write_partial(em, self.accs, c.thread, c.leader, c.index)
+        write_partial(em, self.accs, c.thread, c.leader, c.index, self.item.run)
         em.br(self.continue_label)
         em.open(finish)
         types = ", ".join([c.acc] * self.cfg.m_atoms)
@@ -237,7 +240,11 @@ class WarpgroupRoleLowering:
             f"{store}({', '.join(self.accs)} : {types})",
         )
         em.open(tail)
-        summed = add_partial(em, self.accs, c.thread, c.leader, c.index)
+        if self.item.run is None:
+            summed = add_partial(em, self.accs, c.thread, c.leader, c.index)
+        else:  # split-K: the tile's S - 1 earlier runs, one CTA each
+            first = em.binop("sub", self.item.run, w.addi(ARGS.splits, -1))
+            summed = add_partials(em, self.accs, c.thread, c.leader, c.index, first, self.item.run)
         w.stmt(f"llvm.br ^{store}({', '.join(summed)} : {types})")
         self.accs = [f"%sk_acc{a}" for a in range(self.cfg.m_atoms)]
         w.block(store, [(n, c.acc) for n in self.accs])

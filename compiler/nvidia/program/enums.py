@@ -61,10 +61,14 @@ class Decomposition(str, enum.Enum):
     ``STREAM_K``: the whole waves but one stay data-parallel; the last full wave and the partial
     one are cut into equal runs of k-blocks, one per CTA, so every CTA finishes together.  A
     tile split between two CTAs is summed through a global workspace.
+    ``SPLIT_K``: every tile's k-blocks are cut into ``splits`` equal runs (a launch argument),
+    one CTA each, so a product of few tiles still fills the SMs; the CTA of a tile's last run
+    waits for the others' partial sums in a global workspace, adds them and stores the tile.
     """
 
     DATA_PARALLEL = "data_parallel"
     STREAM_K = "stream_k"
+    SPLIT_K = "split_k"
 
 
 class BatchMode(str, enum.Enum):

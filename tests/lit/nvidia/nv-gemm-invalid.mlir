@@ -38,6 +38,12 @@ sched.nv_gemm @f32_staging out_dtype f32 stages 5
 sched.nv_gemm @stream_k_pingpong consumers pingpong block_n 128 decomposition stream_k
 
 // -----
+// ==== split-K likewise; and it takes one product without clusters ====
+// expected-error@+2 {{'sched.nv_gemm' op decomposition = split_k: needs cooperative consumers (both warpgroups on every k-block run)}}
+// expected-error@+1 {{'sched.nv_gemm' op decomposition = split_k: takes one product without clusters (cluster_m = 1, batch = single); its launch gives every split its own CTA}}
+sched.nv_gemm @split_k_pingpong_cluster consumers pingpong block_n 128 cluster_m 2 decomposition split_k
+
+// -----
 // ==== only 2x1 clusters (B multicast across two M tiles) are built ====
 // expected-error@+1 {{'sched.nv_gemm' op cluster = 1x2: only 1x1 and 2x1 clusters are implemented (2x1: two CTAs on vertically adjacent tiles share B by TMA multicast)}}
 sched.nv_gemm @cluster cluster_n 2

@@ -85,3 +85,14 @@ module attributes {sched.target = "sm_90a"} {
 module attributes {sched.target = "sm_90a"} {
   sched.nv_gemm @batched b_layout col batch strided
 }
+
+// -----
+// Split-K: the store waits in a stream_k_fixup (the tile's last run sums the others'), and the
+// kernel takes the split count after the workspace.
+// CHECK-LABEL: sched.nv_kernel @split
+// CHECK:         sched.nv_tile_scheduler @tiles raster along_m group 8 decomposition split_k
+// CHECK:         sched.nv_stream_k_fixup {
+// CHECK-NEXT:      sched.nv_store_tile
+module attributes {sched.target = "sm_90a"} {
+  sched.nv_gemm @split block_n 128 decomposition split_k
+}

@@ -40,6 +40,7 @@ class KernelArgs:
     k: str = "%k"
     ldc: str = "%ldc"
     workspace: str = "%workspace"
+    splits: str = "%splits"
     batch: str = "%batch"
     a_batch_step: str = "%a_batch_step"
     b_batch_step: str = "%b_batch_step"
@@ -61,10 +62,16 @@ for A and B, 1 when the operand has one matrix per entry or 0 when every entry s
 tensor map's batch coordinate is the entry times the step)."""
 
 
+SPLIT_SIGNATURE = f", {ARGS.splits}: i32"
+"""What a split-K kernel takes after ``SIGNATURE``: the number of runs each tile's k-blocks are
+cut into (1 to the k-block count; the launch gives every run its own CTA)."""
+
+
 def signature(config: HopperGemmConfig) -> str:
     """The kernel's parameters before its fused epilogue's (``SIGNATURE``, then
-    ``BATCH_SIGNATURE`` when the scheduler walks a batch)."""
-    return SIGNATURE + (BATCH_SIGNATURE if config.batched else "")
+    ``BATCH_SIGNATURE`` when the scheduler walks a batch, ``SPLIT_SIGNATURE`` with split-K)."""
+    batch = BATCH_SIGNATURE if config.batched else ""
+    return SIGNATURE + batch + (SPLIT_SIGNATURE if config.split_k else "")
 
 
 @dataclass(frozen=True)
@@ -153,9 +160,9 @@ class GemmEmitter(NvvmEmitter):
             w.mul(self.units_per_product, ARGS.batch) if config.batched else self.units_per_product
         )
         """Units of work (see the module docstring); a CTA takes ``first_unit``, then every
-        ``unit_step``-th.  A batched scheduler walks entry 0's units, then entry 1's..."""
+        ``unit_step``-th.  A batched scheduler walks entry 0's units, then entry 1's...; split-K
+        walks ``total_units · splits`` runs (``work.py``)."""
         self.k_blocks = self.ceil_div(ARGS.k, config.block_k)
-        self.grid = grid
         self.stream_k_run: StreamKRun | None = stream_k_run(self) if config.stream_k else None
         """The launch's stream-K split (``work.py``), computed once in the entry block."""
 

@@ -66,11 +66,11 @@ def wgmma_plan(kernel: P.Kernel) -> HopperGemmConfig:
         raise WgmmaPlanError(problems)
     scheduler = kernel.schedulers[0]
     fixups = _of_type(kernel, P.StreamKFixup)
-    if bool(fixups) != (scheduler.decomposition.value == "stream_k"):
+    if bool(fixups) != (scheduler.decomposition.value in ("stream_k", "split_k")):
         raise WgmmaPlanError(
             [
-                "a stream-K tile scheduler needs its consumer's store_tile inside a "
-                "sched.nv_stream_k_fixup, and only a stream-K scheduler may have one"
+                "a stream-K or split-K tile scheduler needs its consumer's store_tile inside a "
+                "sched.nv_stream_k_fixup, and only such a scheduler may have one"
             ]
         )
     g = kernel.gemm

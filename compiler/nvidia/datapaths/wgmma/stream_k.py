@@ -1,7 +1,10 @@
-"""Stream-K's handoff: a tile split between two CTAs is summed through a global workspace.
+"""Stream-K's handoff and split-K's reduction: a tile split between CTAs is summed through a
+global workspace.
 
 The workspace (``HopperGemmConfig.workspace_bytes``, zeroed once when it is allocated) holds
-one i32 *ready flag* per CTA and consumer warpgroup, then one f32 partial tile per CTA
+one i32 *ready flag* per CTA and consumer warpgroup (``WORKSPACE_FLAG_BYTES``, room for the
+most CTAs a launch may have, so the layout is the same for every grid), then one f32 partial
+tile per CTA
 (``rows_per_consumer × block_n`` floats per warpgroup).  Slot ``s = 2·ctaid + c`` belongs to
 consumer warpgroup ``c`` of CTA ``ctaid``.
 
@@ -15,6 +18,12 @@ consumer warpgroup ``c`` of CTA ``ctaid``.
   ``bar.sync 5 + c, 128``, then every thread adds the partial to its accumulators and stores the
   tile as usual.
 
+Split-K (``work.py``) gives each run of a tile its own CTA, so run ``r`` owns slot ``2·r + c``:
+every run but a tile's last writes its partial and raises its flag as a head does
+(``write_partial`` at slot ``r``); the last run's leader waits for the flags of the tile's
+``S - 1`` earlier runs in turn and resets each, ``bar.sync 5 + c, 128``, and every thread adds
+their partials, in run order, to its accumulators before the store (``add_partials``).
+
 Each slot is written once per launch, by one head, and read by one tail; launches that share a
 workspace must be ordered (the runtime keeps one per stream).
 """
@@ -22,6 +31,7 @@ workspace must be ordered (the runtime keeps one per stream).
 from __future__ import annotations
 
 from warpsched.nvidia.datapaths.wgmma.emitter import ARGS, GemmEmitter
+from warpsched.nvidia.gemm.config import WORKSPACE_FLAG_BYTES
 
 HANDOFF_BARRIER = 5
 """Named barrier ``HANDOFF_BARRIER + c`` orders consumer warpgroup ``c``'s partial and flag."""
@@ -34,9 +44,8 @@ def _slot(em: GemmEmitter, index: str, cta: str) -> tuple[str, str]:
     w, cfg = em.w, em.config
     slot = w.add(w.muli(cta, 2), index)
     flag = em.elem(ARGS.workspace, slot, "i32", PTR_GLOBAL)
-    flags_bytes = em.binop("and", w.addi(w.muli(em.grid, 8), 255), w.const(-256))
     partial_bytes = cfg.rows_per_consumer * cfg.block_n * 4
-    offset = w.add(flags_bytes, w.muli(slot, partial_bytes))
+    offset = w.addi(w.muli(slot, partial_bytes), WORKSPACE_FLAG_BYTES)
     return flag, em.elem(ARGS.workspace, offset, "i8", PTR_GLOBAL)
 
 
@@ -62,10 +71,18 @@ def _flag_asm(em: GemmEmitter, text: str, flag: str) -> None:
     )
 
 
-def write_partial(em: GemmEmitter, accs: list[str], thread: str, leader: str, index: str) -> None:
-    """Head segment: store the partial sums ``accs`` of consumer ``index`` and raise its flag."""
+def write_partial(
+    em: GemmEmitter,
+    accs: list[str],
+    thread: str,
+    leader: str,
+    index: str,
+    slot: str | None = None,
+) -> None:
+    """Head segment: store the partial sums ``accs`` of consumer ``index`` into the slot of CTA
+    ``ctaid`` (split-K: of run ``slot``) and raise its flag."""
     w = em.w
-    flag, partial = _slot(em, index, em.sreg("ctaid.x"))
+    flag, partial = _slot(em, index, slot if slot is not None else em.sreg("ctaid.x"))
     mine = em.elem(partial, w.muli(thread, 4), "f32", PTR_GLOBAL)
     for _atom, acc, first, offset in _groups(em, accs):
         vec = w.zero(VEC)
@@ -89,24 +106,72 @@ def add_partial(
     return ``accs`` plus the head's partial sums."""
     w, cfg = em.w, em.config
     flag, partial = _slot(em, index, w.addi(em.sreg("ctaid.x"), -cfg.cluster_m))
-
-    def wait_flag() -> None:
-        spin, ready = em.label("sk_spin"), em.label("sk_ready")
-        em.br(spin)
-        em.open(spin)
-        addr = w.emit(f"llvm.ptrtoint {flag} : {PTR_GLOBAL} to i64")
-        value = w.emit(
-            "llvm.inline_asm has_side_effects asm_dialect = att "
-            '"ld.acquire.gpu.global.u32 $0, [$1];", "=r,l" '
-            f"{addr} : (i64) -> i32"
-        )
-        em.cond_br(w.icmp("eq", value, w.const(0)), spin, ready)
-        em.open(ready)
-        _flag_asm(em, "st.relaxed.gpu.global.u32 [$0], 0;", flag)
-
-    em.if_then(leader, wait_flag, "sk_wait")
+    em.if_then(leader, lambda: _take_flag(em, flag), "sk_wait")
     _handoff_sync(em, index)
-    mine = em.elem(partial, w.muli(thread, 4), "f32", PTR_GLOBAL)
+    return _added(em, accs, em.elem(partial, w.muli(thread, 4), "f32", PTR_GLOBAL))
+
+
+def _take_flag(em: GemmEmitter, flag: str) -> None:
+    """The leader spins on ``ld.acquire.gpu`` of ``flag`` until it reads 1, then resets it."""
+    w = em.w
+    spin, ready = em.label("sk_spin"), em.label("sk_ready")
+    em.br(spin)
+    em.open(spin)
+    addr = w.emit(f"llvm.ptrtoint {flag} : {PTR_GLOBAL} to i64")
+    value = w.emit(
+        "llvm.inline_asm has_side_effects asm_dialect = att "
+        '"ld.acquire.gpu.global.u32 $0, [$1];", "=r,l" '
+        f"{addr} : (i64) -> i32"
+    )
+    em.cond_br(w.icmp("eq", value, w.const(0)), spin, ready)
+    em.open(ready)
+    _flag_asm(em, "st.relaxed.gpu.global.u32 [$0], 0;", flag)
+
+
+def add_partials(
+    em: GemmEmitter,
+    accs: list[str],
+    thread: str,
+    leader: str,
+    index: str,
+    first: str,
+    end: str,
+) -> list[str]:
+    """Split-K, a tile's last run: wait for the flags of runs ``[first, end)`` (each raised by
+    its own CTA into its run's slot), reset them, and return ``accs`` plus their partials."""
+    w = em.w
+    loop, body, done = em.label("split_flags"), em.label("split_flag"), em.label("split_waited")
+
+    def take_flags() -> None:
+        run = f"%{loop}_r"
+        w.stmt(f"llvm.br ^{loop}({first} : i32)")
+        w.block(loop, [(run, "i32")])
+        em.cond_br(w.icmp("ult", run, end), body, done)
+        em.open(body)
+        _take_flag(em, _slot(em, index, run)[0])
+        w.stmt(f"llvm.br ^{loop}({w.addi(run, 1)} : i32)")
+        em.open(done)
+
+    em.if_then(leader, take_flags, "split_wait")
+    _handoff_sync(em, index)
+    sums, add, summed = em.label("split_sum"), em.label("split_add"), em.label("split_summed")
+    run = f"%{sums}_r"
+    partial_sums = [f"%{sums}_a{atom}" for atom in range(len(accs))]
+    types = ", ".join(["i32"] + [em.acc_type] * len(accs))
+    w.stmt(f"llvm.br ^{sums}({', '.join([first, *accs])} : {types})")
+    w.block(sums, [(run, "i32"), *((name, em.acc_type) for name in partial_sums)])
+    em.cond_br(w.icmp("ult", run, end), add, summed)
+    em.open(add)
+    partial = _slot(em, index, run)[1]
+    added = _added(em, partial_sums, em.elem(partial, w.muli(thread, 4), "f32", PTR_GLOBAL))
+    w.stmt(f"llvm.br ^{sums}({', '.join([w.addi(run, 1), *added])} : {types})")
+    em.open(summed)
+    return partial_sums
+
+
+def _added(em: GemmEmitter, accs: list[str], mine: str) -> list[str]:
+    """``accs`` plus the partial tile this thread's floats of which start at ``mine``."""
+    w = em.w
     out = list(accs)
     for atom, _acc, first, offset in _groups(em, accs):
         ptr = em.elem(mine, offset, "f32", PTR_GLOBAL)

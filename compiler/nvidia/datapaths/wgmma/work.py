@@ -17,13 +17,17 @@ units and ``kb`` k-blocks per tile, a CTA whose cluster index is ``c``:
   down, so its head segment is its first stream-K item and its tail segment
   its last: the partial a tail waits for (``stream_k.py``) was the lower CTA's
   first stream-K item.
+* split-K: the ``U · S`` runs (``S``, the kernel's ``splits`` argument) are walked as whole
+  units are: run ``r`` is k-blocks ``[s·kb / S, (s+1)·kb / S)`` of tile ``r div S``, with
+  ``s = r mod S``.  The launch gives every run its own CTA, so a tile's ``S`` runs are CTAs
+  ``t·S .. t·S + S - 1``, and the one whose run ends the tile sums the others' partials.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from warpsched.nvidia.datapaths.wgmma.emitter import GemmEmitter
+from warpsched.nvidia.datapaths.wgmma.emitter import ARGS, GemmEmitter
 
 
 @dataclass(frozen=True)
@@ -35,6 +39,8 @@ class WorkItem:
     k_begin: str
     k_end: str
     next_state: tuple[str, ...]
+    run: str | None = None
+    """Split-K: the run's index (``unit · S + s``); None otherwise."""
 
 
 @dataclass(frozen=True)
@@ -65,8 +71,9 @@ def walk_items(units: int, per_wave: int, k_blocks: int, cta: int, stream_k: boo
 
 class WorkWalk:
     """One role's walk over its CTA's work items; the state is block arguments
-    ``%<prefix>t`` (the next whole unit) and, with stream-K, ``%<prefix>e`` (one past the
-    next segment's last iteration).  ``first``/``step``: the role's whole units."""
+    ``%<prefix>t`` (the next whole unit, or split-K run) and, with stream-K, ``%<prefix>e``
+    (one past the next segment's last iteration).  ``first``/``step``: the role's whole
+    units."""
 
     def __init__(self, em: GemmEmitter, prefix: str, first: str, step: str) -> None:
         self.em, self.first, self.step = em, first, step
@@ -85,6 +92,8 @@ class WorkWalk:
         """The current item and the state after it (emit where the state is in scope)."""
         em, w = self.em, self.em.w
         t = self.names[0]
+        if em.config.split_k:
+            return self._split_item(t)
         if self.run is None:
             return WorkItem(
                 w.icmp("ult", t, em.total_units), t, w.const(0), em.k_blocks, (w.add(t, self.step),)
@@ -103,4 +112,23 @@ class WorkWalk:
                 em.select(whole, w.add(t, self.step), t),
                 em.select(whole, e, seg_start),
             ),
+        )
+
+    def _split_item(self, r: str) -> WorkItem:
+        """Split-K run ``r``: k-blocks ``[s·kb / S, (s+1)·kb / S)`` of unit ``r div S``."""
+        em, w = self.em, self.em.w
+        splits = ARGS.splits
+        unit = em.udiv(r, splits)
+        s = em.binop("sub", r, w.mul(unit, splits))
+
+        def bound(index: str) -> str:
+            return em.udiv(w.mul(index, em.k_blocks), splits)
+
+        return WorkItem(
+            valid=w.icmp("ult", r, w.mul(em.total_units, splits)),
+            unit=unit,
+            k_begin=bound(s),
+            k_end=bound(w.addi(s, 1)),
+            next_state=(w.add(r, self.step),),
+            run=r,
         )

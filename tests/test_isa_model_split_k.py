@@ -1,0 +1,87 @@
+"""Split-K (``decomposition = split_k``) computes C = A·B exactly on the CPU ISA model.
+
+Each tile's k-blocks are cut into ``splits`` runs, one CTA each; every run but the last writes
+its partial sums to the workspace and raises its flag, and the last run's CTA waits for the
+flags, adds the partials and stores the tile.  The cases cover both store paths, the operand
+layouts, an f32 C, ragged M, N and K, uneven runs (K's k-blocks not a multiple of the split
+count), one split (no handoff) and as many splits as k-blocks.  The workspace's flags must be
+lowered again when the kernel ends (``hopper_case`` asserts it).  One-line mutations of the
+reduction (the partials not added, the wait for the flags skipped, the first run's partial left
+out) must fail.
+"""
+
+from __future__ import annotations
+
+import pytest
+from isa_model_launch import (
+    GlobalMemory,
+    HopperGemmConfig,
+    hopper_case,
+    warpgroup_roles,
+    wgmma_stream_k,
+)
+
+CASES = {
+    "tma_3_runs": ({}, (136, 200, 520, 3)),
+    "registers_4_uneven_runs": ({"epilogue": "registers", "block_n": 128}, (200, 136, 456, 4)),
+    "col_a_f32_c_5_runs": (
+        {"a_layout": "col", "out_dtype": "f32", "block_n": 128},
+        (130, 130, 1000, 5),
+    ),
+    "col_b_one_run": ({"b_layout": "col", "block_n": 128}, (64, 64, 200, 1)),
+    "a_run_per_k_block": ({"block_n": 64, "block_m": 256}, (100, 72, 448, 7)),
+}
+
+
+def _wrong(name: str) -> int:
+    variant, (m, n, k, splits) = CASES[name]
+    config = HopperGemmConfig(decomposition="split_k", **variant)
+    return hopper_case(config, m, n, k, 1, splits=splits).wrong
+
+
+def _caught(name: str) -> bool:
+    """The run is wrong, or leaves a workspace flag raised (``hopper_case`` asserts)."""
+    try:
+        return _wrong(name) > 0
+    except AssertionError as exc:
+        return "flags left raised" in str(exc)
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_split_k_is_exact(name):
+    assert _wrong(name) == 0
+
+
+def test_partials_not_added_are_caught(monkeypatch):
+    monkeypatch.setattr(wgmma_stream_k, "_added", lambda em, accs, mine: list(accs))
+    assert _caught("tma_3_runs")
+
+
+def test_the_first_run_left_out_is_caught(monkeypatch):
+    add = wgmma_stream_k.add_partials
+
+    def from_the_second(em, accs, thread, leader, index, first, end):
+        return add(em, accs, thread, leader, index, em.w.addi(first, 1), end)
+
+    monkeypatch.setattr(warpgroup_roles, "add_partials", from_the_second)
+    assert _caught("registers_4_uneven_runs")
+
+
+def test_the_last_run_must_wait_for_the_flags(monkeypatch):
+    """Without the wait (and its reset), the last run may read partials not yet written, and
+    the flags stay raised."""
+    monkeypatch.setattr(wgmma_stream_k, "_take_flag", lambda em, flag: None)
+    assert _caught("tma_3_runs")
+
+
+def test_a_reused_workspace_holds_no_stale_flags():
+    """The runtime keeps one workspace per stream: a launch of 2 CTAs leaves its partial sums
+    in it, and a later launch of 72 CTAs must find its flags lowered (their slots have one
+    place, whatever the grid), compute C exactly and lower them again."""
+    memory = GlobalMemory()
+    config = HopperGemmConfig(block_n=128, stages=5, decomposition="split_k")
+    workspace = memory.alloc(config.workspace_bytes(128), "workspace")
+    first = hopper_case(config, 128, 128, 512, 1, splits=2, memory=memory, workspace_at=workspace)
+    second = hopper_case(config, 768, 768, 512, 1, splits=2, memory=memory, workspace_at=workspace)
+    assert (first.grid, second.grid) == (2, 72)
+    assert first.wrong == second.wrong == 0
