@@ -25,9 +25,11 @@ def test_clusters_launch_whole_pairs_one_per_tile_pair():
 def test_stream_k_workspace_holds_flags_then_one_partial_tile_per_cta():
     config = HopperGemmConfig(decomposition="stream_k")
     assert HopperGemmConfig().workspace_bytes(132) == 0
-    # 132 CTAs × 2 warpgroups of i32 flags, rounded up to 256 bytes, then 128x256 f32 tiles
-    assert config.workspace_bytes(132) == 1280 + 132 * 128 * 256 * 4
-    assert config.workspace_bytes(1) == 256 + 128 * 256 * 4
+    # i32 flags for 1024 CTAs × 2 warpgroups whatever the grid, then 128x256 f32 tiles
+    assert config.workspace_bytes(132) == 8192 + 132 * 128 * 256 * 4
+    assert config.workspace_bytes(1) == 8192 + 128 * 256 * 4
+    split = HopperGemmConfig(block_n=128, decomposition="split_k")
+    assert split.workspace_bytes(96) == 8192 + 96 * 128 * 128 * 4
 
 
 def test_stream_k_rejects_more_iterations_than_32_bits_count():
