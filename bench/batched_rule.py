@@ -15,7 +15,7 @@ import dataclasses
 import sys
 
 from any_shape_sweep import BATCHED, Case
-from gemm_vs_cublas import L2_BYTES, TOLERANCE, _time_graphs
+from gemm_vs_cublas import L2_BYTES, TOLERANCE, _time_graphs, cache, device_sms
 
 from warpsched.nvidia.gemm.config import HopperGemmConfig
 from warpsched.runtime.gemm_heuristic import (
@@ -50,12 +50,7 @@ def configs() -> dict[str, HopperGemmConfig]:
 
 
 def prepare() -> int:
-    from warpsched.runtime.gemm_kernel import GemmKernel
-
-    for name, config in configs().items():
-        GemmKernel(config).cubin()
-        print(f"cached {name}", flush=True)
-    return 0
+    return cache(configs().values())
 
 
 def run() -> int:
@@ -63,8 +58,7 @@ def run() -> int:
 
     from warpsched.runtime.gemm import gemm
 
-    sms = torch.cuda.get_device_properties(0).multi_processor_count
-    print(f"device {torch.cuda.get_device_name(0)}, {sms} SMs", flush=True)
+    sms = device_sms(torch)
     print("\n| batch × M×N×K | torch TFLOP/s | " + " | ".join(RULE) + " | rule picks |")
     print("|---|---|" + "---|" * len(RULE) + "---|")
     for index, case in enumerate(CASES):

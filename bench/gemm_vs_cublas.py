@@ -89,14 +89,26 @@ def prepare() -> int:
     from test_gemm_any_shape_gpu import gemm_default_configs
     from test_hopper_gpu import gpu_test_configs
 
+    every = [config(name) for name in CANDIDATES] + gpu_test_configs() + gemm_default_configs()
+    return cache(every)
+
+
+def cache(configs) -> int:
+    """Compile each configuration (once) into the kernel cache, printing its key."""
     from warpsched.runtime.gemm_kernel import GemmKernel
 
-    every = [config(name) for name in CANDIDATES] + gpu_test_configs() + gemm_default_configs()
-    for cfg in dict.fromkeys(every):
+    for cfg in dict.fromkeys(configs):
         kernel = GemmKernel(cfg)
         kernel.cubin()
         print(f"cached {cfg.name} -> {kernel.cache_key[:16]}", flush=True)
     return 0
+
+
+def device_sms(torch) -> int:
+    """Print the device's name and SM count; return the count."""
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    print(f"device {torch.cuda.get_device_name(0)}, {sms} SMs", flush=True)
+    return sms
 
 
 PAD = 0

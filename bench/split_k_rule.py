@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import sys
 
-from gemm_vs_cublas import L2_BYTES, TOLERANCE, UNTUNED, _time_graphs
+from gemm_vs_cublas import L2_BYTES, TOLERANCE, UNTUNED, _time_graphs, cache, device_sms
 
 from warpsched.nvidia.gemm.config import HopperGemmConfig
 from warpsched.runtime.gemm_geometry import split_count
@@ -28,16 +28,11 @@ SPLIT_K = {
 
 
 def prepare() -> int:
-    from warpsched.runtime.gemm_kernel import GemmKernel
-
     defaults = [
         default_config(m, n, H100_SMS, HopperGemmConfig(), k * 2 % 128 == 0 and n * 2 % 128 == 0)
         for m, n, k in UNTUNED
     ]
-    for config in dict.fromkeys([*SPLIT_K.values(), *defaults]):
-        GemmKernel(config).cubin()
-        print(f"cached {config.attributes()}", flush=True)
-    return 0
+    return cache([*SPLIT_K.values(), *defaults])
 
 
 def run() -> int:
@@ -45,8 +40,7 @@ def run() -> int:
 
     from warpsched.runtime.gemm import gemm, kernel_for
 
-    sms = torch.cuda.get_device_properties(0).multi_processor_count
-    print(f"device {torch.cuda.get_device_name(0)}, {sms} SMs", flush=True)
+    sms = device_sms(torch)
     names = ["default"] + [f"{name} S{part}" for name in SPLIT_K for part in ("", "/2")]
     print("\n| M×N×K | cuBLAS TFLOP/s | " + " | ".join(names) + " |")
     print("|---|---|" + "---|" * len(names))
