@@ -10,12 +10,11 @@ CSP-ordered schedules (``test_pipeline_ldg.mojo``, listed in mojo-semantics.md A
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from test_examples import GOLDEN, ROOT, _schedules
+from tool_run import opt
 
 from warpsched.dialects.amd.ops import ScheduleOp
 from warpsched.dialects.registry import new_context
@@ -45,16 +44,6 @@ MODES = [
     for w in ("issue", "lgkm")
     for g in ("kernel", "schedule")
 ]
-
-
-def opt(*args: str, input_text: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "warpsched.tools.opt", *args],
-        input=input_text,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
 
 
 def verdicts(text: str) -> list[str]:

@@ -6,11 +6,10 @@ they give the other two examples exactly, and then the same golden expansions.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from tool_run import opt
 
 from warpsched.core.ir import ir
 from warpsched.dialects.amd.ops import ScheduleOp, is_schedule, top_level_ops
@@ -21,15 +20,6 @@ from warpsched.schedule import Phase, format_entries
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "golden" / "schedules"
-
-
-def opt(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "warpsched.tools.opt", *args],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
 
 
 BUILT = {"pingpong_body.mlir": "pingpong.mlir", "four_wave_body.mlir": "four_wave.mlir"}
@@ -89,13 +79,7 @@ def test_example_round_trips(example: str) -> None:
     first = opt(str(ROOT / "examples" / example))
     assert first.returncode == 0, first.stderr
     generic = opt(str(ROOT / "examples" / example), "--mlir-print-op-generic")
-    again = subprocess.run(
-        [sys.executable, "-m", "warpsched.tools.opt", "-"],
-        input=generic.stdout,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    again = opt("-", input_text=generic.stdout)
     assert again.returncode == 0, again.stderr
     assert again.stdout == first.stdout
     assert first.stdout == _without_comments(text)
