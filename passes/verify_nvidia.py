@@ -84,8 +84,7 @@ def sites(op: ir.Operation, kernel: P.Kernel) -> dict[int, ir.Operation]:
 
 
 def _steps(steps: tuple, region: NvOp, out: dict[int, ir.Operation]) -> None:
-    views = [v for v in map(NvOp, region.children()) if v.spec.model is not None]
-    for step, view in zip(steps, views, strict=False):
+    for step, view in zip(steps, map(NvOp, region.children()), strict=True):
         out[id(step)] = view.operation
         if view.spec.region:
             _steps(step.body, view, out)

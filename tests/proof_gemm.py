@@ -124,7 +124,7 @@ def _epilogue_body(cfg: ProofConfig) -> tuple[P.Step, ...]:
         )
     else:
         tile = (P.OutputConsume(ACC, (P.DrainStageToC(ACC), *arrive)),)
-    return (P.EpilogueContext(ACC, (P.TileLoop(TILES, P.Side.CONSUMER, tile),)),)
+    return (P.SyncWait(), P.EpilogueContext(ACC, (P.TileLoop(TILES, P.Side.CONSUMER, tile),)))
 
 
 def build_proof_kernel(cfg: ProofConfig) -> P.Kernel:

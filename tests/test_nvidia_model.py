@@ -196,6 +196,7 @@ def test_walk_visits_nested_steps_in_order():
     k = build_proof_kernel(ProofConfig(mode=Mode.PER_K))
     names = [type(s).__name__ for s in P.walk(k.body_of(Role.EPILOGUE))]
     assert names == [
+        "SyncWait",
         "EpilogueContext",
         "TileLoop",
         "ZeroEpilogueAccumulator",

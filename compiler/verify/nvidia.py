@@ -12,7 +12,8 @@ In order, first violation first:
   kernel's ``input_produce expect_tx``, against its ``tma_load``s' boxes); the violation
   carries the exploration's counterexample, where the phase never completes;
 * ``named-barrier``: one purpose and one thread count per id, over the barriers the unrolled
-  actors use (and barrier 0 after the init);
+  actors use (and barrier 0 after the init), with the ids and purposes of
+  ``named_barriers.LOWERED``, the table of what each data path's lowering emits;
 * ``termination``: every actor with a body walks as many rounds as the others (a role without
   a tile loop, a scheduler that never fetches, a producer outside the persistent tile loop);
 * ``stage-agreement``: every actor that takes stages of a pipeline takes as many per round;
@@ -42,7 +43,16 @@ from warpsched.nvidia.program.smem_layout import SmemLayout
 
 from .counterexample import Violation
 from .expect_tx import check_expect_tx
-from .named_barriers import NamedUse, check_named
+from .named_barriers import (
+    HANDOFF,
+    INIT,
+    ORDER,
+    SYNC,
+    TCGEN05_STAGING,
+    WGMMA_STAGING,
+    NamedUse,
+    check_named,
+)
 from .nvidia_explore import explore
 from .nvidia_findings import agreement, classify, termination, trace_of
 from .nvidia_model import DEALLOC, Kind, WorkItem, unroll
@@ -167,25 +177,36 @@ def init_counts(kernel: P.Kernel) -> dict[tuple, int]:
 
 def named_barriers(kernel: P.Kernel) -> list[NamedUse]:
     """Barrier 0 after the init (every thread; a 2x1 cluster syncs through ``barrier.cluster``
-    instead), then every named barrier the actors use, named after the op that uses it."""
+    instead), then every named barrier the actors use, named after the op that uses it: over
+    ``NAMED_BARRIER_TILES`` work items, and for stream-K also the segment walks, whose head and
+    tail segments sync on the handoff barriers."""
     uses = []
     if kernel.cluster_m == 1:
-        uses.append(NamedUse(0, "barrier init (bar.sync 0)", kernel.launch_threads, kernel))
-    for actions in unroll(kernel, NAMED_BARRIER_TILES, 1).actions.values():
-        for a in actions:
-            if a.kind in (Kind.BAR_SYNC, Kind.BAR_ARRIVE):
-                barrier_id = int(str(a.barrier[1]).split()[0])
-                purpose = PURPOSES.get(type(a.at), a.at.SPEC.name)
-                uses.append(NamedUse(barrier_id, purpose, a.threads, a.at))
+        uses.append(NamedUse(INIT.id_of(), INIT.purpose, kernel.launch_threads, kernel))
+    walks = [None] + [plan.work for plan in explorations(kernel) if _segments(plan)]
+    for work in walks:
+        for actions in unroll(kernel, NAMED_BARRIER_TILES, 1, work).actions.values():
+            for a in actions:
+                if a.kind in (Kind.BAR_SYNC, Kind.BAR_ARRIVE):
+                    barrier_id = int(str(a.barrier[1]).split()[0])
+                    purpose = PURPOSES.get(type(a.at), a.at.SPEC.name)
+                    uses.append(NamedUse(barrier_id, purpose, a.threads, a.at, a.kind.value))
     return uses
 
 
+def _segments(plan: Exploration) -> bool:
+    """The exploration walks stream-K segments (work items that do not hold a whole tile)."""
+    return plan.work is not None and any(not (w.starts and w.finishes) for w in plan.work)
+
+
 PURPOSES = {
-    P.MmaContext: "TMEM address (Sync)",
-    P.EpilogueContext: "TMEM address (Sync)",
-    P.TakeTurns: "mainloop order",
-    P.StoreTile: "C staging",
-    P.StreamKFixup: "stream-K handoff",
+    P.MmaContext: SYNC.purpose,
+    P.SyncWait: SYNC.purpose,
+    P.TakeTurns: ORDER.purpose,
+    P.StoreTile: WGMMA_STAGING.purpose,
+    P.DrainStageToC: TCGEN05_STAGING.purpose,
+    P.StoreC: TCGEN05_STAGING.purpose,
+    P.StreamKFixup: HANDOFF.purpose,
 }
 """What each op that uses a named barrier uses it for (one purpose per id)."""
 

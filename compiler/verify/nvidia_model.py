@@ -22,9 +22,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from warpsched.nvidia import program as P
-from warpsched.nvidia.program.pipeline_config import SYNC_BARRIER_ID
 from warpsched.nvidia.program.roles import Role
+from warpsched.nvidia.program.smem_layout import SmemLayout
 
+from .named_barriers import SYNC, TCGEN05_STAGING
 from .nvidia_actions import DEALLOC, WARP, Action, Kind, barrier_name
 from .nvidia_actor import Actor, WorkItem
 from .nvidia_warpgroups import (
@@ -221,8 +222,7 @@ def _mma_context(r: Actor, s: P.MmaContext) -> None:
     tmem = r.kernel.target.has_tmem
     if tmem:
         r.emit(Kind.TMEM_ALLOC, s)
-    named = ("named", SYNC_BARRIER_ID)
-    r.emit(Kind.BAR_ARRIVE, s, named, r.threads, threads=_sync_threads(r))
+    r.emit(Kind.BAR_ARRIVE, s, r.named(SYNC.id_of()), r.threads, threads=_sync_threads(r))
     _steps(r, s.body)
     if tmem:
         r.emit(Kind.TMEM_RELINQUISH, s)
@@ -231,8 +231,11 @@ def _mma_context(r: Actor, s: P.MmaContext) -> None:
         r.emit(Kind.TMEM_DEALLOC, s)
 
 
+def _sync_wait(r: Actor, s: P.SyncWait) -> None:
+    r.emit(Kind.BAR_SYNC, s, r.named(SYNC.id_of()), r.threads, threads=_sync_threads(r))
+
+
 def _epilogue_context(r: Actor, s: P.EpilogueContext) -> None:
-    r.emit(Kind.BAR_SYNC, s, ("named", SYNC_BARRIER_ID), r.threads, threads=_sync_threads(r))
     _steps(r, s.body)
     cta_group = r.kernel.output_pipeline.config.cta_group
     r.emit(Kind.ARRIVE, s, DEALLOC, r.threads * cta_group)
@@ -241,6 +244,23 @@ def _epilogue_context(r: Actor, s: P.EpilogueContext) -> None:
 def _tmem_read(r: Actor, s) -> None:
     if r.kernel.target.has_tmem:
         r.emit(Kind.TMEM_READ, s)
+
+
+def _drain_stage_to_c(r: Actor, s: P.DrainStageToC) -> None:
+    _store_c(r, s, lambda: _tmem_read(r, s))
+
+
+def _store_c(r: Actor, s, write=lambda: None) -> None:
+    """``drain_stage_to_c`` (``write``: its TMEM reads) or ``store_c``.  The tcgen05 epilogue
+    writes the tile into its staging buffer between two ``bar.sync`` of ``TCGEN05_STAGING``
+    (the previous tile's TMA stores have read the buffer; then this tile's may)."""
+    if not SmemLayout.uses_tmem_data(r.kernel):
+        write()
+        return
+    barrier, threads = r.named(TCGEN05_STAGING.id_of()), TCGEN05_STAGING.threads
+    r.emit(Kind.BAR_SYNC, s, barrier, r.threads, threads=threads)
+    write()
+    r.emit(Kind.BAR_SYNC, s, barrier, r.threads, threads=threads)
 
 
 _HANDLERS = {
@@ -263,7 +283,9 @@ _HANDLERS = {
     P.AcquireEpilogueLinear: _acquire_linear,
     P.ReleaseStage: _release_stage,
     P.MmaContext: _mma_context,
+    P.SyncWait: _sync_wait,
     P.EpilogueContext: _epilogue_context,
-    P.DrainStageToC: _tmem_read,
+    P.DrainStageToC: _drain_stage_to_c,
+    P.StoreC: _store_c,
     P.AccumulateStage: _tmem_read,
 }

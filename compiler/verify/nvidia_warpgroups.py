@@ -18,8 +18,9 @@ persistent tile loop splits its work (``split rows`` / ``tiles``) gets one per w
 * ``stream_k_fixup``: the handoff's ``bar.sync`` for a head or a tail segment, the body only
   for an item that finishes its tile; ``store_tile tma``: two staging ``bar.sync`` per pass.
 
-The named-barrier ids and the box bytes come from the data path's own modules, so the model
-and the lowering cannot disagree on them.
+The named-barrier ids come from ``named_barriers.LOWERED``'s entries (which read them from the
+data path's own modules) and the box bytes from the data path, so the model and the lowering
+cannot disagree on them.
 """
 
 from __future__ import annotations
@@ -28,14 +29,12 @@ from collections.abc import Callable
 
 from warpsched.nvidia import program as P
 from warpsched.nvidia.datapaths.wgmma import operands
-from warpsched.nvidia.datapaths.wgmma.consumer import ORDER_BARRIERS, WARPGROUP
-from warpsched.nvidia.datapaths.wgmma.epilogue_tma import STAGING_BARRIER
 from warpsched.nvidia.datapaths.wgmma.plan import WgmmaPlanError, wgmma_plan
-from warpsched.nvidia.datapaths.wgmma.stream_k import HANDOFF_BARRIER
 from warpsched.nvidia.lowering.mainloop import is_mainloop
 from warpsched.nvidia.program.enums import EpilogueKind, Multicast, Split
 from warpsched.nvidia.program.roles import WARPGROUP_SIZE
 
+from .named_barriers import HANDOFF, ORDER, WGMMA_STAGING
 from .nvidia_actions import Kind
 from .nvidia_actor import Actor, WorkItem
 
@@ -171,18 +170,18 @@ def _mma(r: Actor, s: P.MmaTileProduct, run: Run) -> None:
 
 # ---- turns, stream-K, the store -----------------------------------------------------------------
 def _take_turns(r: Actor, s: P.TakeTurns, run: Run) -> None:
-    both = 2 * WARPGROUP
+    mine, both = r.named(ORDER.id_of(r.warpgroup)), ORDER.threads
     if not (r.warpgroup == 0 and r.first_item):
-        r.emit(Kind.BAR_SYNC, s, r.named(ORDER_BARRIERS[r.warpgroup]), WARPGROUP, threads=both)
+        r.emit(Kind.BAR_SYNC, s, mine, WARPGROUP_SIZE, threads=both)
     run(r, s.body)
-    other = ORDER_BARRIERS[1 - r.warpgroup]
-    r.emit(Kind.BAR_ARRIVE, s, r.named(other), WARPGROUP, threads=both)
+    other = r.named(ORDER.id_of(1 - r.warpgroup))
+    r.emit(Kind.BAR_ARRIVE, s, other, WARPGROUP_SIZE, threads=both)
 
 
 def _stream_k_fixup(r: Actor, s: P.StreamKFixup, run: Run) -> None:
-    handoff = r.named(HANDOFF_BARRIER + r.warpgroup)
+    handoff = r.named(HANDOFF.id_of(r.warpgroup))
     if not r.item.starts or not r.item.finishes:
-        r.emit(Kind.BAR_SYNC, s, handoff, WARPGROUP, threads=WARPGROUP)
+        r.emit(Kind.BAR_SYNC, s, handoff, WARPGROUP_SIZE, threads=HANDOFF.threads)
     if r.item.finishes:
         run(r, s.body)
 
@@ -190,9 +189,9 @@ def _stream_k_fixup(r: Actor, s: P.StreamKFixup, run: Run) -> None:
 def _store_tile(r: Actor, s: P.StoreTile, run: Run) -> None:
     plan = _plan(r)
     if s.path is EpilogueKind.TMA and plan is not None:
-        staging = r.named(STAGING_BARRIER + r.warpgroup)
+        staging = r.named(WGMMA_STAGING.id_of(r.warpgroup))
         for _ in range(plan.staging_passes * 2):
-            r.emit(Kind.BAR_SYNC, s, staging, WARPGROUP, threads=WARPGROUP)
+            r.emit(Kind.BAR_SYNC, s, staging, WARPGROUP_SIZE, threads=WGMMA_STAGING.threads)
     r.data(s, f"store C ({s.path.value})")
 
 

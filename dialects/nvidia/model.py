@@ -93,8 +93,6 @@ class _StepConverter:
     def steps(self, region: NvOp) -> tuple[P.Step, ...]:
         out = []
         for view in map(NvOp, region.children()):
-            if view.spec.model is None:
-                continue  # sched.nv_sync_wait: the epilogue context's entry issues its bar.sync 1
             kwargs: dict[str, object] = dict(view.params())
             if view.spec.region:
                 kwargs["body"] = self.steps(view)

@@ -1,13 +1,15 @@
-"""Lowering of the warp contexts (``MmaContext``, ``EpilogueContext``): the TMEM lifecycle and
-the MMA ⇄ epilogue start barrier, mixed into ``roles.RoleLowering``.
+"""Lowering of the warp contexts (``MmaContext``, ``EpilogueContext``) and the Sync wait between
+them (``SyncWait``): the TMEM lifecycle and the MMA ⇄ epilogue start barrier, mixed into
+``roles.RoleLowering``.
 
 * MMA context: ``tcgen05.alloc`` (sm_100a; both CTAs of a cta_group 2 pair
   allocate, ``.cta_group::2``), ``tcgen05.fence::before_thread_sync``,
   ``bar.arrive 1, mma+epi``; the body (only in the leader CTA with cta_group
   2); at exit relinquish, wait on the dealloc barrier (phase 0), dealloc;
-* epilogue context: ``bar.sync 1, mma+epi``, ``tcgen05.fence::after_thread_sync``;
-  the body; the data path's ``finish_epilogue``; then arrive on the dealloc
-  barrier (the peer CTA's first with cta_group 2).
+* Sync wait (right before the epilogue context): ``bar.sync 1, mma+epi``;
+* epilogue context: ``tcgen05.fence::after_thread_sync``; the body; the data
+  path's ``finish_epilogue``; then arrive on the dealloc barrier (the peer
+  CTA's first with cta_group 2).
 """
 
 from __future__ import annotations
@@ -46,9 +48,11 @@ class ContextLowering:
         if tmem is not None:
             em.tmem_dealloc(tmem, self.cfg.tmem_columns, cg)
 
+    def _SyncWait(self, s: P.SyncWait) -> None:
+        self.em.named_sync(SYNC_BARRIER_ID, self._sync_threads())
+
     def _EpilogueContext(self, s: P.EpilogueContext) -> None:
         em = self.em
-        em.named_sync(SYNC_BARRIER_ID, self._sync_threads())
         if self.k.target.has_tmem:
             em.tcgen05_fence("after")
         self.steps(s.body)

@@ -23,8 +23,8 @@ Each role's steps are lowered by ``roles.RoleLowering``.  Protocol lowering
   leader CTA's barrier when cta_group is 2); release_from_epilogue steps;
 * MMA context: ``tcgen05.alloc`` (sm_100a), ``bar.arrive 1, mma+epi``; at
   exit relinquish, wait on the dealloc barrier (phase 0), ``tcgen05.dealloc``;
-* epilogue context: ``bar.sync 1, mma+epi``; at exit arrive on the dealloc
-  barrier (the peer CTA's first when cta_group is 2).
+* Sync wait: ``bar.sync 1, mma+epi``; the epilogue context after it: at exit
+  arrive on the dealloc barrier (the peer CTA's first when cta_group is 2).
 
 A cta_group 2 kernel is a 2-CTA cluster kernel: ``nvvm.cluster_dim = 2,1,1``
 (PTX ``.explicitcluster`` / ``.reqnctapercluster 2, 1, 1``), and a cluster

@@ -14,7 +14,6 @@ from warpsched.nvidia.program.op_spec import (
     MMA_STAGE_TYPE,
     OUT,
     C,
-    OpSpec,
     P,
     integer,
     named,
@@ -148,16 +147,17 @@ CONTEXTS = (
     ),
     op(
         "epilogue_context",
-        "``EpilogueWarpContext``.  Enter: ``bar.sync 1, mma+epilogue``, then read the TMEM "
+        "``EpilogueWarpContext``.  Enter (after the ``sync_wait`` before it): read the TMEM "
         "address.  Exit: ``signal_complete`` (peer, then self) on the dealloc barrier.",
         *OUT,
         region=True,
         owner=EPI,
     ),
-    OpSpec(
-        "sched.nv_sync_wait",
-        "``WarpGroupBarrier[mma + epilogue threads, 1].wait()``: ``bar.sync 1, n``; must come "
-        "right before the epilogue context, whose entry issues it.",
+    op(
+        "sync_wait",
+        "``WarpGroupBarrier[mma + epilogue threads, 1].wait()``: ``bar.sync 1, n``, the wait "
+        "for the TMEM address the MMA context published; must come right before the epilogue "
+        "context that reads it.",
         owner=EPI,
     ),
     op(

@@ -54,8 +54,8 @@ class OpSpec:
     """The shape, semantics and protocol facts of one op (see the module docstring).
 
     ``model`` names the generated program-model class; None for ``sched.nv_kernel`` and
-    ``sched.nv_role`` (``kernel.Kernel`` and ``RoleBody`` are assembled from their parts) and
-    for ``sched.nv_sync_wait`` (the epilogue context's entry issues that ``bar.sync 1``).
+    ``sched.nv_role`` only (``kernel.Kernel`` and ``RoleBody`` are assembled from their parts):
+    every op of a role body is a step, so a kernel printed from its model loses none.
     ``acquires`` / ``scope`` / ``holds`` name the pipeline side an explicit acquire takes, a
     region form holds for its region, or a data step needs held (``holds`` also names the
     parameter); ``releases`` is the explicit acquire an explicit release ends.
