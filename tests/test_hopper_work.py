@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from warpsched.nvidia.datapaths.wgmma.work import Segment, walk_items
+from warpsched.nvidia.datapaths.wgmma.work import Segment, walk_items, walk_split_runs
 
 CASES = [
     (2048, 132, 128),  # 8192³ with 128x256 tiles: 15.5 waves
@@ -69,3 +69,21 @@ def test_a_split_tile_has_a_head_first_and_a_tail_last(units, per_wave, k_blocks
         stream_k_start = sum(1 for item in walks[head_cta] if item.unit < whole_units)
         assert head_pos == stream_k_start  # the head CTA's first stream-K item
         assert tail_pos == len(walks[tail_cta]) - 1  # the tail CTA's last item
+
+
+@pytest.mark.parametrize(
+    "units, splits, per_wave, k_blocks",
+    [(16, 4, 64, 128), (1, 3, 3, 4), (2, 3, 2, 4), (9, 7, 63, 256), (5, 2, 4, 3)],
+)
+def test_split_k_runs_cut_every_tile_once(units, splits, per_wave, k_blocks):
+    """Every k-block of every tile in exactly one run; a tile's runs differ by at most one
+    k-block; a CTA walks its runs in increasing order, ``per_wave`` apart."""
+    walks = [walk_split_runs(units, splits, per_wave, k_blocks, c) for c in range(per_wave)]
+    covered = Counter(
+        (i.unit, k) for walk in walks for i in walk for k in range(i.k_begin, i.k_end)
+    )
+    assert set(covered) == {(u, k) for u in range(units) for k in range(k_blocks)}
+    assert set(covered.values()) == {1}
+    lengths = {i.k_end - i.k_begin for walk in walks for i in walk}
+    assert max(lengths) - min(lengths) <= 1
+    assert sum(len(walk) for walk in walks) == units * splits

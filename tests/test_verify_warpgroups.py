@@ -28,6 +28,7 @@ FEATURES = [
     {"consumers": "pingpong", "block_m": 64, "stages": 2},
     {"decomposition": "stream_k"},
     {"decomposition": "stream_k", "cluster_m": 2},
+    {"decomposition": "split_k", "block_n": 128},
     {"cluster_m": 2, "b_layout": "col"},
     {"cluster_m": 2, "consumers": "pingpong", "block_m": 128, "block_n": 128},
     {"a_layout": "col", "out_dtype": "f32", "epilogue": "registers", "stages": 6, "block_n": 128},
@@ -181,6 +182,25 @@ def test_stream_k_segments_are_explored_with_their_heads_and_tails():
         a for a in unroll(kernel, 1, 2, head_only).actions["consumer 0"] if a.kind is Kind.BAR_SYNC
     ]
     assert [a.barrier for a in handoffs] == [("named", 5)]  # the head writes its partial only
+
+
+def test_split_k_runs_are_explored_alone_and_walked_together():
+    """Each of a tile's runs in a CTA of its own (the launch's split-K), head, middle and tail,
+    and two CTAs that each walk three runs of two tiles (the kernel's walk allows it)."""
+    from warpsched.verify.nvidia import SPLITS, explorations
+
+    kernel = expand_gemm(HopperGemmConfig(decomposition="split_k", block_n=128))
+    runs = [e.work for e in explorations(kernel) if any(not i.finishes for i in e.work)]
+    alone = {(w[0].starts, w[0].finishes) for w in runs if len(w) == 1}
+    assert alone == {(True, False), (False, False)}
+    tails = [e.work for e in explorations(kernel) if len(e.work) == 1 and not e.work[0].starts]
+    assert any(w[0].finishes for w in tails)
+    walked = [w for w in runs if len(w) == SPLITS]
+    assert len(walked) == 2
+    assert all(
+        {(i.starts, i.finishes) for i in w} == {(True, False), (False, True), (False, False)}
+        for w in walked
+    )
 
 
 def test_input_pipeline_counts_stay_thread_counts_for_the_other_data_paths():

@@ -24,7 +24,10 @@ In order, first violation first:
 The explorations (``explorations``): for a kernel with a tile-id pipeline, 1 tile and more
 tiles than stages, of 1 and 2 K blocks; for a persistent tile loop, 1 and ``S + 1`` work
 items of 1 and ``S + 1`` k-blocks (``S`` the ring's stages, so every slot wraps) and, with
-stream-K, the segment walks of both CTAs of a split.  A 2x1 cluster (both CTAs' actors and
+stream-K, the segment walks of both CTAs of a split; with split-K, the walks of the three CTAs
+of one tile cut into ``SPLITS`` runs (a head, a middle and a tail run, one each, as the launch
+gives them) and of two CTAs that walk the six runs of two tiles (head, tail, middle and middle,
+head, tail: the kernel's walk allows a CTA more than one run).  A 2x1 cluster (both CTAs' actors and
 barriers) is explored with its ring cut to 2 stages, so six actors stay within the state bound.
 """
 
@@ -37,7 +40,7 @@ from warpsched.nvidia import program as P
 from warpsched.nvidia.datapaths.tcgen05.rules import input_box_bytes
 from warpsched.nvidia.datapaths.wgmma.operands import stage_arrival_bytes
 from warpsched.nvidia.datapaths.wgmma.plan import WgmmaPlanError, uses_wgmma, wgmma_plan
-from warpsched.nvidia.datapaths.wgmma.work import walk_items
+from warpsched.nvidia.datapaths.wgmma.work import walk_items, walk_split_runs
 from warpsched.nvidia.program.pipeline_config import InputPipelineConfig
 from warpsched.nvidia.program.smem_layout import SmemLayout
 
@@ -60,6 +63,8 @@ from .nvidia_model import DEALLOC, Kind, WorkItem, unroll
 K_BLOCKS = (1, 2)
 CLUSTER_STAGES = 2
 NAMED_BARRIER_TILES = 3
+SPLITS = 3
+"""Split-K runs per tile in the split-K walks: a head, a middle and a tail run."""
 """Work items unrolled for the named-barrier table: every ping-pong warpgroup takes one after
 its first (the first skips its turn)."""
 
@@ -136,13 +141,20 @@ def explorations(kernel: P.Kernel) -> Iterator[Exploration]:
     for tiles in (1, stages + 1):
         for k_blocks in (1, stages + 1):
             yield Exploration(tiles, k_blocks, (WorkItem(k_blocks),) * tiles)
-    if kernel.schedulers[0].decomposition.value == "stream_k":
-        for cta in range(2):
-            walk = walk_items(3, 2, stages + 1, cta, stream_k=True)
-            work = tuple(
-                WorkItem(i.k_end - i.k_begin, i.k_begin == 0, i.k_end == stages + 1) for i in walk
-            )
-            yield Exploration(len(work), stages + 1, work)
+    k_blocks = stages + 1
+    decomposition = kernel.schedulers[0].decomposition.value
+    if decomposition == "stream_k":
+        walks = [walk_items(3, 2, k_blocks, cta, stream_k=True) for cta in range(2)]
+    elif decomposition == "split_k":
+        walks = [walk_split_runs(1, SPLITS, SPLITS, k_blocks, cta) for cta in range(SPLITS)]
+        walks += [walk_split_runs(2, SPLITS, 2, k_blocks, cta) for cta in range(2)]
+    else:
+        walks = []
+    for walk in walks:
+        work = tuple(
+            WorkItem(i.k_end - i.k_begin, i.k_begin == 0, i.k_end == k_blocks) for i in walk
+        )
+        yield Exploration(len(work), k_blocks, work)
 
 
 def _cluster_ring(kernel: P.Kernel) -> P.Kernel:

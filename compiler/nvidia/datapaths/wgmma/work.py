@@ -69,6 +69,19 @@ def walk_items(units: int, per_wave: int, k_blocks: int, cta: int, stream_k: boo
     return items
 
 
+def walk_split_runs(
+    units: int, splits: int, per_wave: int, k_blocks: int, cta: int
+) -> list[Segment]:
+    """The split-K runs of CTA ``cta`` (of ``per_wave``) in the order its roles walk them: runs
+    ``cta, cta + per_wave, ...`` below ``units · splits``, run ``r`` holding k-blocks
+    ``[s·kb / S, (s+1)·kb / S)`` of unit ``r div S`` (``s = r mod S``), as ``WorkWalk`` emits
+    them."""
+    return [
+        Segment(r // splits, r % splits * k_blocks // splits, (r % splits + 1) * k_blocks // splits)
+        for r in range(cta, units * splits, per_wave)
+    ]
+
+
 class WorkWalk:
     """One role's walk over its CTA's work items; the state is block arguments
     ``%<prefix>t`` (the next whole unit, or split-K run) and, with stream-K, ``%<prefix>e``
