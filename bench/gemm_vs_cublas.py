@@ -35,6 +35,7 @@ CANDIDATES = {
     "pp_64x128_s6_tma": {"consumers": "pingpong", "block_m": 64, "block_n": 128, "stages": 6},
     "coop_128x256_s3_tma_c2": {"cluster_m": 2},
     "coop_128x256_s4_tma_c2": {"stages": 4, "cluster_m": 2},  # two-pass epilogue
+    "coop_128x256_s4_tma_c2_sk": {"stages": 4, "cluster_m": 2, "decomposition": "stream_k"},
     "pp_128x128_s4_tma_c2": {"consumers": "pingpong", "block_n": 128, "stages": 4, "cluster_m": 2},
 }
 HEADLINE = [(4096, 4096, 4096), (8192, 8192, 8192), (16384, 16384, 4096), (8192, 8192, 1024)]

@@ -123,6 +123,10 @@ CASES = {
         _rand(t, 100, 3000, dtype=d, gen=g),
         _rand(t, 3000, 77, dtype=d, gen=g),
     ),
+    "partial_wave_rows_off_128": lambda t, d, g: (  # 144 tiles: clustered stream-K
+        _rand(t, 2992, 3000, dtype=d, gen=g),
+        _rand(t, 3000, 1496, dtype=d, gen=g),
+    ),
     "large_unaligned": lambda t, d, g: (
         _rand(t, 3000, 2047, dtype=d, gen=g),
         _rand(t, 2047, 2999, dtype=d, gen=g),

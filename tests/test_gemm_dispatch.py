@@ -29,10 +29,12 @@ from warpsched.runtime.gemm_heuristic import (
     MEDIUM,
     SMALL,
     SPLIT_K_128,
+    STREAM_K_128,
     batch_attributes,
     default_config,
     rule_configs,
     shape_attributes,
+    wave_efficiency,
 )
 from warpsched.runtime.tensors import MatrixArg, TensorArgumentError
 
@@ -197,6 +199,29 @@ def test_rows_off_128_byte_boundaries_take_the_clustered_large_kernel():
     assert shape_attributes(1000, 1000, H100_SMS, rows_aligned=False)["block_n"] == 128
 
 
+def test_a_partial_last_wave_of_large_tiles_takes_stream_k():
+    """144 tiles of 128×256 on 132 SMs run in two waves, 55% busy: stream-K, with 128×128
+    tiles for aligned rows and the clustered kernel for rows off 128-byte boundaries, when the
+    tiles are at least 16 k-blocks deep; 480 tiles (91% busy), one wave (which stream-K cannot
+    even out) and shallow tiles stay data-parallel."""
+    assert wave_efficiency(144, H100_SMS) == pytest.approx(144 / 264)
+    assert wave_efficiency(264, H100_SMS) == 1.0
+    assert shape_attributes(2992, 1496, H100_SMS, k=3000) == STREAM_K_128
+    assert shape_attributes(2992, 1496, H100_SMS, rows_aligned=False, k=3000) == {
+        "stages": 4,
+        "cluster_m": 2,
+        "decomposition": "stream_k",
+    }
+    assert shape_attributes(2992, 1496, H100_SMS, k=1024) == STREAM_K_128
+    assert shape_attributes(2992, 1496, H100_SMS, k=1023) == {}  # 15 k-blocks and a bit
+    assert shape_attributes(2504, 2504, H100_SMS, rows_aligned=False, k=512) == {
+        "stages": 4,
+        "cluster_m": 2,
+    }
+    assert shape_attributes(3000, 5000, H100_SMS, k=4000) == {}
+    assert shape_attributes(1000, 3000, H100_SMS, k=4096) == {}  # 96 tiles: one wave
+
+
 def test_default_config_keeps_what_the_operands_decide():
     base = HopperGemmConfig(
         name="k", a_layout="col", b_layout="col", in_dtype="f16", out_dtype="f32"
@@ -211,7 +236,7 @@ def test_default_config_keeps_what_the_operands_decide():
     )
     assert small.consumers.value == "pingpong" and small.block_m == 64
     every = rule_configs(base)
-    assert len(set(every)) == 20 and small in every
+    assert len(set(every)) == 22 and small in every
     assert all(default_config(m, m, H100_SMS, base) in every for m in (64, 1000, 1536, 8192))
     batched = dataclasses.replace(base, batch="strided")
     assert all(

@@ -8,7 +8,12 @@ tiles do not fill the SMs leaves them idle, so the tile shrinks until they do.
   cooperative, 3 stages, TMA epilogue (``HopperGemmConfig()``: the best single kernel over the
   18 aligned shapes; 2×1 clusters lost up to 7% on 2048³), or, when an operand's rows do not
   start on 128-byte boundaries, 4 stages in 2×1 clusters (5000×3000×2040: 0.72 of cuBLAS with
-  the plain kernel, 0.92 with this one);
+  the plain kernel, 0.92 with this one); but when those tiles take more than one wave, keep
+  fewer than ``WAVE_EFFICIENCY`` of the SMs busy over the waves (``wave_efficiency``) and each
+  holds at least ``STREAM_K_MIN_K_BLOCKS`` k-blocks, stream-K, which spreads the last, partial
+  wave over every SM: 128×128 tiles (``STREAM_K_128``) for aligned rows (2560×2560×4096: 1.15
+  of cuBLAS against 0.98), else the clustered kernel with stream-K (2992×1496×3000, 144 tiles
+  in two waves, 55% busy: 0.79 against 0.57);
 * else more 128×128 tiles than SMs: 128×128 with stream-K, which evens out the second, partial
   wave (1536³: 416 TFLOP/s against 355 data-parallel);
 * else more than ``SMALL_TILES`` 128×128 tiles: 128×128 cooperative, 5 stages;
@@ -31,6 +36,11 @@ from .gemm_geometry import split_count
 
 FILL = 0.7
 """The fraction of the SMs the 128×256 tiles must cover for the large-shape kernel."""
+WAVE_EFFICIENCY = 0.85
+"""Below this fraction of SM time busy over the large kernel's waves, its tiles take stream-K."""
+STREAM_K_MIN_K_BLOCKS = 16
+"""Stream-K for a partial wave only with tiles at least this many k-blocks deep (H100: it won
+with 24 to 48, lost with 8: 2504×2504×512, 0.68 against 0.81 of cuBLAS)."""
 ROW_ALIGN = 128
 """Bytes: operand rows starting on this boundary count as aligned."""
 SMALL_TILES = 48
@@ -43,6 +53,7 @@ BATCH_LARGE_K = 2048
 
 LARGE: dict[str, object] = {}
 LARGE_UNALIGNED_ROWS = {"stages": 4, "cluster_m": 2}
+LARGE_UNALIGNED_ROWS_STREAM_K = {**LARGE_UNALIGNED_ROWS, "decomposition": "stream_k"}
 STREAM_K_128 = {"block_n": 128, "stages": 5, "decomposition": "stream_k"}
 MEDIUM = {"block_n": 128, "stages": 5}
 SMALL = {"consumers": "pingpong", "block_m": 64, "block_n": 128, "stages": 6}
@@ -53,13 +64,23 @@ def _tiles(m: int, n: int, block_m: int, block_n: int) -> int:
     return -(-m // block_m) * -(-n // block_n)
 
 
+def wave_efficiency(tiles: int, sm_count: int) -> float:
+    """The fraction of SM time busy when ``tiles`` equal tiles run in whole waves of
+    ``sm_count``: 1 when the last wave is full."""
+    return tiles / (-(-tiles // sm_count) * sm_count)
+
+
 def shape_attributes(
     m: int, n: int, sm_count: int, rows_aligned: bool = True, k: int = 0
 ) -> dict[str, object]:
     """The attributes (over ``HopperGemmConfig``'s defaults) of the kernel for an ``m × n × k``
     product on ``sm_count`` SMs, whose operands' rows start on 128-byte boundaries when
-    ``rows_aligned``; K enters only the choice of split-K."""
-    if _tiles(m, n, 128, 256) >= FILL * sm_count:
+    ``rows_aligned``; K enters only the choice of stream-K and split-K."""
+    large = _tiles(m, n, 128, 256)
+    if large >= FILL * sm_count:
+        deep = k >= STREAM_K_MIN_K_BLOCKS * HopperGemmConfig().block_k
+        if deep and large > sm_count and wave_efficiency(large, sm_count) < WAVE_EFFICIENCY:
+            return STREAM_K_128 if rows_aligned else LARGE_UNALIGNED_ROWS_STREAM_K
         return LARGE if rows_aligned else LARGE_UNALIGNED_ROWS
     tiles = _tiles(m, n, 128, 128)
     if tiles > sm_count:
@@ -123,10 +144,11 @@ def rule_configs(base: HopperGemmConfig) -> list[HopperGemmConfig]:
     cache must hold
     for ``gemm()`` to run every shape without a compiler."""
     out = []
-    for attributes in (LARGE, LARGE_UNALIGNED_ROWS, STREAM_K_128, MEDIUM, SMALL, SPLIT_K_128):
+    single_only = (LARGE_UNALIGNED_ROWS_STREAM_K, STREAM_K_128, SPLIT_K_128)
+    for attributes in (LARGE, LARGE_UNALIGNED_ROWS, MEDIUM, SMALL, *single_only):
         for epilogue in ("tma", "registers"):
             for batch in ("single", "strided"):
-                if batch == "strided" and attributes in (STREAM_K_128, SPLIT_K_128):
+                if batch == "strided" and attributes in single_only:
                     continue
                 chosen = {**attributes, "epilogue": epilogue, "batch": batch}
                 out.append(_configured(base, chosen))
