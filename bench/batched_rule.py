@@ -22,6 +22,7 @@ from warpsched.runtime.gemm_heuristic import (
     LARGE,
     LARGE_UNALIGNED_ROWS,
     MEDIUM,
+    MEDIUM_DEEP_RING,
     SMALL,
     STREAM_K_128,
     batch_attributes,
@@ -32,6 +33,7 @@ RULE = {
     "large_c2": LARGE_UNALIGNED_ROWS,
     "stream_k_128": STREAM_K_128,
     "medium": MEDIUM,
+    "medium_deep_ring": MEDIUM_DEEP_RING,
     "small": SMALL,
 }
 CASES = BATCHED + [

@@ -59,7 +59,7 @@ case "${1:-}" in
     for tool in memcheck racecheck; do
       step timeout 150 compute-sanitizer --tool "$tool" --error-exitcode 3 --report-api-errors no \
         python3 -m pytest -q -p no:cacheprovider tests/test_gemm_any_shape_gpu.py \
-        -k "bfloat16 and (odd_everything or misaligned_base or stride_0 or batched_own_b or batched_shared_b or split_k)"
+        -k "bfloat16 and (odd_everything or misaligned_base or stride_0 or batched_own_b or batched_shared_b or batched_more_tiles or split_k)"
     done
     # The clustered stream-K kernel of a partial last wave (72 units of 2x1 on 66 clusters).
     for tool in memcheck racecheck synccheck; do

@@ -107,6 +107,10 @@ CASES = {
         _rand(t, 96, 200, dtype=d, gen=g),
         _rand(t, 5, 200, 136, dtype=d, gen=g),
     ),
+    "batched_more_tiles_than_sms": lambda t, d, g: (  # 192 tiles: the 6-stage ring
+        _rand(t, 3, 1000, 256, dtype=d, gen=g),
+        _rand(t, 3, 256, 1000, dtype=d, gen=g),
+    ),
     "batched_odd_batch_stride": lambda t, d, g: (
         _rand(t, 3 * 6404, dtype=d, gen=g).as_strided((3, 100, 64), (6404, 64, 1)),
         _rand(t, 3, 64, 88, dtype=d, gen=g).transpose(1, 2).contiguous().transpose(1, 2),

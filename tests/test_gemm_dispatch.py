@@ -27,6 +27,7 @@ from warpsched.runtime.gemm_dispatch import (
 from warpsched.runtime.gemm_geometry import split_count
 from warpsched.runtime.gemm_heuristic import (
     MEDIUM,
+    MEDIUM_DEEP_RING,
     SMALL,
     SPLIT_K_128,
     STREAM_K_128,
@@ -236,7 +237,7 @@ def test_default_config_keeps_what_the_operands_decide():
     )
     assert small.consumers.value == "pingpong" and small.block_m == 64
     every = rule_configs(base)
-    assert len(set(every)) == 22 and small in every
+    assert len(set(every)) == 24 and small in every
     assert all(default_config(m, m, H100_SMS, base) in every for m in (64, 1000, 1536, 8192))
     batched = dataclasses.replace(base, batch="strided")
     assert all(
@@ -248,13 +249,16 @@ def test_default_config_keeps_what_the_operands_decide():
 
 
 def test_a_batch_counts_every_entry_s_tiles():
-    """One 256×256 product takes the small ping-pong kernel, 64 of them fill the machine with
-    128×128 tiles; deep entries that fill it with 128×256 tiles take the large kernel, shallow
-    ones 128×128; a batch never takes stream-K."""
+    """One 256×256 product takes the small ping-pong kernel, 32 of them fill the machine with
+    128×128 tiles, 64 of them more than fill it and take the 6-stage ring; deep entries that
+    fill it with 128×256 tiles take the large kernel, shallow ones 128×128; a batch never
+    takes stream-K."""
     assert shape_attributes(256, 256, H100_SMS)["consumers"] == "pingpong"
-    assert batch_attributes(256, 256, 1024, 64, H100_SMS) == MEDIUM
+    assert batch_attributes(256, 256, 1024, 32, H100_SMS) == MEDIUM  # 128 tiles
+    assert batch_attributes(256, 256, 1024, 34, H100_SMS) == MEDIUM_DEEP_RING  # 136 tiles
+    assert batch_attributes(1024, 1024, 1024, 8, H100_SMS) == MEDIUM_DEEP_RING
     assert batch_attributes(2048, 2048, 2048, 4, H100_SMS) == {}
-    assert batch_attributes(2048, 2048, 1024, 4, H100_SMS) == MEDIUM
+    assert batch_attributes(2048, 2048, 1024, 4, H100_SMS) == MEDIUM_DEEP_RING
     assert batch_attributes(128, 128, 4096, 2, H100_SMS)["consumers"] == "pingpong"
     deep = batch_attributes(1024, 1024, 4096, 32, H100_SMS, rows_aligned=False)
     assert deep == {"stages": 4, "cluster_m": 2}

@@ -5,9 +5,10 @@ Each case runs three or four entries on ragged M, N and K with C poisoned (NaN),
 operand's entries ``ENTRY_GAP`` poisoned elements apart (so a kernel that stepped by the
 matrix's size, or read past an entry's edge into the next, would pick up the poison).  An
 operand every entry shares (batch step 0) is stored once.  The variants cover both store paths,
-both consumer modes, the operand layouts, 2x1 clusters and stream-K, whose split tiles now span
-entries.  One-line mutations of the batch's data path (no batch coordinate on the loads, no
-batch offset on the register stores, the TMA store at entry 0) must fail.
+both consumer modes, the operand layouts, 2x1 clusters, the 6-stage 128×128 ring gemm() gives
+large batches, and stream-K, whose split tiles now span entries.  One-line mutations of the
+batch's data path (no batch coordinate on the loads, no batch offset on the register stores,
+the TMA store at entry 0) must fail.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ VARIANTS = {
     "cluster_2x1": ({"cluster_m": 2, "block_n": 128}, ""),
     "stream_k_registers": ({"decomposition": "stream_k", "epilogue": "registers"}, ""),
     "f32_c_row_col": ({"b_layout": "col", "out_dtype": "f32", "block_n": 128}, ""),
+    "deep_ring_128x128": ({"block_n": 128, "stages": 6}, ""),
 }
 
 
