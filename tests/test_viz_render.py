@@ -172,3 +172,20 @@ def test_the_diff_picture_is_one_timeline_wide_and_reads_as_a_diff(tmp_path, cap
         and body[4] == "+(iteration 1) wait_lgkm(0)"
     )
     assert lines[-1] == "24 changed run(s)"
+
+
+def test_step_tags_of_neighbouring_items_do_not_overlap(tmp_path) -> None:
+    """four_wave's counterexample has steps 3 and 2 on items a few pixels apart (the kernel's
+    last wait and the epilogue's first fragment load): their tags sit side by side, in the
+    items' order, each one's numbers readable."""
+    out = tmp_path / "out.svg"
+    assert main([str(ROOT / "examples" / "four_wave.mlir"), "--verify", "-o", str(out)]) == 1
+    root = ET.parse(out).getroot()
+    spans = sorted(
+        (float(rect.get("x")), float(rect.get("x")) + float(rect.get("width")), g.get("data-steps"))
+        for g in _items(root, "step-number")
+        for rect in [g.find(f"{NS}rect")]
+    )
+    assert [s for _, _, s in spans] == ["1", "3", "2"]
+    for (_, right, _), (left, _, _) in zip(spans, spans[1:], strict=False):
+        assert left >= right, spans

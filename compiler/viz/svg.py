@@ -40,6 +40,7 @@ COLOURS = {
     Kind.OTHER: "#bab0ac",
 }
 MAX_LINES = 12  # changes listed under a --diff panel
+TAG_GAP = 2  # px between two step tags that would overlap
 
 
 def slug(kind: Kind) -> str:
@@ -148,14 +149,16 @@ def _panel(t: Timeline, top: int) -> tuple[str, int]:
 
 def _step_numbers(mark: Highlight, lane: int, placed: list[Placed], px: float, y: int) -> list:
     """A red tag with the step numbers above each counterexample item of ``lane``, drawn after
-    the lane's boxes so no box covers it."""
-    out = []
-    for p in placed:
+    the lane's boxes so no box covers it; a tag that would overlap the one before it (items a
+    few pixels apart) moves right, just past it, so each stays readable."""
+    out, right = [], float("-inf")
+    for p in sorted(placed, key=lambda p: p.start):
         numbers = mark.numbers.get((lane, p.index))
         if not numbers:
             continue
         text = ",".join(map(str, numbers))
-        x, w = LABEL_W + p.start * px, 7 * len(text) + 6
+        x, w = max(LABEL_W + p.start * px, right + TAG_GAP + 3), 7 * len(text) + 6
+        right = x - 3 + w
         out.append(
             f'<g class="step-number" data-lane="{lane}" data-index="{p.index}" '
             f'data-steps="{text}"><rect x="{x - 3:.2f}" y="{y - 7}" width="{w}" height="13" '
