@@ -27,8 +27,9 @@ items of 1 and ``S + 1`` k-blocks (``S`` the ring's stages, so every slot wraps)
 stream-K, the segment walks of both CTAs of a split; with split-K, the walks of the three CTAs
 of one tile cut into ``SPLITS`` runs (a head, a middle and a tail run, one each, as the launch
 gives them) and of two CTAs that walk the six runs of two tiles (head, tail, middle and middle,
-head, tail: the kernel's walk allows a CTA more than one run).  A 2x1 cluster (both CTAs' actors and
-barriers) is explored with its ring cut to 2 stages, so six actors stay within the state bound.
+head, tail: the kernel's walk allows a CTA more than one run).  A 2x1 cluster (both CTAs'
+actors and barriers) is explored with its ring cut to 2 stages, so six actors stay within the
+state bound.
 """
 
 from __future__ import annotations
@@ -63,10 +64,10 @@ from .nvidia_model import DEALLOC, Kind, WorkItem, unroll
 K_BLOCKS = (1, 2)
 CLUSTER_STAGES = 2
 NAMED_BARRIER_TILES = 3
-SPLITS = 3
-"""Split-K runs per tile in the split-K walks: a head, a middle and a tail run."""
 """Work items unrolled for the named-barrier table: every ping-pong warpgroup takes one after
 its first (the first skips its turn)."""
+SPLITS = 3
+"""Split-K runs per tile in the split-K walks: a head, a middle and a tail run."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -190,8 +191,8 @@ def init_counts(kernel: P.Kernel) -> dict[tuple, int]:
 def named_barriers(kernel: P.Kernel) -> list[NamedUse]:
     """Barrier 0 after the init (every thread; a 2x1 cluster syncs through ``barrier.cluster``
     instead), then every named barrier the actors use, named after the op that uses it: over
-    ``NAMED_BARRIER_TILES`` work items, and for stream-K also the segment walks, whose head and
-    tail segments sync on the handoff barriers."""
+    ``NAMED_BARRIER_TILES`` work items, and for stream-K and split-K also the segment and run
+    walks, whose items that do not hold a whole tile sync on the handoff barriers."""
     uses = []
     if kernel.cluster_m == 1:
         uses.append(NamedUse(INIT.id_of(), INIT.purpose, kernel.launch_threads, kernel))
@@ -207,7 +208,8 @@ def named_barriers(kernel: P.Kernel) -> list[NamedUse]:
 
 
 def _segments(plan: Exploration) -> bool:
-    """The exploration walks stream-K segments (work items that do not hold a whole tile)."""
+    """The exploration walks stream-K segments or split-K runs (work items that do not hold a
+    whole tile)."""
     return plan.work is not None and any(not (w.starts and w.finishes) for w in plan.work)
 
 
