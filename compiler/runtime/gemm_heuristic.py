@@ -145,22 +145,28 @@ def _configured(base: HopperGemmConfig, attributes: dict[str, object]) -> Hopper
     return dataclasses.replace(base, **{**chosen, **attributes})
 
 
+RULE_KERNELS: tuple[tuple[dict[str, object], tuple[str, ...]], ...] = (
+    (LARGE, ("single", "strided")),
+    (LARGE_UNALIGNED_ROWS, ("single", "strided")),
+    (MEDIUM, ("single", "strided")),
+    (SMALL, ("single", "strided")),
+    (LARGE_UNALIGNED_ROWS_STREAM_K, ("single",)),
+    (STREAM_K_128, ("single",)),
+    (SPLIT_K_128, ("single",)),
+    (MEDIUM_DEEP_RING, ("strided",)),
+)
+"""Each kernel of the rule and the batch modes it is picked for (``shape_attributes`` for one
+product, ``batch_attributes`` for a strided batch)."""
+
+
 def rule_configs(base: HopperGemmConfig) -> list[HopperGemmConfig]:
     """Every configuration ``default_config`` can return for ``base``, each with the TMA and
     the register epilogue (``gemm()`` takes the registers when C's rows are not 16-byte
-    multiples), for one product and (but stream-K and split-K) for a strided batch: what a
-    cache must hold
-    for ``gemm()`` to run every shape without a compiler."""
-    out = []
-    single_only = (LARGE_UNALIGNED_ROWS_STREAM_K, STREAM_K_128, SPLIT_K_128)
-    strided_only = (MEDIUM_DEEP_RING,)
-    for attributes in (LARGE, LARGE_UNALIGNED_ROWS, MEDIUM, SMALL, *single_only, *strided_only):
-        for epilogue in ("tma", "registers"):
-            for batch in ("single", "strided"):
-                if (batch == "strided" and attributes in single_only) or (
-                    batch == "single" and attributes in strided_only
-                ):
-                    continue
-                chosen = {**attributes, "epilogue": epilogue, "batch": batch}
-                out.append(_configured(base, chosen))
-    return out
+    multiples), in each batch mode of ``RULE_KERNELS``: what a cache must hold for ``gemm()``
+    to run every shape without a compiler."""
+    return [
+        _configured(base, {**attributes, "epilogue": epilogue, "batch": batch})
+        for attributes, batches in RULE_KERNELS
+        for epilogue in ("tma", "registers")
+        for batch in batches
+    ]
