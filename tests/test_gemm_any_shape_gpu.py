@@ -51,21 +51,17 @@ def _rand(torch, *shape, dtype, gen):
     return torch.randn(*shape, device="cuda", generator=gen).to(dtype)
 
 
+def _fresh(a_shape: tuple[int, ...], b_shape: tuple[int, ...]):
+    """The builder of a case whose operands are new contiguous tensors of these shapes."""
+    return lambda t, d, g: (_rand(t, *a_shape, dtype=d, gen=g), _rand(t, *b_shape, dtype=d, gen=g))
+
+
 CASES = {
-    # name: (A builder, B builder) from (torch, dtype, gen)
-    "odd_n": lambda t, d, g: (
-        _rand(t, 300, 136, dtype=d, gen=g),
-        _rand(t, 136, 37, dtype=d, gen=g),
-    ),
-    "odd_k": lambda t, d, g: (_rand(t, 129, 33, dtype=d, gen=g), _rand(t, 33, 200, dtype=d, gen=g)),
-    "odd_everything": lambda t, d, g: (
-        _rand(t, 1001, 777, dtype=d, gen=g),
-        _rand(t, 777, 999, dtype=d, gen=g),
-    ),
-    "even_unaligned_n": lambda t, d, g: (
-        _rand(t, 520, 264, dtype=d, gen=g),
-        _rand(t, 264, 1002, dtype=d, gen=g),
-    ),
+    # name: (torch, dtype, gen) -> (A, B)
+    "odd_n": _fresh((300, 136), (136, 37)),
+    "odd_k": _fresh((129, 33), (33, 200)),
+    "odd_everything": _fresh((1001, 777), (777, 999)),
+    "even_unaligned_n": _fresh((520, 264), (264, 1002)),
     "misaligned_base": lambda t, d, g: (
         _rand(t, 257, 129, dtype=d, gen=g)[1:, 1:],
         _rand(t, 129, 300, dtype=d, gen=g)[1:, 2:],
@@ -82,59 +78,28 @@ CASES = {
         _rand(t, 200, 256, dtype=d, gen=g)[:, ::2],
         _rand(t, 128, 64, dtype=d, gen=g),
     ),
-    "vector_matrix": lambda t, d, g: (
-        _rand(t, 264, dtype=d, gen=g),
-        _rand(t, 264, 77, dtype=d, gen=g),
-    ),
-    "matrix_vector": lambda t, d, g: (
-        _rand(t, 77, 264, dtype=d, gen=g),
-        _rand(t, 264, dtype=d, gen=g),
-    ),
-    "dot": lambda t, d, g: (_rand(t, 1000, dtype=d, gen=g), _rand(t, 1000, dtype=d, gen=g)),
-    "batched_shared_b": lambda t, d, g: (
-        _rand(t, 3, 5, 100, 64, dtype=d, gen=g),
-        _rand(t, 64, 72, dtype=d, gen=g),
-    ),
+    "vector_matrix": _fresh((264,), (264, 77)),
+    "matrix_vector": _fresh((77, 264), (264,)),
+    "dot": _fresh((1000,), (1000,)),
+    "batched_shared_b": _fresh((3, 5, 100, 64), (64, 72)),
     "batched_expanded_b": lambda t, d, g: (
         _rand(t, 4, 130, 64, dtype=d, gen=g),
         _rand(t, 1, 64, 136, dtype=d, gen=g).expand(4, 64, 136),
     ),
-    "batched_own_b": lambda t, d, g: (
-        _rand(t, 6, 300, 72, dtype=d, gen=g),
-        _rand(t, 6, 72, 129, dtype=d, gen=g),
-    ),
-    "batched_shared_a": lambda t, d, g: (
-        _rand(t, 96, 200, dtype=d, gen=g),
-        _rand(t, 5, 200, 136, dtype=d, gen=g),
-    ),
-    "batched_more_tiles_than_sms": lambda t, d, g: (  # 192 tiles: the 6-stage ring
-        _rand(t, 3, 1000, 256, dtype=d, gen=g),
-        _rand(t, 3, 256, 1000, dtype=d, gen=g),
-    ),
+    "batched_own_b": _fresh((6, 300, 72), (6, 72, 129)),
+    "batched_shared_a": _fresh((96, 200), (5, 200, 136)),
+    # 192 tiles of 128x128: the 6-stage ring
+    "batched_more_tiles_than_sms": _fresh((3, 1000, 256), (3, 256, 1000)),
     "batched_odd_batch_stride": lambda t, d, g: (
         _rand(t, 3 * 6404, dtype=d, gen=g).as_strided((3, 100, 64), (6404, 64, 1)),
         _rand(t, 3, 64, 88, dtype=d, gen=g).transpose(1, 2).contiguous().transpose(1, 2),
     ),
-    "batched_broadcast": lambda t, d, g: (
-        _rand(t, 2, 1, 64, 40, dtype=d, gen=g),
-        _rand(t, 3, 40, 24, dtype=d, gen=g),
-    ),
-    "split_k_deep": lambda t, d, g: (
-        _rand(t, 200, 4096, dtype=d, gen=g),
-        _rand(t, 4096, 300, dtype=d, gen=g),
-    ),
-    "split_k_odd_n": lambda t, d, g: (
-        _rand(t, 100, 3000, dtype=d, gen=g),
-        _rand(t, 3000, 77, dtype=d, gen=g),
-    ),
-    "partial_wave_rows_off_128": lambda t, d, g: (  # 144 tiles: clustered stream-K
-        _rand(t, 2992, 3000, dtype=d, gen=g),
-        _rand(t, 3000, 1496, dtype=d, gen=g),
-    ),
-    "large_unaligned": lambda t, d, g: (
-        _rand(t, 3000, 2047, dtype=d, gen=g),
-        _rand(t, 2047, 2999, dtype=d, gen=g),
-    ),
+    "batched_broadcast": _fresh((2, 1, 64, 40), (3, 40, 24)),
+    "split_k_deep": _fresh((200, 4096), (4096, 300)),
+    "split_k_odd_n": _fresh((100, 3000), (3000, 77)),
+    # 144 tiles of 128x256 in two waves, rows off 128 B: the clustered kernel with stream-K
+    "partial_wave_rows_off_128": _fresh((2992, 3000), (3000, 1496)),
+    "large_unaligned": _fresh((3000, 2047), (2047, 2999)),
 }
 
 
