@@ -22,10 +22,10 @@ from dataclasses import dataclass
 
 from ..nvidia.gemm.config import EpilogueKind, HopperGemmConfig, MatrixLayout
 from .epilogue_args import GemmArgumentError
-from .gemm_geometry import INT32_MAX
+from .gemm_dispatch import TMA_ALIGN
+from .gemm_geometry import INT32_MAX, tile_count
 from .tensors import Layout, MatrixArg
 
-TMA_ALIGN = 16
 MAX_TMA_STRIDE = 2**40
 
 
@@ -65,8 +65,7 @@ def check_call(
         raise GemmArgumentError("sizes and strides must be below 2**31")
     count = _check_batch(cfg, batch, m, c)
     if cfg.stream_k:
-        units = -(-m // cfg.block_m) * -(-n // cfg.block_n) * count
-        if units * -(-k // cfg.block_k) > INT32_MAX:
+        if tile_count(cfg, m, n) * count * -(-k // cfg.block_k) > INT32_MAX:
             raise GemmArgumentError(
                 "stream-K counts k-block iterations in 32 bits: tiles × k-blocks must be "
                 "below 2**31 (use a kernel with decomposition = data_parallel)"
@@ -140,7 +139,7 @@ def check_splits(
                 "only a split_k kernel takes a split count"
             )
         return 1
-    tiles = -(-m // cfg.block_m) * -(-n // cfg.block_n)
+    tiles = tile_count(cfg, m, n)
     k_blocks = -(-k // cfg.block_k)
     if not isinstance(splits, int) or not 1 <= splits <= k_blocks:
         raise GemmArgumentError(f"splits={splits!r}: must be 1..{k_blocks} (K's k-blocks)")

@@ -53,12 +53,16 @@ def gemm_source(config: HopperGemmConfig) -> str:
     )
 
 
+def tile_count(config: HopperGemmConfig, m: int, n: int) -> int:
+    """Tiles of ``config``'s block in an ``m × n`` C."""
+    return -(-m // config.block_m) * -(-n // config.block_n)
+
+
 def split_count(config: HopperGemmConfig, m: int, n: int, k: int, sm_count: int) -> int:
     """Split-K's runs per tile for an ``m × n × k`` product: as many as fill half the SMs with
     one run each (the last run adds the others' partials one after another, so more runs cost
     more than the SMs they add: H100, 512×512×8192 0.81 of cuBLAS with 4 runs, 0.78 with 8;
     ``bench/split_k_rule.py``), but runs of at least ``MIN_SPLIT_BLOCKS`` k-blocks, and at least
     one."""
-    tiles = -(-m // config.block_m) * -(-n // config.block_n)
     k_blocks = -(-k // config.block_k)
-    return max(1, min(sm_count // tiles // 2, k_blocks // MIN_SPLIT_BLOCKS))
+    return max(1, min(sm_count // tile_count(config, m, n) // 2, k_blocks // MIN_SPLIT_BLOCKS))
