@@ -141,12 +141,24 @@ def _attr(value: Value | LayoutSpec) -> ir.Attribute:
     return i64_attr(value) if isinstance(value, int) else ir.StringAttr.get(value)
 
 
+def _width(ty: ir.Type) -> int:
+    """The bit width of an integer attribute's type (``index``: 64)."""
+    try:
+        return ir.IntegerType(ty).width
+    except ValueError:
+        return 64
+
+
 def _value(param: Param, attr: ir.Attribute) -> Value:
     if param.kind is Kind.LAYOUT:
         return layout_spec(attr).layout()
     if param.kind is Kind.INT:
         if not isinstance(attr, ir.IntegerAttr) or isinstance(attr, ir.BoolAttr):
             raise TypeError(f"parameter '{param.name}' must be an integer, got {attr}")
+        if _width(attr.type) > 64:  # IntegerAttr.value of a wider value aborts (getSExtValue)
+            raise TypeError(
+                f"parameter '{param.name}' must be an integer of at most 64 bits, got {attr.type}"
+            )
         return attr.value
     if not isinstance(attr, ir.StringAttr):
         raise TypeError(f"parameter '{param.name}' must be a string, got {attr}")

@@ -76,3 +76,10 @@
     "sched.nv_release_stage"(%0) : (i32) -> ()
   }) {sched.nv_role = {role = "mma"}} : () -> ()
 }) {sched.nv_kernel = {block_k = 32 : i64, block_m = 32 : i64, block_n = 32 : i64, layout = {kind = "warp_role_8warp"}, sym_name = "k", threads = 256 : i64}} : () -> ()
+
+// -----
+// ==== an integer wider than 64 bits (reading it would abort the process) ====
+"builtin.module"() ({
+  // expected-error@+1 {{'sched.nv_output_pipeline' op parameter 'num_stages' must be an integer of at most 64 bits, got i128}}
+  "sched.nv_output_pipeline"() {cta_group = 1 : i64, num_stages = 100000000000000000000000 : i128, stage_stride_cols = 32 : i64, sym_name = "acc"} : () -> ()
+}) {sched.nv_kernel = {block_k = 32 : i64, block_m = 32 : i64, block_n = 32 : i64, layout = {kind = "warp_role_8warp"}, sym_name = "k", threads = 256 : i64}} : () -> ()
