@@ -24,7 +24,8 @@ FUSED_DIR = Path(__file__).parent / "data" / "fused"
 @dataclass(frozen=True)
 class Variant:
     """One fused kernel: its configuration's attributes and its transforms, in order (``scale``,
-    ``bias``, ``relu`` / ``gelu_tanh``, ``residual``)."""
+    ``bias``, ``relu`` / ``gelu_tanh``, ``residual``; ``stage N``: a ``sched.nv_stage_tile
+    overlap N``, after which the rest runs in the next work item's mainloop)."""
 
     name: str
     config: dict
@@ -46,6 +47,10 @@ VARIANTS = (
         {"consumers": "pingpong", "block_m": 64, "block_n": 128, "stages": 6},
         ("bias", "gelu_tanh"),
     ),
+    Variant("bias_gelu_coop_tma_ov4", {}, ("bias", "stage 4", "gelu_tanh")),
+    Variant("bias_gelu_coop_tma_ov16", {}, ("bias", "stage 16", "gelu_tanh")),
+    Variant("bias_gelu_coop_tma_c2_ov8", {"cluster_m": 2}, ("bias", "stage 8", "gelu_tanh")),
+    Variant("gelu_bias_coop_tma_ov8", {}, ("stage 8", "bias", "gelu_tanh")),
     Variant("bias_relu_coop_tma_s4", {"stages": 4, "block_n": 128}, ("bias", "relu")),
     Variant(
         "full_coop_registers",
@@ -80,7 +85,10 @@ def variant_kernel(variant: Variant):
         "gelu_tanh": P.EpilogueActivation(Activation.GELU_TANH),
         "residual": P.EpilogueResidual(),
     }
-    fused = tuple(ops[t] for t in variant.transforms)
+    fused = tuple(
+        P.StageTile(int(t.split()[1])) if t.startswith("stage ") else ops[t]
+        for t in variant.transforms
+    )
 
     def edit(steps: tuple) -> tuple:
         out = []

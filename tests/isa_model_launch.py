@@ -65,7 +65,13 @@ FUSED = {
     "gelu_tanh": P.EpilogueActivation(Activation.GELU_TANH),
     "residual": P.EpilogueResidual(),
 }
-"""The fused epilogue's transforms by name: the program-model steps before a ``store_tile``."""
+"""The fused epilogue's transforms by name: the program-model steps before a ``store_tile``;
+``stage N`` names a ``sched.nv_stage_tile overlap N``."""
+
+
+def fused_step(name: str) -> P.Step:
+    """The program-model step of transform ``name`` (a key of ``FUSED``, or ``stage N``)."""
+    return P.StageTile(int(name.split()[1])) if name.startswith("stage ") else FUSED[name]
 
 
 def bf16_bits(x: np.ndarray) -> np.ndarray:
@@ -120,7 +126,7 @@ def fused_lowered(config: HopperGemmConfig, fused: tuple[str, ...]):
     """The lowered Hopper GEMM (``LoweredKernel``) whose consumer applies the transforms
     ``fused`` (names in ``FUSED``, in order) before each ``store_tile``."""
     kernel = expand_gemm(config)
-    transforms = tuple(FUSED[name] for name in fused)
+    transforms = tuple(fused_step(name) for name in fused)
     bodies = tuple(
         dataclasses.replace(b, steps=_fuse(b.steps, transforms)) if b.role is Role.CONSUMER else b
         for b in kernel.bodies

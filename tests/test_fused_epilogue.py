@@ -18,12 +18,14 @@ from warpsched.dialects.nvidia.model import to_kernel
 from warpsched.dialects.registry import new_context
 from warpsched.driver.compile import compile_source
 from warpsched.frontend.load import load_module
+from warpsched.nvidia.backend.sass import summary
 from warpsched.nvidia.lowering.kernel import lower_kernel
 from warpsched.nvidia.targets import NVTarget
 from warpsched.runtime.epilogue_args import EpilogueArgs, GemmArgumentError, params
 from warpsched.runtime.tensors import as_matrix
 
 EXAMPLE = Path(__file__).parents[1] / "examples" / "hopper_gemm_bias_gelu.mlir"
+OVERLAPPED = EXAMPLE.with_name("hopper_gemm_bias_gelu_overlapped.mlir")
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name)
@@ -38,6 +40,20 @@ def test_the_example_is_the_expansion_with_bias_and_gelu_before_the_store():
         kernel = to_kernel(module.body.operations[0].operation, NVTarget.SM90A)
     expected = variant_kernel(BY_NAME["bias_gelu_coop_tma"])
     assert kernel == dataclasses.replace(expected, name="hopper_gemm_bias_gelu")
+
+
+def test_the_overlapped_example_is_the_ov4_variant_and_compiles_without_spills(tmp_path):
+    text = OVERLAPPED.read_text()
+    context = new_context()
+    with context:
+        module = load_module(text, str(OVERLAPPED), context)
+        kernel = to_kernel(module.body.operations[0].operation, NVTarget.SM90A)
+    expected = variant_kernel(BY_NAME["bias_gelu_coop_tma_ov4"])
+    assert kernel == dataclasses.replace(expected, name="hopper_gemm_bias_gelu_overlapped")
+    cubin = tmp_path / "overlapped.cubin"
+    cubin.write_bytes(compile_source(text, str(OVERLAPPED), CompileOptions("sm_90a")).artefact)
+    facts = summary(cubin)
+    assert (facts.spills, facts.hgmma, facts.tma_stores) == (0, 8, 12)  # stores: loop, tail, drain
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name)

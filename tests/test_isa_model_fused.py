@@ -66,12 +66,17 @@ def _spread() -> list[str]:
 SPREAD = _spread()
 
 
-def reference(product, fused, bias, residual) -> tuple[np.ndarray, np.ndarray | None]:
+def reference(
+    product, fused, bias, residual, bf16: bool = False
+) -> tuple[np.ndarray, np.ndarray | None]:
     """The transforms ``fused`` applied to ``product`` in float64, in order, and the values
-    that entered GELU (None without GELU)."""
+    that entered GELU (None without GELU); ``stage N`` rounds to C's type (``bf16``: bf16,
+    otherwise f32, where the values are exact)."""
     x, entering = product, None
     for name in fused:
-        if name == "scale":
+        if name.startswith("stage "):
+            x = round_bf16(x) if bf16 else x
+        elif name == "scale":
             x = x * ALPHA
         elif name == "bias":
             x = x + bias[None, :]
@@ -101,8 +106,15 @@ def wrong_elements(key: str, fused: tuple[str, ...], index: int = 0) -> int:
     stored = bf16_bits if bf16 else np.asarray
     extra = {"alpha": ALPHA, "bias": stored(bias), "residual": stored(residual), "ldr": ldr}
     result = hopper_case(config, **size, fused=fused, extra=extra)
-    want, entering = reference(result.product, fused, bias, residual)
-    inside, padding = result.c[:, :n], result.c[:, n:]
+    want, entering = reference(result.product, fused, bias, residual, bf16)
+    return count_wrong(result.c, n, want, entering, bf16)
+
+
+def count_wrong(c: np.ndarray, n: int, want, entering, bf16: bool) -> int:
+    """Elements of ``c`` (rows of ``n`` columns and padding) inside M×N unwritten (NaN) or
+    different from ``want`` (exactly after C's rounding, or within the ISA's bound where GELU
+    saw ``entering``), plus padding elements written."""
+    inside, padding = c[:, :n], c[:, n:]
     if entering is None:
         bad = inside != (round_bf16(want) if bf16 else want)
     else:

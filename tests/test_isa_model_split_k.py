@@ -17,7 +17,6 @@ from isa_model_launch import (
     GlobalMemory,
     HopperGemmConfig,
     hopper_case,
-    warpgroup_roles,
     wgmma_stream_k,
 )
 
@@ -63,7 +62,7 @@ def test_the_first_run_left_out_is_caught(monkeypatch):
     def from_the_second(em, accs, thread, leader, index, first, end):
         return add(em, accs, thread, leader, index, em.w.addi(first, 1), end)
 
-    monkeypatch.setattr(warpgroup_roles, "add_partials", from_the_second)
+    monkeypatch.setattr(wgmma_stream_k, "add_partials", from_the_second)
     assert _caught("registers_4_uneven_runs")
 
 

@@ -218,6 +218,7 @@ PURPOSES = {
     P.SyncWait: SYNC.purpose,
     P.TakeTurns: ORDER.purpose,
     P.StoreTile: WGMMA_STAGING.purpose,
+    P.StageTile: WGMMA_STAGING.purpose,
     P.DrainStageToC: TCGEN05_STAGING.purpose,
     P.StoreC: TCGEN05_STAGING.purpose,
     P.StreamKFixup: HANDOFF.purpose,

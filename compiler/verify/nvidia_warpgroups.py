@@ -16,7 +16,8 @@ persistent tile loop splits its work (``split rows`` / ``tiles``) gets one per w
 * ``take_turns``: ``bar.sync`` of the warpgroup's order barrier (128 of 256 threads) except on
   warpgroup 0's first item, ``bar.arrive`` of the other's after the body;
 * ``stream_k_fixup``: the handoff's ``bar.sync`` for a head or a tail segment, the body only
-  for an item that finishes its tile; ``store_tile tma``: two staging ``bar.sync`` per pass.
+  for an item that finishes its tile; ``store_tile tma``: two staging ``bar.sync`` per pass
+  (after a ``stage_tile``, one each: see ``_stage_tile``).
 
 The named-barrier ids come from ``named_barriers.LOWERED``'s entries (which read them from the
 data path's own modules) and the box bytes from the data path, so the model and the lowering
@@ -186,13 +187,27 @@ def _stream_k_fixup(r: Actor, s: P.StreamKFixup, run: Run) -> None:
         run(r, s.body)
 
 
+def _staging_syncs(r: Actor, s: P.Step, count: int) -> None:
+    staging = r.named(WGMMA_STAGING.id_of(r.warpgroup))
+    for _ in range(count):
+        r.emit(Kind.BAR_SYNC, s, staging, WARPGROUP_SIZE, threads=WGMMA_STAGING.threads)
+
+
 def _store_tile(r: Actor, s: P.StoreTile, run: Run) -> None:
     plan = _plan(r)
     if s.path is EpilogueKind.TMA and plan is not None:
-        staging = r.named(WGMMA_STAGING.id_of(r.warpgroup))
-        for _ in range(plan.staging_passes * 2):
-            r.emit(Kind.BAR_SYNC, s, staging, WARPGROUP_SIZE, threads=WGMMA_STAGING.threads)
+        staged = any(isinstance(x, P.StageTile) for b in r.kernel.bodies for x in P.walk(b.steps))
+        _staging_syncs(r, s, 1 if staged else plan.staging_passes * 2)
     r.data(s, f"store C ({s.path.value})")
+
+
+def _stage_tile(r: Actor, s: P.StageTile, run: Run) -> None:
+    """The staging half of a TMA store; the store's own ``bar.sync`` (before the TMA copy)
+    runs in the next item's mainloop, which the model places at the ``store_tile``: the
+    barrier is the warpgroup's own, so no other actor can observe the difference."""
+    if _plan(r) is not None:
+        _staging_syncs(r, s, 1)
+    r.data(s, f"stage C (overlap {s.overlap})")
 
 
 def _label(text: str):
@@ -208,6 +223,7 @@ WARPGROUP_HANDLERS = {
     P.TakeTurns: _take_turns,
     P.StreamKFixup: _stream_k_fixup,
     P.StoreTile: _store_tile,
+    P.StageTile: _stage_tile,
     P.ZeroAccumulator: _label("zero accumulators"),
     P.EpilogueScale: _label("epilogue: × alpha"),
     P.EpilogueBias: _label("epilogue: + bias"),

@@ -7,8 +7,10 @@ parameters and ``params`` the op's.
 
 * ``set_max_registers`` comes first in a role body, with a count a multiple of 8 in [24, 256];
 * ``take_turns`` sits directly in a ``persistent_tile_loop`` with ``split tiles``;
-* ``store_tile``, ``stream_k_fixup`` and the fused-epilogue ops sit in a persistent tile loop
-  (the work item's tile); the epilogue ops come before the ``store_tile`` they feed;
+* ``store_tile``, ``stage_tile``, ``stream_k_fixup`` and the fused-epilogue ops sit in a
+  persistent tile loop (the work item's tile); the epilogue ops come before the ``store_tile``
+  they feed; ``stage_tile``'s ``overlap`` is positive (the data path's plan checks the rest:
+  ``wgmma.plan``);
 * a ``tma_load`` completes its bytes on the ``full`` barrier its ``input_produce`` arms with
   ``expect_tx``; ``multicast cluster`` needs ``cluster_m 2``;
 * ``expect_tx`` is positive, ``mmas_in_flight`` not negative;
@@ -28,7 +30,12 @@ EPILOGUE_TRANSFORMS = (
     "sched.nv_epilogue_activation",
     "sched.nv_epilogue_residual",
 )
-IN_TILE_LOOP = ("sched.nv_store_tile", "sched.nv_stream_k_fixup", *EPILOGUE_TRANSFORMS)
+IN_TILE_LOOP = (
+    "sched.nv_store_tile",
+    "sched.nv_stage_tile",
+    "sched.nv_stream_k_fixup",
+    *EPILOGUE_TRANSFORMS,
+)
 
 
 def placement_problem(
@@ -70,6 +77,8 @@ def placement_problem(
             return "multicast cluster needs a 2x1 cluster: give the kernel cluster_m 2"
     if name == "sched.nv_input_produce" and params.get("expect_tx", 1) < 1:
         return f"expect_tx {params['expect_tx']} must be a positive byte count"
+    if name == "sched.nv_stage_tile" and params["overlap"] < 1:
+        return f"overlap {params['overlap']} must be at least 1 (the k-blocks it spreads over)"
     if name == "sched.nv_input_consume" and params.get("mmas_in_flight", 0) < 0:
         return f"mmas_in_flight {params['mmas_in_flight']} must not be negative"
     return None

@@ -6,7 +6,10 @@ peeled, its wgmmas starting from zero (``scale-d = 0``); each later k-block wait
 slot's ``full`` barrier, issues and commits its wgmmas, then ``wgmma.wait_group 1``, after
 which the previous k-block's group has finished reading its stage and the warpgroup releases
 that stage; at the end, ``wait_group 0`` and the last release.  The k loop carries the k-block,
-the ring slot of the last k-block issued (``last``) and the accumulator fragments.
+the ring slot of the last k-block issued (``last``) and the accumulator fragments.  With a
+``stage_tile overlap N`` in the loop (``staged``), part ``j`` of the previous item's staged
+epilogue runs after the MMAs of k-block ``j`` are committed, before the wait
+(``epilogue_staged``).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from collections.abc import Callable
 
 from warpsched.nvidia import program as P
 from warpsched.nvidia.datapaths.wgmma.consumer import ConsumerWarpgroup
+from warpsched.nvidia.datapaths.wgmma.epilogue_staged import StagedEpilogue
 from warpsched.nvidia.datapaths.wgmma.work import WorkItem
 from warpsched.nvidia.lowering.errors import LoweringError
 
@@ -37,7 +41,8 @@ def is_mainloop(loop: P.KLoop) -> bool:
 
 class Mainloop:
     """The mainloop of ``consumer`` over ``loop``; ``last`` is the ring slot of its last k-block.
-    ``multicast``: releases arrive in both CTAs of the cluster."""
+    ``multicast``: releases arrive in both CTAs of the cluster; ``staged``: the epilogue part
+    that overlaps it, if any."""
 
     def __init__(
         self,
@@ -45,8 +50,10 @@ class Mainloop:
         loop: P.KLoop,
         lower_body: BodyLowering,
         multicast: bool,
+        staged: StagedEpilogue | None = None,
     ) -> None:
         self.consumer, self.lower_body, self.multicast = consumer, lower_body, multicast
+        self.staged = staged
         self.consume: P.InputConsume = loop.body[0]
         if self.consume.mmas_in_flight != MMAS_IN_FLIGHT:
             raise LoweringError(
@@ -61,6 +68,8 @@ class Mainloop:
         em, w, cfg = c.em, c.w, c.cfg
         zero = [w.zero(c.acc)] * cfg.m_atoms
         accs = self._block(q, zero, first=True)
+        if self.staged:
+            self.staged.after_first_block(item.unit)
         loop, body, done = em.label("ck"), em.label("ckbody"), em.label("ckdone")
         names = [f"%acc{a}" for a in range(cfg.m_atoms)]
         types = ", ".join(["i32", "i32", *[c.acc] * cfg.m_atoms])
@@ -71,12 +80,16 @@ class Mainloop:
         em.open(body)
         nxt = w.addi(self.last, 1)
         accs = self._block(nxt, names, first=False)
+        if self.staged:
+            self.staged.after_block(em.binop("sub", "%ckb", item.k_begin), item.unit)
         c.wait_group(MMAS_IN_FLIGHT)
         c.release(self.last, self.multicast)
         w.stmt(f"llvm.br ^{loop}({w.addi('%ckb', 1)}, {', '.join([nxt, *accs])} : {types})")
         em.open(done)
         c.wait_group(0)
         c.release(self.last, self.multicast)
+        if self.staged:
+            self.staged.after_k_loop(em.binop("sub", item.k_end, item.k_begin), item.unit)
         return names
 
     def _block(self, q: str, accs: list[str], first: bool) -> list[str]:

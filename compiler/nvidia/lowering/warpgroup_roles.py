@@ -21,12 +21,13 @@ from __future__ import annotations
 
 from warpsched.nvidia import program as P
 from warpsched.nvidia.datapaths.wgmma.consumer import ConsumerWarpgroup
-from warpsched.nvidia.datapaths.wgmma.emitter import ARGS, GemmEmitter, TileOrigin
+from warpsched.nvidia.datapaths.wgmma.emitter import GemmEmitter, TileOrigin
 from warpsched.nvidia.datapaths.wgmma.epilogue import emit_epilogue
+from warpsched.nvidia.datapaths.wgmma.epilogue_staged import StagedEpilogue
 from warpsched.nvidia.datapaths.wgmma.epilogue_tma import emit_tma_epilogue, wait_stores
 from warpsched.nvidia.datapaths.wgmma.fused import FusedEpilogue
 from warpsched.nvidia.datapaths.wgmma.producer import issue_loads
-from warpsched.nvidia.datapaths.wgmma.stream_k import add_partial, add_partials, write_partial
+from warpsched.nvidia.datapaths.wgmma.stream_k import finish_tile
 from warpsched.nvidia.datapaths.wgmma.work import WorkItem, WorkWalk
 from warpsched.nvidia.lowering.errors import LoweringError
 from warpsched.nvidia.lowering.mainloop import Mainloop, is_mainloop
@@ -53,6 +54,7 @@ class WarpgroupRoleLowering:
         self.accs: list[str] = []
         self.zeroed = False
         self.transforms: list[P.Step] = []
+        self.staged: StagedEpilogue | None = None
         self.ring_next: str | None = None
         self.continue_label = ""
         self.tma_stores = False
@@ -95,6 +97,7 @@ class WarpgroupRoleLowering:
             q0 = w.mul(index, em.k_blocks)
         prefix = "c" if self.consumer else "p"
         walk = self.walk = WorkWalk(em, prefix, first, step)
+        self.staged = self._staged_epilogue(s.body, first, step)
         tile, body, exit_ = (
             em.label(f"{prefix}tile"),
             em.label(f"{prefix}body"),
@@ -116,6 +119,8 @@ class WarpgroupRoleLowering:
             em.open(self.continue_label)
         w.stmt(f"llvm.br ^{tile}({', '.join([*self.item.next_state, self.ring_next])} : {types})")
         em.open(exit_)
+        if self.staged:
+            self.staged.drain(walk.names[0])
         if self.tma_stores:
             em.if_then(
                 self.consumer.leader, lambda: wait_stores(em, read_only=False), "stores_done"
@@ -145,16 +150,33 @@ class WarpgroupRoleLowering:
         return after
 
     def _tile_origin(self) -> TileOrigin:
-        """The work item's origin in its product's C (and its batch entry): the warpgroup's
-        band of a ``split rows`` loop, the tile's otherwise."""
+        """The work item's origin in its product's C (and its batch entry)."""
         if self.origin is None:
-            em, w, cfg = self.em, self.w, self.cfg
-            batch, tm, tn = em.tile_coords(self.item.unit)
-            row0 = w.muli(tm, cfg.block_m)
-            if self.consumer is not None:
-                row0 = w.add(row0, self.consumer.row_in_tile)
-            self.origin = TileOrigin(row0, w.muli(tn, cfg.block_n), batch)
+            self.origin = self._origin_of(self.item.unit)
         return self.origin
+
+    def _origin_of(self, unit: str) -> TileOrigin:
+        """Unit ``unit``'s origin: the warpgroup's band of a ``split rows`` loop, the tile's
+        otherwise."""
+        em, w, cfg = self.em, self.w, self.cfg
+        batch, tm, tn = em.tile_coords(unit)
+        row0 = w.muli(tm, cfg.block_m)
+        if self.consumer is not None:
+            row0 = w.add(row0, self.consumer.row_in_tile)
+        return TileOrigin(row0, w.muli(tn, cfg.block_n), batch)
+
+    def _staged_epilogue(
+        self, body: tuple[P.Step, ...], first: str, step: str
+    ) -> StagedEpilogue | None:
+        """The epilogue cut by a ``stage_tile`` of the loop body, if it has one (the plan
+        checked that only transforms and the ``store_tile tma`` follow it)."""
+        at = [i for i, op in enumerate(body) if isinstance(op, P.StageTile)]
+        if not at:
+            return None
+        after = tuple(op for op in body[at[0] + 1 :] if not isinstance(op, P.StoreTile))
+        return StagedEpilogue(
+            self.consumer, after, body[at[0]].overlap, first, step, self._origin_of
+        )
 
     # ---- k loops -----------------------------------------------------------------------------
     mainloop: Mainloop | None = None
@@ -174,7 +196,9 @@ class WarpgroupRoleLowering:
                     f"kernel '{self.k.name}': the wgmma mainloop needs sched.nv_zero_accumulator "
                     "right before its k loop, in a consumer's persistent tile loop"
                 )
-            self.mainloop = Mainloop(self.consumer, s, self._consume_body, self.multicast)
+            self.mainloop = Mainloop(
+                self.consumer, s, self._consume_body, self.multicast, self.staged
+            )
             self.accs = self.mainloop.emit(self.ring, self.item)
             self.zeroed = False
             return
@@ -222,32 +246,7 @@ class WarpgroupRoleLowering:
         self.consumer.pass_turn()
 
     def _StreamKFixup(self, s: P.StreamKFixup) -> None:
-        """A run that does not end its tile hands its partial sums on; the one that ends it
-        adds the others' (stream-K: the one head's; split-K: every earlier run's) and
-        stores."""
-        em, w, c = self.em, self.w, self.consumer
-        head, finish = em.label("sk_head"), em.label("sk_finish")
-        tail, store = em.label("sk_tail"), em.label("sk_store")
-        em.cond_br(w.icmp("ult", self.item.k_end, em.k_blocks), head, finish)
-        em.open(head)
-        write_partial(em, self.accs, c.thread, c.leader, c.index, self.item.run)
-        em.br(self.continue_label)
-        em.open(finish)
-        types = ", ".join([c.acc] * self.cfg.m_atoms)
-        em.cond_br(
-            w.icmp("ne", self.item.k_begin, w.const(0)),
-            tail,
-            f"{store}({', '.join(self.accs)} : {types})",
-        )
-        em.open(tail)
-        if self.item.run is None:
-            summed = add_partial(em, self.accs, c.thread, c.leader, c.index)
-        else:  # split-K: the tile's S - 1 earlier runs, one CTA each
-            first = em.binop("sub", self.item.run, w.addi(ARGS.splits, -1))
-            summed = add_partials(em, self.accs, c.thread, c.leader, c.index, first, self.item.run)
-        w.stmt(f"llvm.br ^{store}({', '.join(summed)} : {types})")
-        self.accs = [f"%sk_acc{a}" for a in range(self.cfg.m_atoms)]
-        w.block(store, [(n, c.acc) for n in self.accs])
+        self.accs = finish_tile(self.em, self.consumer, self.item, self.accs, self.continue_label)
         self.steps(s.body)
 
     def _consume_body(
@@ -265,13 +264,22 @@ class WarpgroupRoleLowering:
 
     _EpilogueScale = _EpilogueBias = _EpilogueActivation = _EpilogueResidual = _epilogue_transform
 
+    def _fused(self, origin: TileOrigin) -> FusedEpilogue | None:
+        """The transforms collected since the mainloop, as one ``FusedEpilogue`` (taken)."""
+        steps, self.transforms = tuple(self.transforms), []
+        return FusedEpilogue(self.em, steps, self.em.batch_rows(origin.batch)) if steps else None
+
+    def _StageTile(self, s: P.StageTile) -> None:
+        origin = self._tile_origin()
+        self.staged.stage(self.accs, origin, self._fused(origin))
+
     def _StoreTile(self, s: P.StoreTile) -> None:
         c, em = self.consumer, self.em
+        if self.staged:  # the transforms and the store run in the next item's mainloop
+            self.transforms, self.tma_stores = [], True
+            return
         origin = self._tile_origin()
-        fused = None
-        if self.transforms:
-            fused = FusedEpilogue(em, tuple(self.transforms), em.batch_rows(origin.batch))
-        self.transforms = []
+        fused = self._fused(origin)
         if s.path is EpilogueKind.TMA:
             emit_tma_epilogue(em, self.accs, c.thread, c.leader, c.index, origin, fused)
             self.tma_stores = True

@@ -208,6 +208,17 @@ DATA = (
         named("path", EpilogueKind),
     ),
     op(
+        "stage_tile",
+        "The warpgroup's accumulator sub-tile (after the epilogue transforms before it), "
+        "rounded to ``out_dtype``, → the 128-byte-swizzled staging buffer of ``store_tile "
+        "tma``.  The ops after it (epilogue transforms, then ``store_tile tma``) run later on "
+        "the staged values: spread over the first ``overlap`` k-blocks of the warpgroup's "
+        "next work item, part ``j`` after k-block ``j``'s MMAs are issued, so they overlap "
+        "the tensor cores' work (the parts a shorter k loop leaves run after it; after the "
+        "last work item, all of them run before the warpgroup exits).",
+        keywords=(integer("overlap"),),
+    ),
+    op(
         "epilogue_scale",
         "Fused epilogue: accumulator *= ``alpha`` (an f32 kernel argument).",
     ),

@@ -44,6 +44,12 @@ def extra_params(kernel: P.Kernel) -> tuple[tuple[str, str], ...]:
     return tuple(param for op, param in EXTRA_PARAMS if op in used)
 
 
+def reads_place(steps: tuple[P.Step, ...]) -> bool:
+    """True when one of the transforms ``steps`` reads ``bias`` or ``residual`` at the
+    element's row and column (``FusedEpilogue.apply`` then needs them)."""
+    return any(isinstance(s, (P.EpilogueBias, P.EpilogueResidual)) for s in steps)
+
+
 class FusedEpilogue:
     """The transforms ``steps`` (in program order) of one store, for the elements of C;
     ``batch_rows`` (i64, or None without a batch) is where the tile's batch entry starts in the

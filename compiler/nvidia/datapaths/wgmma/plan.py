@@ -13,8 +13,9 @@ breaks, each naming the op or parameter to change.
 from __future__ import annotations
 
 from warpsched.nvidia import program as P
+from warpsched.nvidia.datapaths.wgmma.fused import TRANSFORMS
 from warpsched.nvidia.gemm.config import ConsumerMode, GemmConfigError, HopperGemmConfig
-from warpsched.nvidia.program.enums import Payload, Split
+from warpsched.nvidia.program.enums import Decomposition, EpilogueKind, Payload, Split
 from warpsched.nvidia.program.roles import WARPGROUP_SIZE, Role
 
 CONSUMER_WARPGROUPS = 2
@@ -73,9 +74,12 @@ def wgmma_plan(kernel: P.Kernel) -> HopperGemmConfig:
                 "sched.nv_stream_k_fixup, and only such a scheduler may have one"
             ]
         )
+    problems += _staging_problems(kernel, scheduler)
+    if problems:
+        raise WgmmaPlanError(problems)
     g = kernel.gemm
     try:
-        return HopperGemmConfig(
+        config = HopperGemmConfig(
             name=kernel.name,
             block_m=g.block_m,
             block_n=g.block_n,
@@ -95,6 +99,51 @@ def wgmma_plan(kernel: P.Kernel) -> HopperGemmConfig:
         )
     except GemmConfigError as exc:
         raise WgmmaPlanError([_rename(p) for p in exc.problems]) from None
+    if _of_type(kernel, P.StageTile) and config.staging_passes != 1:
+        raise WgmmaPlanError(
+            [
+                "sched.nv_stage_tile needs the whole sub-tile staged at once, but this ring "
+                f"leaves shared memory for 1/{config.staging_passes} of it: use fewer stages"
+            ]
+        )
+    return config
+
+
+def _staging_problems(kernel: P.Kernel, scheduler) -> list[str]:
+    """The rules a ``stage_tile`` breaks: it stands in the consumer's persistent tile loop,
+    followed there only by epilogue transforms and a last ``store_tile tma``, and every work
+    item is a whole tile (its next item's mainloop finishes it)."""
+    staged = _of_type(kernel, P.StageTile)
+    if not staged:
+        return []
+    loop = next(
+        s for s in P.walk(kernel.body_of(Role.CONSUMER)) if isinstance(s, P.PersistentTileLoop)
+    )
+    body = loop.body
+    if len(staged) > 1 or not any(op is staged[0] for op in body):
+        return [
+            "sched.nv_stage_tile must stand once, directly in the consumer's persistent tile loop"
+        ]
+    after = body[next(i for i, op in enumerate(body) if op is staged[0]) + 1 :]
+    problems = []
+    if (
+        not after
+        or not isinstance(after[-1], P.StoreTile)
+        or after[-1].path is not EpilogueKind.TMA
+    ):
+        problems.append(
+            "sched.nv_stage_tile must be followed by a sched.nv_store_tile tma that ends the loop body"
+        )
+    if not all(isinstance(op, TRANSFORMS) for op in after[:-1]):
+        problems.append(
+            "only epilogue transforms may stand between sched.nv_stage_tile and its sched.nv_store_tile"
+        )
+    if scheduler.decomposition is not Decomposition.DATA_PARALLEL:
+        problems.append(
+            "sched.nv_stage_tile finishes a tile in the next work item's mainloop, so every "
+            "work item must be a whole tile: decomposition data_parallel"
+        )
+    return problems
 
 
 def _consumer_split(kernel: P.Kernel) -> Split | None:

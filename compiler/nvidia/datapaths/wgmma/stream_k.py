@@ -30,7 +30,9 @@ workspace must be ordered (the runtime keeps one per stream).
 
 from __future__ import annotations
 
+from warpsched.nvidia.datapaths.wgmma.consumer import ConsumerWarpgroup
 from warpsched.nvidia.datapaths.wgmma.emitter import ARGS, GemmEmitter
+from warpsched.nvidia.datapaths.wgmma.work import WorkItem
 from warpsched.nvidia.gemm.config import WORKSPACE_FLAG_BYTES
 
 HANDOFF_BARRIER = 5
@@ -184,3 +186,34 @@ def _added(em: GemmEmitter, accs: list[str], mine: str) -> list[str]:
                 f"llvm.insertvalue {total}, {out[atom]}[{first + lane}] : {em.acc_type}"
             )
     return out
+
+
+def finish_tile(
+    em: GemmEmitter, c: ConsumerWarpgroup, item: WorkItem, accs: list[str], skip: str
+) -> list[str]:
+    """``sched.nv_stream_k_fixup`` of consumer ``c`` on work item ``item``: a run that does not
+    end its tile hands its partial sums ``accs`` on and branches to ``skip`` (past the body);
+    the one that ends it adds the others' (stream-K: the one head's; split-K: every earlier
+    run's).  The accumulators the body stores, as block arguments of the block it opens."""
+    w = em.w
+    head, finish = em.label("sk_head"), em.label("sk_finish")
+    tail, store = em.label("sk_tail"), em.label("sk_store")
+    em.cond_br(w.icmp("ult", item.k_end, em.k_blocks), head, finish)
+    em.open(head)
+    write_partial(em, accs, c.thread, c.leader, c.index, item.run)
+    em.br(skip)
+    em.open(finish)
+    types = ", ".join([c.acc] * em.config.m_atoms)
+    em.cond_br(
+        w.icmp("ne", item.k_begin, w.const(0)), tail, f"{store}({', '.join(accs)} : {types})"
+    )
+    em.open(tail)
+    if item.run is None:
+        summed = add_partial(em, accs, c.thread, c.leader, c.index)
+    else:  # split-K: the tile's S - 1 earlier runs, one CTA each
+        first = em.binop("sub", item.run, w.addi(ARGS.splits, -1))
+        summed = add_partials(em, accs, c.thread, c.leader, c.index, first, item.run)
+    w.stmt(f"llvm.br ^{store}({', '.join(summed)} : {types})")
+    stored = [f"%sk_acc{a}" for a in range(em.config.m_atoms)]
+    w.block(store, [(n, c.acc) for n in stored])
+    return stored
