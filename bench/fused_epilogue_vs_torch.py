@@ -42,6 +42,8 @@ CANDIDATES = (
     "bias_gelu_coop_s4_tma_c2",
     "bias_gelu_coop_128x128_s5",
     "bias_gelu_pp_64x128_s6",
+    "bias_gelu_coop_tma_ov4",
+    "bias_gelu_coop_tma_ov16",
 )
 PLAIN = "coop_128x256_s3_tma"
 """The candidate of ``gemm_vs_cublas`` that is ``CANDIDATES[0]`` without its epilogue."""
@@ -49,14 +51,14 @@ TOLERANCE = 1e-2
 
 
 def prepare() -> int:
-    """Compile every variant (the candidates and the GPU tests' kernels) into the kernel cache
-    (needs the MLIR toolchain)."""
+    """Compile every variant (the candidates and the GPU tests' kernels) and ``PLAIN`` into the
+    kernel cache (needs the MLIR toolchain)."""
     from warpsched.runtime import GemmKernel
 
-    for variant in VARIANTS:
-        kernel = GemmKernel.from_mlir(variant.path, variant.name)
+    kernels = [(v.name, GemmKernel.from_mlir(v.path, v.name)) for v in VARIANTS]
+    for name, kernel in [*kernels, (PLAIN, GemmKernel(config(PLAIN)))]:
         kernel.cubin()
-        print(f"cached {variant.name} -> {kernel.cache_key[:16]}", flush=True)
+        print(f"cached {name} -> {kernel.cache_key[:16]}", flush=True)
     return 0
 
 

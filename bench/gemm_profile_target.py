@@ -62,7 +62,11 @@ def main(argv: list[str]) -> int:
     for _ in range(args.launches):
         kernel(a, b, c, **args_)
     torch.cuda.synchronize()
-    ref = reference(torch, variant, a, b, bias, residual) if variant else a.double() @ b.double()
+    ref = (
+        reference(torch, variant, a, b, bias, residual, dtype)
+        if variant
+        else a.double() @ b.double()
+    )
     finite = bool(torch.isfinite(c).all())
     err = ((c.double() - ref).norm() / ref.norm()).item() if finite else float("inf")
     ok = err < TOLERANCE

@@ -19,7 +19,8 @@
 #         fp16, empty), the custom op under torch.compile and a CUDA graph, then memcheck and
 #         racecheck on the unaligned, stride-0, batched and split-K paths, and all three tools
 #         on the clustered stream-K kernel;
-# fused-checks: the same three tools on one ragged launch of each fused-epilogue variant;
+# fused-checks: the same three tools on one ragged launch of each fused-epilogue variant (CTAs of
+#         two or more tiles, which the overlapped epilogue finishes across);
 # bench:  the benchmark against cuBLAS (all shapes, or the four headline ones with "quick");
 # fused:  the fused bias + GELU epilogue against torch's best (all shapes, or the headline ones);
 # ncu:    Nsight Compute on the data-parallel and stream-K kernels at 8192³ and 6144³.
@@ -72,7 +73,7 @@ case "${1:-}" in
 from fused_variants import VARIANTS; print(*(v.name for v in VARIANTS))'); do
       for tool in memcheck racecheck synccheck; do
         step timeout 120 compute-sanitizer --tool "$tool" --error-exitcode 3 --report-api-errors no \
-          python3 bench/gemm_profile_target.py --fused "$variant" --shape 1000,520,264 --launches 2
+          python3 bench/gemm_profile_target.py --fused "$variant" --shape 4000,2080,264 --launches 2
       done
     done
     ;;
