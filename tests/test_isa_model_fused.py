@@ -90,6 +90,16 @@ def reference(
     return x, entering
 
 
+def fused_arguments(rng, rows: int, n: int, ldr: int, bf16: bool) -> tuple:
+    """Small-integer ``bias`` (n) and ``residual`` (rows × ``ldr``) drawn from ``rng``, and the
+    kernel's extra arguments by name (the matrices in C's storage)."""
+    bias = rng.integers(-3, 4, n).astype(np.float32)
+    residual = rng.integers(-3, 4, (rows, ldr)).astype(np.float32)
+    stored = bf16_bits if bf16 else np.asarray
+    extra = {"alpha": ALPHA, "bias": stored(bias), "residual": stored(residual), "ldr": ldr}
+    return bias, residual, extra
+
+
 def wrong_elements(key: str, fused: tuple[str, ...], index: int = 0) -> int:
     """Elements of C that are wrong after a fused run of configuration ``key``: inside M×N
     unwritten (NaN) or different from the reference, or written in the padding."""
@@ -100,11 +110,7 @@ def wrong_elements(key: str, fused: tuple[str, ...], index: int = 0) -> int:
     size["ldc"] = n + (5 if registers_odd else 8)  # odd: every register store takes the guards
     ldr = n + 4
     bf16 = config.out_dtype.value == "bf16"
-    rng = np.random.default_rng(100 + index)
-    bias = rng.integers(-3, 4, n).astype(np.float32)
-    residual = rng.integers(-3, 4, (m, ldr)).astype(np.float32)
-    stored = bf16_bits if bf16 else np.asarray
-    extra = {"alpha": ALPHA, "bias": stored(bias), "residual": stored(residual), "ldr": ldr}
+    bias, residual, extra = fused_arguments(np.random.default_rng(100 + index), m, n, ldr, bf16)
     result = hopper_case(config, **size, fused=fused, extra=extra)
     want, entering = reference(result.product, fused, bias, residual, bf16)
     return count_wrong(result.c, n, want, entering, bf16)

@@ -16,9 +16,9 @@ import dataclasses
 
 import numpy as np
 import pytest
-from isa_model_launch import bf16_bits, hopper_case, hopper_configs
+from isa_model_launch import hopper_case, hopper_configs
 from isa_model_sweep import mutate
-from test_isa_model_fused import ALPHA, count_wrong, reference
+from test_isa_model_fused import count_wrong, fused_arguments, reference
 
 from warpsched.nvidia.datapaths.wgmma import epilogue_staged
 from warpsched.nvidia.gemm.config import HopperGemmConfig
@@ -61,10 +61,7 @@ def wrong_elements(key: str, fused: tuple[str, ...], k: int) -> int:
     bf16 = config.out_dtype.value == "bf16"
     entries = 2 if config.batched else 1
     rng = np.random.default_rng(len(key) + k)
-    bias = rng.integers(-3, 4, n).astype(np.float32)
-    residual = rng.integers(-3, 4, (entries * m, ldr)).astype(np.float32)
-    stored = bf16_bits if bf16 else np.asarray
-    extra = {"alpha": ALPHA, "bias": stored(bias), "residual": stored(residual), "ldr": ldr}
+    bias, residual, extra = fused_arguments(rng, entries * m, n, ldr, bf16)
     result = hopper_case(config, m, n, k, 3, ldc=ldc, fused=fused, extra=extra, batch=entries)
     want, entering = reference(result.product.reshape(-1, n), fused, bias, residual, bf16)
     return count_wrong(result.c.reshape(-1, ldc), n, want, entering, bf16)

@@ -26,6 +26,7 @@ from warpsched.nvidia.datapaths.wgmma.epilogue import emit_epilogue
 from warpsched.nvidia.datapaths.wgmma.epilogue_staged import StagedEpilogue
 from warpsched.nvidia.datapaths.wgmma.epilogue_tma import emit_tma_epilogue, wait_stores
 from warpsched.nvidia.datapaths.wgmma.fused import FusedEpilogue
+from warpsched.nvidia.datapaths.wgmma.plan import stage_cut
 from warpsched.nvidia.datapaths.wgmma.producer import issue_loads
 from warpsched.nvidia.datapaths.wgmma.stream_k import finish_tile
 from warpsched.nvidia.datapaths.wgmma.work import WorkItem, WorkWalk
@@ -170,12 +171,13 @@ class WarpgroupRoleLowering:
     ) -> StagedEpilogue | None:
         """The epilogue cut by a ``stage_tile`` of the loop body, if it has one (the plan
         checked that only transforms and the ``store_tile tma`` follow it)."""
-        at = [i for i, op in enumerate(body) if isinstance(op, P.StageTile)]
-        if not at:
+        cut = stage_cut(body)
+        if cut is None:
             return None
-        after = tuple(op for op in body[at[0] + 1 :] if not isinstance(op, P.StoreTile))
+        stage, after = cut
+        transforms = tuple(op for op in after if not isinstance(op, P.StoreTile))
         return StagedEpilogue(
-            self.consumer, after, body[at[0]].overlap, first, step, self._origin_of
+            self.consumer, transforms, stage.overlap, first, step, self._origin_of
         )
 
     # ---- k loops -----------------------------------------------------------------------------

@@ -99,8 +99,9 @@ class StagedEpilogue:
     def after_k_loop(self, blocks: str, unit: str) -> None:
         """The parts a k loop of ``blocks`` k-blocks (i32) left."""
         em, w = self.em, self.w
+        pending = self.pending(unit)
         for j in range(1, self.parts):
-            left = em.and_(self.pending(unit), w.icmp("ule", blocks, w.const(j)))
+            left = em.and_(pending, w.icmp("ule", blocks, w.const(j)))
             em.if_then(left, lambda j=j: self._part(j, unit), f"staged_left{j}_")
 
     def drain(self, unit: str) -> None:

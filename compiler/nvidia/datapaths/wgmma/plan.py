@@ -109,6 +109,14 @@ def wgmma_plan(kernel: P.Kernel) -> HopperGemmConfig:
     return config
 
 
+def stage_cut(body: tuple[P.Step, ...]) -> tuple[P.StageTile, tuple[P.Step, ...]] | None:
+    """The first ``stage_tile`` directly in a loop ``body`` and the ops after it, or None."""
+    for i, op in enumerate(body):
+        if isinstance(op, P.StageTile):
+            return op, body[i + 1 :]
+    return None
+
+
 def _staging_problems(kernel: P.Kernel, scheduler) -> list[str]:
     """The rules a ``stage_tile`` breaks: it stands in the consumer's persistent tile loop,
     followed there only by epilogue transforms and a last ``store_tile tma``, and every work
@@ -119,12 +127,12 @@ def _staging_problems(kernel: P.Kernel, scheduler) -> list[str]:
     loop = next(
         s for s in P.walk(kernel.body_of(Role.CONSUMER)) if isinstance(s, P.PersistentTileLoop)
     )
-    body = loop.body
-    if len(staged) > 1 or not any(op is staged[0] for op in body):
+    cut = stage_cut(loop.body)
+    if len(staged) > 1 or cut is None:
         return [
             "sched.nv_stage_tile must stand once, directly in the consumer's persistent tile loop"
         ]
-    after = body[next(i for i, op in enumerate(body) if op is staged[0]) + 1 :]
+    after = cut[1]
     problems = []
     if (
         not after
