@@ -29,7 +29,7 @@ SPLIT_K = {
 
 def prepare() -> int:
     defaults = [
-        default_config(m, n, H100_SMS, HopperGemmConfig(), k * 2 % 128 == 0 and n * 2 % 128 == 0)
+        default_config(m, n, H100_SMS, HopperGemmConfig(), k * 2 % 128 == 0, n * 2 % 128 == 0, k=k)
         for m, n, k in UNTUNED
     ]
     return cache([*SPLIT_K.values(), *defaults])

@@ -100,6 +100,13 @@ CASES = {
     # 144 tiles of 128x256 in two waves, rows off 128 B: the clustered kernel with stream-K
     "partial_wave_rows_off_128": _fresh((2992, 3000), (3000, 1496)),
     "large_unaligned": _fresh((3000, 2047), (2047, 2999)),
+    # one wave: the ladder's tiles (gemm_heuristic.single_wave_rungs)
+    "one_wave_128x192": _fresh((1536, 256), (256, 1536)),
+    "one_wave_64x192": _fresh((2048, 256), (256, 768)),
+    "one_wave_128x64": _fresh((1024, 512), (512, 1024)),
+    "one_wave_128x64_shared_b": _fresh((1000, 1024), (1024, 1000)),
+    "one_wave_64x64": _fresh((128, 512), (512, 4096)),
+    "split_k_128x64": _fresh((384, 4096), (4096, 384)),
 }
 
 

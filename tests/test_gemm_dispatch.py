@@ -28,13 +28,18 @@ from warpsched.runtime.gemm_geometry import split_count
 from warpsched.runtime.gemm_heuristic import (
     MEDIUM,
     MEDIUM_DEEP_RING,
+    NARROW,
     SMALL,
-    SPLIT_K_128,
+    SMALL_WIDE,
+    SPLIT_K_64,
     STREAM_K_128,
+    TINY,
+    WIDE,
     batch_attributes,
     default_config,
     rule_configs,
     shape_attributes,
+    single_wave_rungs,
     wave_efficiency,
 )
 from warpsched.runtime.tensors import MatrixArg, TensorArgumentError
@@ -176,51 +181,72 @@ def test_c_route_by_row_bytes():
 
 
 @pytest.mark.parametrize(
-    "m, n, expected",
+    "m, n, k, expected",
     [
-        (8192, 8192, {}),  # 2048 tiles of 128x256: HopperGemmConfig()
-        (1536, 1536, {"block_n": 128, "decomposition": "stream_k"}),  # 144 of 128x128
-        (1000, 1000, {"block_n": 128, "stages": 5}),  # 64 of 128x128
-        (512, 512, {"consumers": "pingpong", "block_m": 64}),  # 16 of 128x128
-        (64, 2048, {"consumers": "pingpong", "block_m": 64, "block_n": 128}),
+        (8192, 8192, 8192, {}),  # 2048 tiles of 128x256: HopperGemmConfig()
+        (1536, 1536, 1536, WIDE),  # 72 of 128x256, 96 of 128x192, 144 of 128x128
+        (1792, 1024, 1536, MEDIUM),  # 112 of 128x128, 168 of 64x192
+        (2048, 768, 4096, SMALL_WIDE),  # 128 of 64x192, 192 of 128x64
+        (1024, 1024, 1024, NARROW),  # 128 of 128x64, 256 of 64x64
+        (256, 3000, 1024, NARROW),  # 94 of 128x64 (wide: not 64x128)
+        (3000, 256, 4096, SMALL),  # 94 of 64x128 (twice as tall as wide: not 128x64)
+        (128, 4096, 4096, TINY),  # 128 of 64x64
+        (64, 64, 64, TINY),  # one tile
     ],
 )
-def test_the_rule_picks_by_tile_count(m, n, expected):
-    """The module docstring's rule, on the shapes it was read off."""
-    chosen = shape_attributes(m, n, H100_SMS)
-    assert {key: chosen[key] for key in expected} == expected
+def test_one_wave_takes_the_smallest_tile_that_fits(m, n, k, expected):
+    """The module docstring's ladder: of the tiles that do not outnumber the SMs, the smallest;
+    the 128×256 kernel once its tiles do."""
+    assert shape_attributes(m, n, H100_SMS, k) == expected
 
 
-def test_rows_off_128_byte_boundaries_take_the_clustered_large_kernel():
-    assert shape_attributes(5000, 3000, H100_SMS, rows_aligned=False) == {
+def test_the_ladder_lists_its_tiles_largest_first():
+    rungs = single_wave_rungs(1000, 1000, H100_SMS, True, True)
+    areas = [rung.block_m * rung.block_n for rung in rungs]
+    assert areas == sorted(areas, reverse=True) and len(rungs) == 6
+    assert [rung.tiles(1000, 1000) for rung in rungs] == [32, 48, 64, 96, 128, 256]
+
+
+def test_rows_off_128_byte_boundaries_change_the_kernel():
+    """Off 128-byte boundaries: the large kernel in 2×1 clusters; A's rows keep the narrow
+    tiles out (128×128 or 64×128 ping-pong instead); B's rows put the narrow and 192-column
+    tiles in 2×1 clusters when they fill the machine."""
+    assert shape_attributes(5000, 3000, H100_SMS, a_aligned=False) == {
         "stages": 4,
         "cluster_m": 2,
     }
     assert shape_attributes(5000, 3000, H100_SMS) == {}
-    assert shape_attributes(1000, 1000, H100_SMS, rows_aligned=False)["block_n"] == 128
+    assert shape_attributes(1200, 800, H100_SMS, 3000, a_aligned=False, b_aligned=False) == MEDIUM
+    assert shape_attributes(1000, 1024, H100_SMS, 4000, a_aligned=False) == SMALL
+    assert shape_attributes(1000, 1000, H100_SMS, 4096, b_aligned=False) == {
+        **NARROW,
+        "cluster_m": 2,
+    }
+    assert shape_attributes(1000, 3000, H100_SMS, 1000, False, False) == {**WIDE, "cluster_m": 2}
+    assert shape_attributes(720, 720, H100_SMS, 6144, b_aligned=False) == NARROW  # 72 tiles
+    assert shape_attributes(128, 4096, H100_SMS, 4096, b_aligned=False) == TINY  # one row
 
 
 def test_a_partial_last_wave_of_large_tiles_takes_stream_k():
     """144 tiles of 128×256 on 132 SMs run in two waves, 55% busy: stream-K, with 128×128
     tiles for aligned rows and the clustered kernel for rows off 128-byte boundaries, when the
-    tiles are at least 16 k-blocks deep; 480 tiles (91% busy), one wave (which stream-K cannot
-    even out) and shallow tiles stay data-parallel."""
+    tiles are at least 16 k-blocks deep; 480 tiles (91% busy) and shallow tiles stay
+    data-parallel."""
     assert wave_efficiency(144, H100_SMS) == pytest.approx(144 / 264)
     assert wave_efficiency(264, H100_SMS) == 1.0
     assert shape_attributes(2992, 1496, H100_SMS, k=3000) == STREAM_K_128
-    assert shape_attributes(2992, 1496, H100_SMS, rows_aligned=False, k=3000) == {
+    assert shape_attributes(2992, 1496, H100_SMS, 3000, False, False) == {
         "stages": 4,
         "cluster_m": 2,
         "decomposition": "stream_k",
     }
     assert shape_attributes(2992, 1496, H100_SMS, k=1024) == STREAM_K_128
     assert shape_attributes(2992, 1496, H100_SMS, k=1023) == {}  # 15 k-blocks and a bit
-    assert shape_attributes(2504, 2504, H100_SMS, rows_aligned=False, k=512) == {
+    assert shape_attributes(2504, 2504, H100_SMS, 512, b_aligned=False) == {
         "stages": 4,
         "cluster_m": 2,
     }
     assert shape_attributes(3000, 5000, H100_SMS, k=4000) == {}
-    assert shape_attributes(1000, 3000, H100_SMS, k=4096) == {}  # 96 tiles: one wave
 
 
 def test_default_config_keeps_what_the_operands_decide():
@@ -235,10 +261,16 @@ def test_default_config_keeps_what_the_operands_decide():
         base.in_dtype,
         base.out_dtype,
     )
-    assert small.consumers.value == "pingpong" and small.block_m == 64
+    assert small.consumers.value == "pingpong" and small.block_m == small.block_n == 64
     every = rule_configs(base)
-    assert len(set(every)) == 24 and small in every
-    assert all(default_config(m, m, H100_SMS, base) in every for m in (64, 1000, 1536, 8192))
+    assert len(set(every)) == 36 and small in every
+    assert all(
+        default_config(m, m, H100_SMS, base, a, b, k=k) in every
+        for m in (64, 1000, 1536, 8192)
+        for a in (True, False)
+        for b in (True, False)
+        for k in (64, 1000, 4096, 16384)
+    )
     batched = dataclasses.replace(base, batch="strided")
     assert all(
         default_config(m, m, H100_SMS, batched, batch=b, k=k) in every
@@ -265,15 +297,15 @@ def test_a_batch_counts_every_entry_s_tiles():
 
 
 def test_few_deep_tiles_take_split_k():
-    """At most 16 tiles of 128×128 on 132 SMs, deep enough for two runs of 4 k-blocks: split-K,
-    with runs filling half the SMs; shallower or more tiles keep the ping-pong kernel."""
-    assert shape_attributes(384, 384, H100_SMS, k=16384) == SPLIT_K_128
-    assert shape_attributes(384, 384, H100_SMS, k=256) == SMALL
-    assert shape_attributes(1000, 1000, H100_SMS, k=4096)["block_n"] == 128
-    assert shape_attributes(1000, 1000, H100_SMS, k=4096) != SPLIT_K_128
-    split = HopperGemmConfig(**SPLIT_K_128)
-    assert split_count(split, 384, 384, 16384, H100_SMS) == 7  # 9 tiles: 132 // 9 // 2
-    assert split_count(split, 512, 512, 1024, H100_SMS) == 4  # 16 k-blocks: runs of 4
+    """At most 16 tiles of 128×128 on 132 SMs, deep enough for two runs of 4 k-blocks: split-K
+    on 128×64 tiles, with runs filling half the SMs; shallower or more tiles take the ladder."""
+    assert shape_attributes(384, 384, H100_SMS, k=16384) == SPLIT_K_64
+    assert shape_attributes(384, 384, H100_SMS, k=256) == TINY
+    assert shape_attributes(1000, 1000, H100_SMS, k=4096) == NARROW
+    split = HopperGemmConfig(**SPLIT_K_64)
+    assert split_count(split, 384, 384, 16384, H100_SMS) == 3  # 18 tiles: 132 // 18 // 2
+    assert split_count(split, 512, 512, 1024, H100_SMS) == 2  # 32 tiles
+    assert split_count(split, 200, 200, 20000, H100_SMS) == 8
     assert split_count(split, 64, 64, 64, H100_SMS) == 1
 
 
@@ -286,7 +318,7 @@ def test_few_deep_tiles_take_split_k():
     ],
 )
 def test_a_split_count_the_launch_cannot_take_is_refused(splits, message):
-    split = HopperGemmConfig(**SPLIT_K_128)
+    split = HopperGemmConfig(block_n=128, stages=5, decomposition="split_k")
     with pytest.raises(GemmArgumentError, match=message):
         check_splits(split, 256, 256, 512, splits, 16)
     assert check_splits(split, 256, 256, 512, 4, 16) == 4

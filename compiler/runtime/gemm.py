@@ -188,13 +188,13 @@ def _gemm_2d(a, b, out, config, table, stream, batch: Batch | None = None):
     if base is None and table is not None:
         base = table.config_for((m, n, k), HopperGemmConfig())
     if base is None:
-        aligned = all(
+        a_aligned, b_aligned = (
             x.leading_stride * x.element_bytes % ROW_ALIGN == 0 and x.data_ptr % ROW_ALIGN == 0
             for x in (a_arg, b_arg)
         )
         entries = batch.count if batch else 1
         sms = sm_count(a_arg.device or 0)
-        base = default_config(m, n, sms, HopperGemmConfig(), aligned, entries, k)
+        base = default_config(m, n, sms, HopperGemmConfig(), a_aligned, b_aligned, entries, k)
     try:
         chosen = dataclasses.replace(base, **variant)
     except GemmConfigError:  # a ring too deep for even one box of C per staging pass

@@ -1,26 +1,34 @@
 """The configuration ``gemm()`` picks for a shape when no table names one: a rule by tile count.
 
-The rule is read off one H100 run of every benchmark candidate on shapes nobody tuned for
-(``bench/gemm_vs_cublas.py run --untuned``, docs/benchmarks.md): a persistent kernel whose
-tiles do not fill the SMs leaves them idle, so the tile shrinks until they do.
+The rule is read off H100 runs of every benchmark candidate on shapes nobody tuned for
+(``bench/gemm_vs_cublas.py run --untuned``, checked on ``--holdout``; docs/benchmarks.md).  A
+persistent kernel whose tiles do not fill the SMs leaves them idle, so while the 128×256 tiles
+fit in one wave the tile shrinks until they fill it:
 
-* ``T256`` tiles of 128×256 fill at least ``FILL`` of the SMs: the large-shape kernel, 128×256
-  cooperative, 3 stages, TMA epilogue (``HopperGemmConfig()``: the best single kernel over the
-  18 aligned shapes; 2×1 clusters lost up to 7% on 2048³), or, when an operand's rows do not
-  start on 128-byte boundaries, 4 stages in 2×1 clusters (5000×3000×2040: 0.72 of cuBLAS with
-  the plain kernel, 0.92 with this one); but when those tiles take more than one wave, keep
-  fewer than ``WAVE_EFFICIENCY`` of the SMs busy over the waves (``wave_efficiency``) and each
-  holds at least ``STREAM_K_MIN_K_BLOCKS`` k-blocks, stream-K, which spreads the last, partial
-  wave over every SM: 128×128 tiles (``STREAM_K_128``) for aligned rows (2560×2560×4096: 1.15
-  of cuBLAS against 0.98), else the clustered kernel with stream-K (2992×1496×3000, 144 tiles
-  in two waves, 55% busy: 0.79 against 0.57);
-* else more 128×128 tiles than SMs: 128×128 with stream-K, which evens out the second, partial
-  wave (1536³: 416 TFLOP/s against 355 data-parallel);
-* else more than ``SMALL_TILES`` 128×128 tiles: 128×128 cooperative, 5 stages;
-* else at most ``SPLIT_TILES`` 128×128 tiles (an eighth of the SMs) deep enough for two runs
-  (``gemm_geometry.split_count``): 128×128 split-K (384×384×16384: 0.77 of cuBLAS against
-  0.29; 64×2048×8192: 0.88 against 0.57; 512×512×8192: 0.81 against 0.47);
-* else: 64×128 ping-pong, 6 stages, whose two consumer warpgroups each walk their own tile.
+* At most ``SPLIT_TILES_PER_SM``-th of the SMs' worth of 128×128 tiles deep enough for two runs
+  (``gemm_geometry.split_count``): split-K on 128×64 tiles (``SPLIT_K_64``; 512×512×8192: 0.88
+  of cuBLAS against 0.79 with 128×128 runs; 200×200×20000: 0.86 against 0.73).
+* More 128×256 tiles than SMs: the large-shape kernel, 128×256 cooperative, 3 stages, TMA
+  epilogue (``HopperGemmConfig()``), or, when an operand's rows do not start on 128-byte
+  boundaries, 4 stages in 2×1 clusters (5000×3000×2040: 0.72 of cuBLAS with the plain kernel,
+  0.92 with this one); but when those tiles keep fewer than ``WAVE_EFFICIENCY`` of the SMs busy
+  over the waves (``wave_efficiency``) and each holds at least ``STREAM_K_MIN_K_BLOCKS``
+  k-blocks, stream-K, which spreads the last, partial wave over every SM: 128×128 tiles
+  (``STREAM_K_128``) for aligned rows (2560×2560×4096: 1.15 of cuBLAS against 0.98), else the
+  clustered kernel with stream-K (2992×1496×3000: 0.79 against 0.57).
+* Otherwise one wave: of the ``single_wave_rungs`` whose tiles do not outnumber the SMs, the
+  smallest tile, which gives each SM the least work.  The rungs are 128×256, 128×192, 128×128,
+  64×192 ping-pong, one 128×64-class tile and 64×64 ping-pong.  The 128×64-class tile is
+  64×128 ping-pong for a product at least twice as tall as it is wide, or when A's rows are off
+  128-byte boundaries; otherwise 128×64 cooperative (3000×256×4096: 0.78 of cuBLAS with the
+  ping-pong tile against 0.62 with 128×64; 256×3000×2048: 0.99 with 128×64 against 0.86).  The
+  tiles narrower than 128 columns of 128 rows (64×192, 128×64, 64×64) also need A's rows on
+  128-byte boundaries: off them, they re-read a straddling A once per narrow column of tiles
+  (1200×800×3000: 220 TFLOP/s with 128×64 against 291 with 128×128).  The 128×192 and 128×64
+  tiles take 2×1 clusters, which share B between two CTAs, when B's rows are off 128-byte
+  boundaries and the tiles, in at least two rows, fill ``FILL`` of the SMs (1000×1000×4096, 128
+  tiles: 312 TFLOP/s against 259; with aligned B the cluster lost, 1024×1024×4096: 396 against
+  503, and with 72 tiles, 720×720×6144: 214 against 237).
 
 A strided batch (``batch_attributes``) counts every entry's tiles, takes the 128×256 kernel only
 for entries at least ``BATCH_LARGE_K`` deep, and never stream-K, which lost on every batch
@@ -38,7 +46,8 @@ from ..nvidia.gemm.config import HopperGemmConfig
 from .gemm_geometry import split_count
 
 FILL = 0.7
-"""The fraction of the SMs the 128×256 tiles must cover for the large-shape kernel."""
+"""The fraction of the SMs a strided batch's 128×256 tiles must cover for the large kernel, and
+a single wave's tiles for 2×1 clusters."""
 WAVE_EFFICIENCY = 0.85
 """Below this fraction of SM time busy over the large kernel's waves, its tiles take stream-K."""
 STREAM_K_MIN_K_BLOCKS = 16
@@ -47,9 +56,12 @@ with 24 to 48, lost with 8: 2504×2504×512, 0.68 against 0.81 of cuBLAS)."""
 ROW_ALIGN = 128
 """Bytes: operand rows starting on this boundary count as aligned."""
 SMALL_TILES = 48
-"""At most this many 128×128 tiles: the 64×128 ping-pong kernel."""
+"""A strided batch of at most this many 128×128 tiles takes the 64×128 ping-pong kernel."""
 SPLIT_TILES_PER_SM = 8
 """Split-K is taken with at most one 128×128 tile per this many SMs (16 on an H100)."""
+TALL = 2
+"""A product at least this many times taller than wide takes 64×128 ping-pong tiles, not
+128×64 ones."""
 BATCH_LARGE_K = 2048
 """A batch takes the 128×256 kernel only with entries this deep (H100, ``bench/batched_rule.py``:
 4×2048³ 1.020 of torch with it, 0.970 with 128×128; 8×1024³ 0.904 against 0.938)."""
@@ -58,10 +70,28 @@ LARGE: dict[str, object] = {}
 LARGE_UNALIGNED_ROWS = {"stages": 4, "cluster_m": 2}
 LARGE_UNALIGNED_ROWS_STREAM_K = {**LARGE_UNALIGNED_ROWS, "decomposition": "stream_k"}
 STREAM_K_128 = {"block_n": 128, "stages": 5, "decomposition": "stream_k"}
+WIDE = {"block_n": 192, "stages": 4}
 MEDIUM = {"block_n": 128, "stages": 5}
 MEDIUM_DEEP_RING = {"block_n": 128, "stages": 6}
+SMALL_WIDE = {"consumers": "pingpong", "block_m": 64, "block_n": 192, "stages": 5}
+NARROW = {"block_n": 64, "stages": 8}
 SMALL = {"consumers": "pingpong", "block_m": 64, "block_n": 128, "stages": 6}
-SPLIT_K_128 = {"block_n": 128, "stages": 5, "decomposition": "split_k"}
+TINY = {"consumers": "pingpong", "block_m": 64, "block_n": 64, "stages": 10}
+SPLIT_K_64 = {"block_n": 64, "stages": 8, "decomposition": "split_k"}
+
+
+@dataclasses.dataclass(frozen=True)
+class Rung:
+    """One tile of the single-wave ladder: its C tile (``block_m`` rows per work item: a
+    ping-pong consumer's own tile) and the kernel's attributes."""
+
+    block_m: int
+    block_n: int
+    attributes: dict[str, object]
+
+    def tiles(self, m: int, n: int) -> int:
+        """Tiles of this rung in an ``m × n`` C."""
+        return _tiles(m, n, self.block_m, self.block_n)
 
 
 def _tiles(m: int, n: int, block_m: int, block_n: int) -> int:
@@ -74,27 +104,63 @@ def wave_efficiency(tiles: int, sm_count: int) -> float:
     return tiles / (-(-tiles // sm_count) * sm_count)
 
 
+def single_wave_rungs(
+    m: int, n: int, sm_count: int, a_aligned: bool, b_aligned: bool
+) -> list[Rung]:
+    """The ladder's tiles for an ``m × n`` C on ``sm_count`` SMs, largest first, with the rows
+    of A and B on 128-byte boundaries or not (the module docstring says which rung needs
+    what)."""
+
+    def shared_b(block_n: int, alone: dict[str, object]) -> dict[str, object]:
+        """``alone`` in 2×1 clusters when B's rows are off 128-byte boundaries and the tiles,
+        in at least two rows, fill ``FILL`` of the SMs."""
+        rows = -(-m // 128)
+        share = not b_aligned and rows >= 2 and _tiles(m, n, 128, block_n) >= FILL * sm_count
+        return {**alone, "cluster_m": 2} if share else alone
+
+    rungs = [
+        Rung(128, 256, LARGE if a_aligned and b_aligned else LARGE_UNALIGNED_ROWS),
+        Rung(128, 192, shared_b(192, WIDE)),
+        Rung(128, 128, MEDIUM),
+    ]
+    if a_aligned:
+        rungs.append(Rung(64, 192, SMALL_WIDE))
+    if m >= TALL * n or not a_aligned:
+        rungs.append(Rung(64, 128, SMALL))
+    else:
+        rungs.append(Rung(128, 64, shared_b(64, NARROW)))
+    if a_aligned:
+        rungs.append(Rung(64, 64, TINY))
+    return rungs
+
+
 def shape_attributes(
-    m: int, n: int, sm_count: int, rows_aligned: bool = True, k: int = 0
+    m: int,
+    n: int,
+    sm_count: int,
+    k: int = 0,
+    a_aligned: bool = True,
+    b_aligned: bool = True,
 ) -> dict[str, object]:
     """The attributes (over ``HopperGemmConfig``'s defaults) of the kernel for an ``m × n × k``
-    product on ``sm_count`` SMs, whose operands' rows start on 128-byte boundaries when
-    ``rows_aligned``; K enters only the choice of stream-K and split-K."""
+    product on ``sm_count`` SMs, whose A and B rows start on 128-byte boundaries when
+    ``a_aligned`` and ``b_aligned``; K enters only the choice of stream-K and split-K."""
+    split = HopperGemmConfig(**SPLIT_K_64)
+    if (
+        _tiles(m, n, 128, 128) <= sm_count // SPLIT_TILES_PER_SM
+        and split_count(split, m, n, k, sm_count) > 1
+    ):
+        return SPLIT_K_64
+    aligned = a_aligned and b_aligned
     large = _tiles(m, n, 128, 256)
-    if large >= FILL * sm_count:
+    if large > sm_count:
         deep = k >= STREAM_K_MIN_K_BLOCKS * HopperGemmConfig().block_k
-        if deep and large > sm_count and wave_efficiency(large, sm_count) < WAVE_EFFICIENCY:
-            return STREAM_K_128 if rows_aligned else LARGE_UNALIGNED_ROWS_STREAM_K
-        return LARGE if rows_aligned else LARGE_UNALIGNED_ROWS
-    tiles = _tiles(m, n, 128, 128)
-    if tiles > sm_count:
-        return STREAM_K_128
-    if tiles > SMALL_TILES:
-        return MEDIUM
-    split = HopperGemmConfig(**SPLIT_K_128)
-    if tiles <= sm_count // SPLIT_TILES_PER_SM and split_count(split, m, n, k, sm_count) > 1:
-        return SPLIT_K_128
-    return SMALL
+        if deep and wave_efficiency(large, sm_count) < WAVE_EFFICIENCY:
+            return STREAM_K_128 if aligned else LARGE_UNALIGNED_ROWS_STREAM_K
+        return LARGE if aligned else LARGE_UNALIGNED_ROWS
+    rungs = single_wave_rungs(m, n, sm_count, a_aligned, b_aligned)
+    fitting = [rung for rung in rungs if rung.tiles(m, n) <= sm_count]
+    return min(fitting, key=lambda rung: rung.block_m * rung.block_n).attributes
 
 
 def batch_attributes(
@@ -118,16 +184,19 @@ def default_config(
     n: int,
     sm_count: int,
     base: HopperGemmConfig,
-    rows_aligned: bool = True,
+    a_aligned: bool = True,
+    b_aligned: bool = True,
     batch: int = 1,
     k: int = 0,
 ) -> HopperGemmConfig:
     """``base`` (its layouts, types, batch mode and name) with the tile, ring, consumers,
     cluster and decomposition ``shape_attributes`` gives, or for ``batch`` > 1 products of depth
-    ``k``, ``batch_attributes``."""
+    ``k``, ``batch_attributes``; ``a_aligned``/``b_aligned``: the operand's rows start on
+    ``ROW_ALIGN``-byte boundaries."""
     if batch > 1:
-        return _configured(base, batch_attributes(m, n, k, batch, sm_count, rows_aligned))
-    return _configured(base, shape_attributes(m, n, sm_count, rows_aligned, k))
+        attributes = batch_attributes(m, n, k, batch, sm_count, a_aligned and b_aligned)
+        return _configured(base, attributes)
+    return _configured(base, shape_attributes(m, n, sm_count, k, a_aligned, b_aligned))
 
 
 KEPT = ("name", "a_layout", "b_layout", "in_dtype", "out_dtype", "epilogue", "batch")
@@ -152,7 +221,13 @@ RULE_KERNELS: tuple[tuple[dict[str, object], tuple[str, ...]], ...] = (
     (SMALL, ("single", "strided")),
     (LARGE_UNALIGNED_ROWS_STREAM_K, ("single",)),
     (STREAM_K_128, ("single",)),
-    (SPLIT_K_128, ("single",)),
+    (WIDE, ("single",)),
+    ({**WIDE, "cluster_m": 2}, ("single",)),
+    (SMALL_WIDE, ("single",)),
+    (NARROW, ("single",)),
+    ({**NARROW, "cluster_m": 2}, ("single",)),
+    (TINY, ("single",)),
+    (SPLIT_K_64, ("single",)),
     (MEDIUM_DEEP_RING, ("strided",)),
 )
 """Each kernel of the rule and the batch modes it is picked for (``shape_attributes`` for one
