@@ -1,11 +1,14 @@
-"""The Hopper GEMM's lowered MLIR and PTX for every configuration the tuner can produce, as data.
+"""The Hopper GEMM's lowered MLIR and PTX for every configuration the old generator produced.
 
 ``tests/data/nv_gemm_golden.json`` holds, for every candidate of ``tune.candidates`` over the
-default search space, for each of the four operand layouts and both C types, the SHA-256 of the
-kernel's lowered MLIR text in ``canonical`` form, and for the configurations ``ptx_cases`` picks the SHA-256 of its PTX.
-It was first written by the generator that ``sched.nv_gemm`` lowered through before the
-expansion into ``sched.nv_kernel`` existed, so ``test_nv_gemm_expansion`` proves that the
-expanded program lowers to exactly the kernel that was measured (docs/benchmarks.md).
+space of ``GOLDEN_TILES`` and ``GOLDEN_STAGES`` (the tuner's search space when ``sched.nv_gemm``
+still lowered through a generator of its own), for each of the four operand layouts and both C
+types, the SHA-256 of the kernel's lowered MLIR text in ``canonical`` form, and for the
+configurations ``ptx_cases`` picks the SHA-256 of its PTX.  That generator wrote it first, so
+``test_nv_gemm_expansion`` proves that the expanded program lowers to exactly the kernel that
+was measured (docs/benchmarks.md).  The tiles and rings the tuner took on later, which the old
+generator never produced, are checked on the ISA model with the rest of the tuner's space
+(``test_isa_model_hopper``).
 
 A deliberate change of the kernel regenerates it::
 
@@ -27,6 +30,8 @@ from pathlib import Path
 
 GOLDEN = Path(__file__).parent / "data" / "nv_gemm_golden.json"
 LAYOUTS = tuple(itertools.product(("row", "col"), ("row", "col")))
+GOLDEN_TILES = ((128, 256), (256, 128), (128, 128), (64, 256), (64, 128))
+GOLDEN_STAGES = (3, 4, 5, 6)
 OUT_DTYPES = ("bf16", "f32")
 
 
@@ -55,11 +60,12 @@ def golden_configs() -> Iterator[tuple[str, object]]:
     """``(key, HopperGemmConfig)`` for every tuner candidate, layout and C type; the key is
     ``<name>/<a_layout>/<b_layout>/<out_dtype>``."""
     from warpsched.nvidia.gemm.config import HopperGemmConfig
-    from warpsched.runtime.tune import candidates
+    from warpsched.runtime.tune import SearchSpace, candidates
 
+    space = SearchSpace(tiles=GOLDEN_TILES, stages=GOLDEN_STAGES)
     for (a_layout, b_layout), out_dtype in itertools.product(LAYOUTS, OUT_DTYPES):
         base = HopperGemmConfig(a_layout=a_layout, b_layout=b_layout, out_dtype=out_dtype)
-        for config in candidates(base):
+        for config in candidates(base, space):
             yield f"{config.name}/{a_layout}/{b_layout}/{out_dtype}", config
 
 

@@ -7,7 +7,7 @@ walking four tile pairs) and a poisoned C (NaN), and stream-K must leave its fla
 
 ``test_feature_spread`` covers every combination of consumer mode, epilogue, cluster shape and
 decomposition for every operand layout and C type (96 configurations); ``test_every_tuner_
-candidate`` runs all 1632 tuner candidates × layouts × C types in worker processes and prints
+candidate`` runs all 2880 tuner candidates × layouts × C types in worker processes and prints
 the time per configuration (set ``WARPSCHED_ISA_SWEEP=0`` to skip it).
 """
 
@@ -21,6 +21,8 @@ import pytest
 from isa_model_launch import HopperGemmConfig, hopper_case, hopper_configs
 from isa_model_sweep import run_one, shape, spread, sweep
 
+from warpsched.runtime.tune import TILES
+
 CONFIGS = hopper_configs()
 SPREAD = spread(CONFIGS)
 
@@ -30,13 +32,7 @@ def test_the_spread_covers_every_feature_combination():
     chosen = {(key.split("/", 1)[1], *_features(by_key[key])) for key in SPREAD}
     every = {(key.split("/", 1)[1], *_features(config)) for key, config in CONFIGS}
     assert chosen == every and len(SPREAD) == 96
-    assert {by_key[key].block_m * 1000 + by_key[key].block_n for key in SPREAD} == {
-        128256,
-        256128,
-        128128,
-        64256,
-        64128,
-    }
+    assert {(by_key[key].block_m, by_key[key].block_n) for key in SPREAD} == set(TILES)
 
 
 def _features(config) -> tuple:
@@ -71,7 +67,7 @@ def test_every_tuner_candidate(capsys):
             f"({os.cpu_count()} CPUs); per configuration median {statistics.median(seconds):.3f} s, "
             f"max {max(seconds):.3f} s ({max(outcomes, key=lambda o: o.seconds).key})"
         )
-    assert len(outcomes) == 1632 and not failed, failed[:5]
+    assert len(outcomes) == 2880 and not failed, failed[:5]
     assert all(shape(dict(CONFIGS)[o.key])["k"] == 168 for o in outcomes[:1])
 
 

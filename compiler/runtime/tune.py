@@ -31,12 +31,28 @@ MAX_REL_ERR = 1e-2
 """A candidate whose relative error against the float64 reference reaches this fails."""
 
 
+TILES = (
+    (128, 256),
+    (256, 128),
+    (128, 192),
+    (128, 128),
+    (64, 256),
+    (64, 192),
+    (128, 64),
+    (64, 128),
+    (64, 64),
+)
+"""The C tiles (rows per work item × columns) the tuner tries: every ``block_m × block_n`` the
+configuration allows that fits a consumer's registers (the narrow ones win on shapes whose
+larger tiles leave SMs idle: docs/benchmarks.md, twelfth session)."""
+
+
 @dataclass(frozen=True)
 class SearchSpace:
     """The attribute values the tuner tries (each a tuple of choices)."""
 
-    tiles: tuple[tuple[int, int], ...] = ((128, 256), (256, 128), (128, 128), (64, 256), (64, 128))
-    stages: tuple[int, ...] = (3, 4, 5, 6)
+    tiles: tuple[tuple[int, int], ...] = TILES
+    stages: tuple[int, ...] = (3, 4, 5, 6, 8, 10)
     consumers: tuple[str, ...] = ("cooperative", "pingpong")
     epilogue: tuple[str, ...] = ("tma", "registers")
     raster: tuple[str, ...] = ("along_m", "along_n")
