@@ -1,10 +1,10 @@
 """Every kernel ``gemm()``'s shape rule can pick without a table computes C = A·B exactly on the
 CPU ISA model, for every operand layout.
 
-The rule's single-wave ladder (``gemm_heuristic.single_wave_rungs``) takes tiles the tuner's
-search space does not hold (128×192, 64×192 ping-pong, 128×64, 64×64 ping-pong, split-K on
-128×64, rings of 8 and 10 stages), so ``test_isa_model_hopper``'s sweep of the tuner's
-candidates does not reach them.  Each one runs here on ``isa_model_sweep.shape``'s problem:
+These are the exact configurations ``gemm()`` launches (``gemm_heuristic.rule_configs``), split-K
+on 128×64 tiles among them, which the tuner's search space (``test_isa_model_hopper``'s sweep)
+does not hold: the tuner leaves split-K to the launch.  Each one runs on
+``isa_model_sweep.shape``'s problem:
 ragged M, N and K edges, more tiles than CTAs (or a 2×1 cluster walking tile pairs), NaN-poisoned
 C, and one case in three with a padded row stride of C.
 """
