@@ -34,6 +34,7 @@ from isa_model_sweep import features, mutate, shape
 from warpsched.nvidia.isa_model import GlobalMemory, Launch, MemoryFault, NotModelled, run
 from warpsched.nvidia.isa_model import compile_kernel as compile_model
 from warpsched.nvidia.isa_model.emit_float import FCMP_PREDICATES
+from warpsched.runtime.tune import TILES
 
 COMBOS = (
     ("scale",),
@@ -136,7 +137,7 @@ def test_the_spread_covers_every_feature_combination_and_layout():
     assert len(SPREAD) == len(chosen) == 24
     assert {tuple(key.split("/")[1:3]) for key in SPREAD} == set(LAYOUTS)
     tiles = {(CONFIGS[key].block_m, CONFIGS[key].block_n) for key in SPREAD}
-    assert tiles == {(128, 256), (256, 128), (128, 128), (64, 256), (64, 128)}
+    assert tiles == set(TILES)
 
 
 @pytest.mark.parametrize("fused", COMBOS, ids="+".join)
