@@ -79,6 +79,11 @@ SMALL = {"consumers": "pingpong", "block_m": 64, "block_n": 128, "stages": 6}
 TINY = {"consumers": "pingpong", "block_m": 64, "block_n": 64, "stages": 10}
 SPLIT_K_64 = {"block_n": 64, "stages": 8, "decomposition": "split_k"}
 
+DEFAULTS = HopperGemmConfig()
+SPLIT_K_64_CONFIG = HopperGemmConfig(**SPLIT_K_64)
+"""Built once: the rule runs on every ``gemm()`` call without a table, and building (and
+checking) a configuration costs about as much as the rest of the rule."""
+
 
 @dataclasses.dataclass(frozen=True)
 class Rung:
@@ -145,16 +150,15 @@ def shape_attributes(
     """The attributes (over ``HopperGemmConfig``'s defaults) of the kernel for an ``m × n × k``
     product on ``sm_count`` SMs, whose A and B rows start on 128-byte boundaries when
     ``a_aligned`` and ``b_aligned``; K enters only the choice of stream-K and split-K."""
-    split = HopperGemmConfig(**SPLIT_K_64)
     if (
         _tiles(m, n, 128, 128) <= sm_count // SPLIT_TILES_PER_SM
-        and split_count(split, m, n, k, sm_count) > 1
+        and split_count(SPLIT_K_64_CONFIG, m, n, k, sm_count) > 1
     ):
         return SPLIT_K_64
     aligned = a_aligned and b_aligned
     large = _tiles(m, n, 128, 256)
     if large > sm_count:
-        deep = k >= STREAM_K_MIN_K_BLOCKS * HopperGemmConfig().block_k
+        deep = k >= STREAM_K_MIN_K_BLOCKS * DEFAULTS.block_k
         if deep and wave_efficiency(large, sm_count) < WAVE_EFFICIENCY:
             return STREAM_K_128 if aligned else LARGE_UNALIGNED_ROWS_STREAM_K
         return LARGE if aligned else LARGE_UNALIGNED_ROWS
@@ -205,9 +209,8 @@ KEPT = ("name", "a_layout", "b_layout", "in_dtype", "out_dtype", "epilogue", "ba
 
 def _configured(base: HopperGemmConfig, attributes: dict[str, object]) -> HopperGemmConfig:
     """``base`` with every attribute but ``KEPT`` at its default, then ``attributes``."""
-    defaults = HopperGemmConfig()
     chosen = {
-        f.name: getattr(defaults, f.name)
+        f.name: getattr(DEFAULTS, f.name)
         for f in dataclasses.fields(HopperGemmConfig)
         if f.name not in KEPT
     }
