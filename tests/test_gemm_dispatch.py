@@ -185,11 +185,14 @@ def test_c_route_by_row_bytes():
     [
         (8192, 8192, 8192, {}),  # 2048 tiles of 128x256: HopperGemmConfig()
         (1536, 1536, 1536, WIDE),  # 72 of 128x256, 96 of 128x192, 144 of 128x128
+        (1000, 3000, 4096, WIDE),  # 96 of 128x256 in one wave, 128 of 128x192
         (1792, 1024, 1536, MEDIUM),  # 112 of 128x128, 168 of 64x192
         (2048, 768, 4096, SMALL_WIDE),  # 128 of 64x192, 192 of 128x64
+        (768, 2048, 1024, SMALL_WIDE),  # 132 of 64x192: exactly the SMs still fit
         (1024, 1024, 1024, NARROW),  # 128 of 128x64, 256 of 64x64
         (256, 3000, 1024, NARROW),  # 94 of 128x64 (wide: not 64x128)
         (3000, 256, 4096, SMALL),  # 94 of 64x128 (twice as tall as wide: not 128x64)
+        (1280, 640, 1024, SMALL),  # 100 of 64x128: exactly twice as tall as wide
         (128, 4096, 4096, TINY),  # 128 of 64x64
         (64, 64, 64, TINY),  # one tile
     ],
@@ -224,7 +227,9 @@ def test_rows_off_128_byte_boundaries_change_the_kernel():
     }
     assert shape_attributes(1000, 3000, H100_SMS, 1000, False, False) == {**WIDE, "cluster_m": 2}
     assert shape_attributes(720, 720, H100_SMS, 6144, b_aligned=False) == NARROW  # 72 tiles
-    assert shape_attributes(128, 4096, H100_SMS, 4096, b_aligned=False) == TINY  # one row
+    assert shape_attributes(128, 4096, H100_SMS, 4096, b_aligned=False) == TINY  # no clusters
+    # 100 tiles of 128x64 in one row: no second CTA to share B with
+    assert shape_attributes(128, 6392, H100_SMS, 4096, b_aligned=False) == NARROW
 
 
 def test_a_partial_last_wave_of_large_tiles_takes_stream_k():
