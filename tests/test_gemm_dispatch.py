@@ -221,7 +221,7 @@ def test_rows_off_128_byte_boundaries_change_the_kernel():
     assert shape_attributes(5000, 3000, H100_SMS) == {}
     assert shape_attributes(1200, 800, H100_SMS, 3000, a_aligned=False, b_aligned=False) == MEDIUM
     assert shape_attributes(1000, 1024, H100_SMS, 4000, a_aligned=False) == SMALL
-    assert shape_attributes(1000, 1000, H100_SMS, 4096, b_aligned=False) == {
+    assert shape_attributes(1000, 1000, H100_SMS, 1024, b_aligned=False) == {
         **NARROW,
         "cluster_m": 2,
     }
@@ -230,6 +230,34 @@ def test_rows_off_128_byte_boundaries_change_the_kernel():
     assert shape_attributes(128, 4096, H100_SMS, 4096, b_aligned=False) == TINY  # no clusters
     # 100 tiles of 128x64 in one row: no second CTA to share B with
     assert shape_attributes(128, 6392, H100_SMS, 4096, b_aligned=False) == NARROW
+
+
+@pytest.mark.parametrize(
+    ("m", "n", "k", "expected"),
+    [
+        # measured on the H100 (gemm_heuristic's docstring)
+        (1000, 1000, 4096, {**SMALL, "cluster_m": 2}),  # 128 of 64x128 in 64 pairs
+        (4000, 504, 2000, {**MEDIUM, "cluster_m": 2}),  # 128 of 128x128, A unaligned too
+        (1000, 1496, 8192, {**MEDIUM, "cluster_m": 2}),  # pairs before the smaller 64x192
+        (3200, 600, 1024, MEDIUM),  # too shallow to pair
+        (800, 1200, 4096, SMALL_WIDE),  # 130 of 64x128 are 70 pairs: not one wave
+        # the boundaries
+        (4000, 504, 1280, {**MEDIUM, "cluster_m": 2}),  # exactly PAIRED_MIN_K_BLOCKS deep
+        (4000, 504, 1272, MEDIUM),
+        (1000, 1496, 1280, {**MEDIUM, "cluster_m": 2}),  # deep enough to prefer the pairs
+        (512, 4216, 2048, {**MEDIUM, "cluster_m": 2}),  # 132 tiles in exactly 66 pairs
+        (640, 3320, 2048, MEDIUM),  # 130 tiles, but five rows make 78 pairs
+        (360, 4000, 2048, SMALL_WIDE),  # three rows: a third of them unpaired
+        (600, 1200, 4096, {**SMALL, "cluster_m": 2}),  # exactly twice as wide as tall
+        (600, 1208, 4096, {**NARROW, "cluster_m": 2}),  # wider: 128x64 pairs
+    ],
+)
+def test_rows_of_b_off_128_byte_boundaries_pair_the_tiles(m, n, k, expected):
+    """With B's rows off 128-byte boundaries, in products deep enough, the smallest tile whose
+    pairs share B in one wave, with at most a quarter of its rows unpaired."""
+    assert shape_attributes(m, n, H100_SMS, k, a_aligned=k * 2 % 128 == 0, b_aligned=False) == (
+        expected
+    )
 
 
 def test_a_partial_last_wave_of_large_tiles_takes_stream_k():
@@ -268,7 +296,7 @@ def test_default_config_keeps_what_the_operands_decide():
     )
     assert small.consumers.value == "pingpong" and small.block_m == small.block_n == 64
     every = rule_configs(base)
-    assert len(set(every)) == 36 and small in every
+    assert len(set(every)) == 40 and small in every
     assert all(
         default_config(m, m, H100_SMS, base, a, b, k=k) in every
         for m in (64, 1000, 1536, 8192)

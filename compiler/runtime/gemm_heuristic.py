@@ -24,11 +24,19 @@ fit in one wave the tile shrinks until they fill it:
   ping-pong tile against 0.62 with 128×64; 256×3000×2048: 0.99 with 128×64 against 0.86).  The
   tiles narrower than 128 columns of 128 rows (64×192, 128×64, 64×64) also need A's rows on
   128-byte boundaries: off them, they re-read a straddling A once per narrow column of tiles
-  (1200×800×3000: 220 TFLOP/s with 128×64 against 291 with 128×128).  The 128×192 and 128×64
-  tiles take 2×1 clusters, which share B between two CTAs, when B's rows are off 128-byte
-  boundaries and the tiles, in at least two rows, fill ``FILL`` of the SMs (1000×1000×4096, 128
-  tiles: 312 TFLOP/s against 259; with aligned B the cluster lost, 1024×1024×4096: 396 against
-  503, and with 72 tiles, 720×720×6144: 214 against 237).
+  (1200×800×3000: 220 TFLOP/s with 128×64 against 291 with 128×128).
+* When B's rows are off 128-byte boundaries, the 128×192, 128×128, 64×128 and 128×64 tiles take
+  2×1 clusters, which share B between two CTAs, if the tiles, in at least two rows, fill
+  ``FILL`` of the SMs, their pairs fit in one wave, and an odd row count leaves at most a
+  quarter of the rows unpaired (the 128×128 and 64×128 tiles: in products at least
+  ``PAIRED_MIN_K_BLOCKS`` deep).  In such deep products the smallest rung that shares B is
+  taken even where a smaller one that does not would fit, and the 64×128 ping-pong tile
+  replaces 128×64 for a product at most twice as wide as tall when its pairs fit.  Sixteen
+  shapes changed kernel, all faster, none slower, in two runs (2026-11-24, docs/benchmarks.md):
+  e.g. 1000×1496×8192 0.69 → 1.08 of cuBLAS (128×128 pairs instead of 64×192), 4000×504×2000
+  0.85 → 0.97, 1000×1000×4096 0.88 → 0.96 (64×128 pairs instead of 128×64 pairs), 904×904×4096
+  0.70 → 0.85.  Without B to share (1000×1000×4096 with aligned B: 503 TFLOP/s alone against
+  396 in clusters; 720×720×6144 with 72 tiles: 237 against 214) the clusters lose.
 
 A strided batch (``batch_attributes``) counts every entry's tiles, takes the 128×256 kernel only
 for entries at least ``BATCH_LARGE_K`` deep, and never stream-K, which lost on every batch
@@ -59,6 +67,11 @@ SMALL_TILES = 48
 """A strided batch of at most this many 128×128 tiles takes the 64×128 ping-pong kernel."""
 SPLIT_TILES_PER_SM = 8
 """Split-K is taken with at most one 128×128 tile per this many SMs (16 on an H100)."""
+PAIRED_MIN_K_BLOCKS = 20
+"""The 128×128 and 64×128 tiles share B in 2×1 clusters only in products at least this many
+k-blocks deep, and only then does a single wave prefer the tiles that share B (H100: with
+1024-deep products the clusters lost, 1600×1000×1024 0.77 of cuBLAS against 0.85 and
+3200×600×1024 0.72 against 0.82; from 1400 deep they won, 1400³ 0.86 against 0.82)."""
 TALL = 2
 """A product at least this many times taller than wide takes 64×128 ping-pong tiles, not
 128×64 ones."""
@@ -110,33 +123,62 @@ def wave_efficiency(tiles: int, sm_count: int) -> float:
 
 
 def single_wave_rungs(
-    m: int, n: int, sm_count: int, a_aligned: bool, b_aligned: bool
+    m: int, n: int, sm_count: int, a_aligned: bool, b_aligned: bool, k: int = 0
 ) -> list[Rung]:
-    """The ladder's tiles for an ``m × n`` C on ``sm_count`` SMs, largest first, with the rows
-    of A and B on 128-byte boundaries or not (the module docstring says which rung needs
-    what)."""
+    """The ladder's tiles for an ``m × n × k`` product on ``sm_count`` SMs, largest first, with
+    the rows of A and B on 128-byte boundaries or not (the module docstring says which rung
+    needs what)."""
 
-    def shared_b(block_n: int, alone: dict[str, object]) -> dict[str, object]:
-        """``alone`` in 2×1 clusters when B's rows are off 128-byte boundaries and the tiles,
-        in at least two rows, fill ``FILL`` of the SMs."""
-        rows = -(-m // 128)
-        share = not b_aligned and rows >= 2 and _tiles(m, n, 128, block_n) >= FILL * sm_count
+    def shared_b(block_m: int, block_n: int, alone: dict, min_k: int = 0) -> dict[str, object]:
+        """``alone`` in 2×1 clusters when B's rows are off 128-byte boundaries, the product is
+        at least ``min_k`` deep, and the tiles, in at least two rows, fill ``FILL`` of the SMs
+        with their pairs in one wave and an odd last row wasting at most a quarter of the
+        rows."""
+        rows, cols = -(-m // block_m), -(-n // block_n)
+        share = (
+            not b_aligned
+            and k >= min_k
+            and rows >= 2
+            and (rows % 2 == 0 or rows >= 4)
+            and rows * cols >= FILL * sm_count
+            and -(-rows // 2) * cols <= sm_count // 2
+        )
         return {**alone, "cluster_m": 2} if share else alone
 
+    paired_min_k = PAIRED_MIN_K_BLOCKS * DEFAULTS.block_k
+    small = shared_b(64, 128, SMALL, paired_min_k)
     rungs = [
         Rung(128, 256, LARGE if a_aligned and b_aligned else LARGE_UNALIGNED_ROWS),
-        Rung(128, 192, shared_b(192, WIDE)),
-        Rung(128, 128, MEDIUM),
+        Rung(128, 192, shared_b(128, 192, WIDE)),
+        Rung(128, 128, shared_b(128, 128, MEDIUM, paired_min_k)),
     ]
     if a_aligned:
         rungs.append(Rung(64, 192, SMALL_WIDE))
-    if m >= TALL * n or not a_aligned:
-        rungs.append(Rung(64, 128, SMALL))
+    if m >= TALL * n or not a_aligned or ("cluster_m" in small and n <= TALL * m):
+        rungs.append(Rung(64, 128, small))
     else:
-        rungs.append(Rung(128, 64, shared_b(64, NARROW)))
+        rungs.append(Rung(128, 64, shared_b(128, 64, NARROW)))
     if a_aligned:
         rungs.append(Rung(64, 64, TINY))
     return rungs
+
+
+def _single_wave(
+    m: int, n: int, k: int, sm_count: int, a_aligned: bool, b_aligned: bool
+) -> dict[str, object]:
+    """The single-wave pick: of the rungs whose tiles do not outnumber the SMs, the smallest
+    tile, but with B's rows off 128-byte boundaries and at least ``PAIRED_MIN_K_BLOCKS``
+    k-blocks, the smallest of those that share B in 2×1 clusters, if any."""
+    rungs = single_wave_rungs(m, n, sm_count, a_aligned, b_aligned, k)
+    fitting = [rung for rung in rungs if rung.tiles(m, n) <= sm_count]
+    paired = [
+        rung  # the 128×256 rung's clusters are for unaligned rows in general, not a shared B
+        for rung in fitting
+        if rung is not rungs[0] and "cluster_m" in rung.attributes
+    ]
+    if k < PAIRED_MIN_K_BLOCKS * DEFAULTS.block_k:
+        paired = []
+    return min(paired or fitting, key=lambda rung: rung.block_m * rung.block_n).attributes
 
 
 def shape_attributes(
@@ -162,9 +204,7 @@ def shape_attributes(
         if deep and wave_efficiency(large, sm_count) < WAVE_EFFICIENCY:
             return STREAM_K_128 if aligned else LARGE_UNALIGNED_ROWS_STREAM_K
         return LARGE if aligned else LARGE_UNALIGNED_ROWS
-    rungs = single_wave_rungs(m, n, sm_count, a_aligned, b_aligned)
-    fitting = [rung for rung in rungs if rung.tiles(m, n) <= sm_count]
-    return min(fitting, key=lambda rung: rung.block_m * rung.block_n).attributes
+    return _single_wave(m, n, k, sm_count, a_aligned, b_aligned)
 
 
 def batch_attributes(
@@ -229,6 +269,8 @@ RULE_KERNELS: tuple[tuple[dict[str, object], tuple[str, ...]], ...] = (
     (SMALL_WIDE, ("single",)),
     (NARROW, ("single",)),
     ({**NARROW, "cluster_m": 2}, ("single",)),
+    ({**MEDIUM, "cluster_m": 2}, ("single",)),
+    ({**SMALL, "cluster_m": 2}, ("single",)),
     (TINY, ("single",)),
     (SPLIT_K_64, ("single",)),
     (MEDIUM_DEEP_RING, ("strided",)),
