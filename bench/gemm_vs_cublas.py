@@ -47,6 +47,14 @@ CANDIDATES = {
     "coop_128x192_s4_tma_c2": {"block_n": 192, "stages": 4, "cluster_m": 2},
     "pp_64x192_s5_tma": {"consumers": "pingpong", "block_m": 64, "block_n": 192, "stages": 5},
     "pp_64x64_s10_tma": {"consumers": "pingpong", "block_m": 64, "block_n": 64, "stages": 10},
+    "coop_128x128_s5_tma_c2": {"block_n": 128, "stages": 5, "cluster_m": 2},
+    "pp_64x128_s6_tma_c2": {
+        "consumers": "pingpong",
+        "block_m": 64,
+        "block_n": 128,
+        "stages": 6,
+        "cluster_m": 2,
+    },
 }
 HEADLINE = [(4096, 4096, 4096), (8192, 8192, 8192), (16384, 16384, 4096), (8192, 8192, 1024)]
 SWEEP = [
@@ -98,6 +106,42 @@ HOLDOUT = [
 ]
 """Shapes of the same range that the shape rule was not read off (``--holdout``): they show
 whether the rule carries over to shapes it was not fitted to."""
+ROWS_OFF = [
+    (1500, 1000, 2048),
+    (800, 1200, 4096),
+    (2400, 600, 3072),
+    (1200, 1000, 1024),
+    (600, 2000, 6000),
+    (3000, 504, 3000),
+    (4000, 520, 1000),
+    (1000, 1496, 8192),
+    (2000, 1000, 2000),
+    (1400, 1400, 1400),
+    (904, 904, 4096),
+    (3500, 696, 2048),
+    (1024, 1000, 4096),
+    (1600, 1000, 1024),
+    (504, 3000, 2048),
+    (2200, 1096, 4000),
+]
+"""Shapes of the same range whose B rows (and often A's) start off 128-byte boundaries
+(``--rows-off``): the shape rule's pairing of tiles that share B was read off them."""
+ROWS_OFF_HOLDOUT = [
+    (1800, 1000, 3072),
+    (700, 1400, 4096),
+    (1100, 2000, 1536),
+    (2600, 800, 2048),
+    (360, 4000, 2048),
+    (1304, 1304, 2600),
+    (3200, 600, 1024),
+    (960, 1800, 2048),
+    (1700, 1200, 1200),
+    (520, 2600, 4096),
+    (2100, 904, 6144),
+    (1250, 1000, 2000),
+]
+"""Shapes like ``ROWS_OFF`` that the pairing was checked on, not read off
+(``--rows-off-holdout``)."""
 DEFAULT = "default"
 """The name of ``gemm()`` without a table among the timed kernels."""
 L2_BYTES = 50 * 2**20
@@ -301,6 +345,14 @@ def mode_and_shapes(description: str) -> argparse.ArgumentParser:
     parser.add_argument(
         "--holdout", action="store_true", help="shapes the shape rule was not read off"
     )
+    parser.add_argument(
+        "--rows-off", action="store_true", help="shapes whose B rows are off 128-byte boundaries"
+    )
+    parser.add_argument(
+        "--rows-off-holdout",
+        action="store_true",
+        help="more such shapes, which the rule was not read off",
+    )
     parser.add_argument("--shape", action="append", default=[], help="M,N,K instead of the list")
     return parser
 
@@ -313,6 +365,10 @@ def shapes_of(args: argparse.Namespace) -> list[tuple[int, ...]]:
         return UNTUNED
     if getattr(args, "holdout", False):
         return HOLDOUT
+    if getattr(args, "rows_off", False):
+        return ROWS_OFF
+    if getattr(args, "rows_off_holdout", False):
+        return ROWS_OFF_HOLDOUT
     return HEADLINE if args.quick else HEADLINE + SWEEP
 
 

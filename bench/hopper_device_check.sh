@@ -58,7 +58,7 @@ case "${1:-}" in
     step timeout 400 python3 -m pytest -q -p no:cacheprovider tests/test_gemm_any_shape_gpu.py \
       tests/test_hopper_gpu.py -k "not test_matches_float64_torch"
     for tool in memcheck racecheck; do
-      step timeout 150 compute-sanitizer --tool "$tool" --error-exitcode 3 --report-api-errors no \
+      step timeout 300 compute-sanitizer --tool "$tool" --error-exitcode 3 --report-api-errors no \
         python3 -m pytest -q -p no:cacheprovider tests/test_gemm_any_shape_gpu.py \
         -k "bfloat16 and (odd_everything or misaligned_base or stride_0 or batched_own_b or batched_shared_b or batched_more_tiles or split_k or one_wave)"
     done
