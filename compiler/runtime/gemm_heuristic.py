@@ -94,6 +94,7 @@ SPLIT_K_64 = {"block_n": 64, "stages": 8, "decomposition": "split_k"}
 
 DEFAULTS = HopperGemmConfig()
 SPLIT_K_64_CONFIG = HopperGemmConfig(**SPLIT_K_64)
+PAIRED_MIN_K = PAIRED_MIN_K_BLOCKS * DEFAULTS.block_k
 """Built once: the rule runs on every ``gemm()`` call without a table, and building (and
 checking) a configuration costs about as much as the rest of the rule."""
 
@@ -101,11 +102,13 @@ checking) a configuration costs about as much as the rest of the rule."""
 @dataclasses.dataclass(frozen=True)
 class Rung:
     """One tile of the single-wave ladder: its C tile (``block_m`` rows per work item: a
-    ping-pong consumer's own tile) and the kernel's attributes."""
+    ping-pong consumer's own tile), the kernel's attributes, and whether its 2×1 clusters
+    share B (``shares_b``: the 128×256 rung's clusters serve unaligned rows in general)."""
 
     block_m: int
     block_n: int
     attributes: dict[str, object]
+    shares_b: bool = False
 
     def tiles(self, m: int, n: int) -> int:
         """Tiles of this rung in an ``m × n`` C."""
@@ -129,8 +132,8 @@ def single_wave_rungs(
     the rows of A and B on 128-byte boundaries or not (the module docstring says which rung
     needs what)."""
 
-    def shared_b(block_m: int, block_n: int, alone: dict, min_k: int = 0) -> dict[str, object]:
-        """``alone`` in 2×1 clusters when B's rows are off 128-byte boundaries, the product is
+    def shared_b(block_m: int, block_n: int, alone: dict[str, object], min_k: int = 0) -> Rung:
+        """The rung of ``alone``, in 2×1 clusters that share B when B's rows are off 128-byte boundaries, the product is
         at least ``min_k`` deep, and the tiles, in at least two rows, fill ``FILL`` of the SMs
         with their pairs in one wave and an odd last row wasting at most a quarter of the
         rows."""
@@ -143,21 +146,22 @@ def single_wave_rungs(
             and rows * cols >= FILL * sm_count
             and -(-rows // 2) * cols <= sm_count // 2
         )
-        return {**alone, "cluster_m": 2} if share else alone
+        if share:
+            return Rung(block_m, block_n, {**alone, "cluster_m": 2}, shares_b=True)
+        return Rung(block_m, block_n, alone)
 
-    paired_min_k = PAIRED_MIN_K_BLOCKS * DEFAULTS.block_k
-    small = shared_b(64, 128, SMALL, paired_min_k)
+    small = shared_b(64, 128, SMALL, PAIRED_MIN_K)
     rungs = [
         Rung(128, 256, LARGE if a_aligned and b_aligned else LARGE_UNALIGNED_ROWS),
-        Rung(128, 192, shared_b(128, 192, WIDE)),
-        Rung(128, 128, shared_b(128, 128, MEDIUM, paired_min_k)),
+        shared_b(128, 192, WIDE),
+        shared_b(128, 128, MEDIUM, PAIRED_MIN_K),
     ]
     if a_aligned:
         rungs.append(Rung(64, 192, SMALL_WIDE))
-    if m >= TALL * n or not a_aligned or ("cluster_m" in small and n <= TALL * m):
-        rungs.append(Rung(64, 128, small))
+    if m >= TALL * n or not a_aligned or (small.shares_b and n <= TALL * m):
+        rungs.append(small)
     else:
-        rungs.append(Rung(128, 64, shared_b(128, 64, NARROW)))
+        rungs.append(shared_b(128, 64, NARROW))
     if a_aligned:
         rungs.append(Rung(64, 64, TINY))
     return rungs
@@ -171,13 +175,7 @@ def _single_wave(
     k-blocks, the smallest of those that share B in 2×1 clusters, if any."""
     rungs = single_wave_rungs(m, n, sm_count, a_aligned, b_aligned, k)
     fitting = [rung for rung in rungs if rung.tiles(m, n) <= sm_count]
-    paired = [
-        rung  # the 128×256 rung's clusters are for unaligned rows in general, not a shared B
-        for rung in fitting
-        if rung is not rungs[0] and "cluster_m" in rung.attributes
-    ]
-    if k < PAIRED_MIN_K_BLOCKS * DEFAULTS.block_k:
-        paired = []
+    paired = [rung for rung in fitting if rung.shares_b] if k >= PAIRED_MIN_K else []
     return min(paired or fitting, key=lambda rung: rung.block_m * rung.block_n).attributes
 
 
