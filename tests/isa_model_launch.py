@@ -233,7 +233,8 @@ def hopper_case(
     ``workspace_at`` (an address in it) run the kernel on an earlier run's memory and workspace,
     as the runtime reuses a workspace from launch to launch."""
     rng = np.random.default_rng(seed)
-    ldc = ldc or n
+    columns = config.c_column_major
+    ldc = ldc or (m if columns else n)
     entries = batch if config.batched else 0
     count = max(entries, 1)
     memory = memory or GlobalMemory()
@@ -248,7 +249,8 @@ def hopper_case(
     out = config.out_dtype.value
     c_dtype = {"bf16": np.uint16, "f16": np.float16, "f32": np.float32}[out]
     poison = 0xFFFF if out == "bf16" else np.nan
-    c_addr = memory.put(np.full((count * m, ldc), poison, c_dtype), "C")
+    lines = n if columns else count * m  # C's storage: lines of ldc elements
+    c_addr = memory.put(np.full((lines, ldc), poison, c_dtype), "C")
     a_stride = k if config.a_layout.value == "row" else m
     b_stride = n if config.b_layout.value == "row" else k
     if config.split_k:
@@ -297,16 +299,21 @@ def hopper_case(
     mlir = lowered.mlir if lowered else hopper_mlir(config)
     stats = run(compile_kernel(mlir), launch, memory)
     seconds = time.perf_counter() - start
-    c = memory.array(c_addr, c_dtype, (count * m, ldc))
+    c = memory.array(c_addr, c_dtype, (lines, ldc))
     if out == "bf16":
         c = (c.astype(np.uint32) << 16).view(np.float32)
     product = np.matmul(a.astype(np.float64), b.astype(np.float64))
-    full = np.full((count, m, ldc), np.nan)
-    full[..., :n] = round_to(product, out)
+    if columns:  # compared as the (ldc × n) matrix whose rows beyond M are padding
+        c = c.T
+        full = np.full((ldc, n), np.nan)
+        full[:m] = round_to(product, out)
+    else:
+        full = np.full((count, m, ldc), np.nan)
+        full[..., :n] = round_to(product, out)
     if workspace:
         flags = memory.array(workspace_addr, np.uint32, (WORKSPACE_FLAG_BYTES // 4,))
         assert not flags.any(), f"stream-K flags left raised: {np.flatnonzero(flags)}"
-    shape = (count, m, ldc) if entries else (m, ldc)
+    shape = (count, m, ldc) if entries else full.shape[-2:]
     return HopperResult(
         c.astype(np.float64).reshape(shape), full.reshape(shape), stats, grid, seconds, product
     )

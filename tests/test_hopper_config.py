@@ -66,7 +66,26 @@ def test_strings_become_enums():
     "kwargs, message",
     [
         ({"block_k": 32}, "block_k = 32: must be 64"),
-        ({"block_n": 96}, "block_n = 96"),
+        ({"block_n": 96}, "block_n = 96: a row-major .N-contiguous. B needs a multiple of 64"),
+        ({"block_n": 100, "b_layout": "col"}, "block_n = 100: must be a multiple of 8"),
+        (
+            {"block_n": 264, "b_layout": "col"},
+            "block_n = 264: must be a multiple of 8 from 8 to 256",
+        ),
+        (
+            {"block_n": 152, "b_layout": "col"},
+            "block_n = 152: the TMA epilogue stores C in 128-byte",
+        ),
+        (
+            {"block_n": 104, "b_layout": "col", "c_layout": "col", "cluster_m": 2},
+            "block_n = 104: a 2x1 cluster splits B's tile into two halves",
+        ),
+        (
+            {"c_layout": "col", "epilogue": "registers"},
+            "c_layout = col: a column-major C is stored",
+        ),
+        ({"c_layout": "col", "batch": "strided"}, "c_layout = col: a batched kernel"),
+        ({"c_layout": "col", "out_dtype": "f32"}, "stages = 3: a column-major C is staged whole"),
         ({"block_m": 64}, "block_m = 64: must be 128 or 256 in cooperative mode"),
         ({"consumers": "pingpong", "block_m": 256}, "at most 128"),
         ({"block_m": 256, "block_n": 256}, "256 f32 accumulators per consumer thread"),
@@ -89,3 +108,38 @@ def test_strings_become_enums():
 def test_illegal_configurations_name_the_field(kwargs, message):
     with pytest.raises(GemmConfigError, match=message):
         HopperGemmConfig(**kwargs)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"block_n": 152, "b_layout": "col", "epilogue": "registers"},
+        {"block_n": 152, "b_layout": "col", "c_layout": "col"},
+        {"block_n": 104, "a_layout": "col", "b_layout": "col", "c_layout": "col"},
+        {"block_n": 48, "b_layout": "col", "c_layout": "col", "cluster_m": 2},
+        {"block_n": 96, "b_layout": "col", "out_dtype": "f32", "epilogue": "registers"},
+    ],
+)
+def test_a_k_major_b_takes_any_wgmma_width(kwargs):
+    """wgmma's N is any multiple of 8: a K-major B lands in one box of ``block_n`` rows, so
+    only a row-major B (boxes of 64 columns) and a row-major TMA epilogue (128-byte boxes)
+    need multiples of 64."""
+    cfg = HopperGemmConfig(**kwargs)
+    assert cfg.accumulator_registers == cfg.m_atoms * cfg.block_n // 2
+
+
+@pytest.mark.parametrize(
+    "kwargs, boxes, lines",
+    [
+        ({"c_layout": "col"}, 1, 256),
+        ({"c_layout": "col", "out_dtype": "f32", "block_n": 128, "stages": 4}, 2, 128),
+        ({"c_layout": "col", "consumers": "pingpong", "block_n": 128}, 2, 128),
+        ({}, 4, 64),
+    ],
+)
+def test_column_major_c_stages_column_lines(kwargs, boxes, lines):
+    """A column-major C's staging box is 128 bytes of a column × the tile's columns, and the
+    sub-tile is staged in one pass; row-major keeps boxes of the consumer's rows."""
+    cfg = HopperGemmConfig(**kwargs)
+    assert (cfg.staging_boxes, cfg.staging_box_lines) == (boxes, lines)
+    assert cfg.staging_bytes == cfg.rows_per_consumer * cfg.block_n * cfg.out_dtype.nbytes

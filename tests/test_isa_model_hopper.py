@@ -89,3 +89,26 @@ def test_f16_inputs(layouts, out_dtype, variant):
     )
     result = hopper_case(config, 136, 200, 136, 3)
     assert result.wrong == 0, (config, result.wrong)
+
+
+@pytest.mark.parametrize(
+    "variant",
+    [
+        {},
+        {"block_n": 152, "a_layout": "col", "b_layout": "col"},
+        {"block_n": 104, "b_layout": "col", "out_dtype": "f32"},
+        {"consumers": "pingpong", "block_m": 128, "block_n": 96, "b_layout": "col"},
+        {"consumers": "pingpong", "block_m": 64, "block_n": 128, "out_dtype": "f16"},
+        {"block_n": 48, "cluster_m": 2, "a_layout": "col", "b_layout": "col"},
+        {"block_n": 200, "decomposition": "stream_k", "b_layout": "col"},
+    ],
+)
+def test_column_major_c(variant):
+    """``c_layout col``: the TMA epilogue stages 128-byte column lines and stores C
+    column-major: exact on ragged edges, several CTAs, and a padded column stride whose
+    padding stays poisoned; with the flexible widths a K-major B allows (swap-AB's tiles)."""
+    config = HopperGemmConfig(c_layout="col", **variant)
+    for m, n, k, sms, ldc in ((200, 300, 136, 3, None), (130, 70, 72, 2, 136)):
+        result = hopper_case(config, m, n, k, sms, ldc=ldc)
+        assert result.c.shape == (ldc or m, n)
+        assert result.wrong == 0, (variant, m, n, k, result.wrong)

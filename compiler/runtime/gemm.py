@@ -7,9 +7,11 @@ batch in one launch of a batched kernel (``batch = strided``; an operand that ev
 shares is read at entry 0, batch stride 0).  An operand TMA cannot read as stored (an odd
 leading dimension, a misaligned base, a stride-0 or otherwise strided view) is first copied
 into an aligned buffer (``gemm_dispatch.staging``); a C whose rows TMA cannot write is written
-by the register epilogue, or into a padded buffer and copied (``gemm_dispatch.c_route``).
-The configuration is ``config`` when given, else a ``TuningTable`` entry for the shape, else
-``gemm_heuristic``'s rule; its layouts and element types always follow the operands.
+by the register epilogue, or into a padded buffer and copied (``gemm_dispatch.c_route``); a
+column-major ``out`` that TMA can address is stored column-major by the kernel (``c_layout
+col``), other non-contiguous ones through a row-major buffer.  The configuration is
+``config`` when given, else a ``TuningTable`` entry for the shape, else ``gemm_heuristic``'s
+rule; its layouts and element types always follow the operands and ``out``.
 
 Objects that are not torch tensors (``__cuda_array_interface__``, DLPack without torch) take
 the 2-D path only, and must be TMA-legal as ``as_matrix`` checks.
@@ -21,7 +23,7 @@ import dataclasses
 import functools
 
 from ..nvidia.gemm.config import EpilogueKind, GemmConfigError, HopperGemmConfig, OutDtype
-from ..nvidia.program.enums import BatchMode
+from ..nvidia.program.enums import BatchMode, MatrixLayout
 from .gemm_checks import Batch, layout_of
 from .gemm_dispatch import (
     INPUT_DTYPES,
@@ -74,11 +76,8 @@ def gemm(a, b, out=None, *, config: HopperGemmConfig | None = None, table=None, 
     a2 = a if a.dim() > 1 else a.unsqueeze(0)
     b2 = b if b.dim() > 1 else b.unsqueeze(-1)
     m, n, k, batch = plan.m, plan.n, plan.k, plan.batch_shape
-    target = (
-        result
-        if result.is_contiguous()
-        else torch.empty_like(result, memory_format=torch.contiguous_format)
-    )
+    direct = result.is_contiguous() or _tma_column_major(result)
+    target = result if direct else torch.empty_like(result, memory_format=torch.contiguous_format)
     run = functools.partial(_product, torch, config=config, table=table, stream=stream)
     if plan.fold_batch:
         rows = a2.expand(*batch, m, k).reshape(-1, k)
@@ -95,12 +94,29 @@ def gemm(a, b, out=None, *, config: HopperGemmConfig | None = None, table=None, 
     return result
 
 
+def _tma_column_major(x) -> bool:
+    """Whether ``x`` is a column-major matrix the TMA epilogue stores as it is (16-byte base
+    and column stride), so a column-major ``out`` needs no copy."""
+    return (
+        x.dim() == 2
+        and min(x.shape) > 1
+        and x.stride(0) == 1
+        and x.stride(1) >= x.shape[0]
+        and x.stride(1) * x.element_size() % 16 == 0
+        and x.data_ptr() % 16 == 0
+    )
+
+
 def _product(torch, a, b, c, *, config, table, stream) -> None:
-    """One 2-D product ``c = a @ b`` into the row-major ``c``, each operand staged when TMA
-    cannot read it as stored, C through a padded buffer when its rows are odd."""
+    """One 2-D product ``c = a @ b`` into ``c`` (row-major, or column-major as
+    ``_tma_column_major`` allows), each operand staged when TMA cannot read it as stored, a
+    row-major C through a padded buffer when its rows are odd."""
     a = _staged(torch, a)
     b = _staged(torch, b)
     m, n = c.shape
+    if not c.is_contiguous():  # column-major: stored by TMA as it is
+        _gemm_2d(a, b, c, config, table, stream)
+        return
     if c_route(n, c.element_size()) is CRoute.PADDED:
         wide = torch.empty((m, padded(n, c.element_size())), dtype=c.dtype, device=c.device)
         _gemm_2d(a, b, wide[:, :n], config, table, stream)
@@ -178,6 +194,7 @@ def _gemm_2d(a, b, out, config, table, stream, batch: Batch | None = None):
     if out is not None:
         c_arg = as_matrix(out, "C", tma=False)
         variant["out_dtype"] = OutDtype(c_arg.dtype)
+        variant["c_layout"] = layout_of(c_arg.layout)
         if not c_arg.tma_ready:  # the register epilogue takes any row stride
             variant["epilogue"] = EpilogueKind.REGISTERS
     if variant["in_dtype"] not in INPUT_DTYPES:
@@ -195,11 +212,25 @@ def _gemm_2d(a, b, out, config, table, stream, batch: Batch | None = None):
         entries = batch.count if batch else 1
         sms = sm_count(a_arg.device or 0)
         base = default_config(m, n, sms, HopperGemmConfig(), a_aligned, b_aligned, entries, k)
-    try:
-        chosen = dataclasses.replace(base, **variant)
-    except GemmConfigError:  # a ring too deep for even one box of C per staging pass
-        chosen = dataclasses.replace(base, **{**variant, "epilogue": EpilogueKind.REGISTERS})
+    chosen = _with_variant(base, variant)
     return kernel_for(chosen)._run(a, a_arg, b_arg, out, c_arg, stream, batch=batch)
+
+
+def _with_variant(base: HopperGemmConfig, variant: dict) -> HopperGemmConfig:
+    """``base`` with the operands' ``variant``.  Where its ring leaves too little shared memory
+    for C's staging, a row-major C takes the register epilogue and a column-major C (staged
+    whole) a shallower ring."""
+    try:
+        return dataclasses.replace(base, **variant)
+    except GemmConfigError:
+        if variant.get("c_layout") is not MatrixLayout.COL:
+            return dataclasses.replace(base, **{**variant, "epilogue": EpilogueKind.REGISTERS})
+        for stages in range(base.stages - 1, 1, -1):
+            try:
+                return dataclasses.replace(base, **variant, stages=stages)
+            except GemmConfigError:
+                continue
+        raise
 
 
 def _torch():

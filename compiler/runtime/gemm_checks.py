@@ -4,8 +4,9 @@ strided batch) against the kernel's configuration before anything is launched.
 A call is legal when:
 
 * A (M×K), B (K×N), C (M×N) are on one CUDA device; A and B of the kernel's input type (bf16
-  or f16), C of its output type, C row-major (column stride 1);
-* A and B are stored the way the kernel was compiled for (``a_layout`` / ``b_layout``);
+  or f16), C of its output type;
+* A, B and C are stored the way the kernel was compiled for (``a_layout`` / ``b_layout`` /
+  ``c_layout``);
 * TMA's rule holds for A and B (every leading stride a multiple of 16 bytes, 16-byte bases),
   and for C with the TMA epilogue;
 * K ≥ 1 and every size below 2³¹;
@@ -61,7 +62,7 @@ def check_call(
         raise GemmArgumentError(f"C is {c.rows}x{c.cols}, expected {m}x{n}")
     if k < 1:
         raise GemmArgumentError("K = 0: nothing to multiply (C would be all zeros)")
-    if max(m, n, k, c.row_stride) > INT32_MAX:
+    if max(m, n, k, c.leading_stride) > INT32_MAX:
         raise GemmArgumentError("sizes and strides must be below 2**31")
     count = _check_batch(cfg, batch, m, c)
     if cfg.stream_k:
@@ -77,16 +78,14 @@ def check_call(
     devices = {x.device for x in (a, b, c)} - {None}
     if len(devices) > 1:
         raise GemmArgumentError(f"A, B and C are on different devices: {sorted(devices)}")
-    if c.layout is not Layout.ROW or c.col_stride != 1:
-        raise GemmArgumentError("C must be row-major (column stride 1)")
     if cfg.epilogue is EpilogueKind.TMA and not c.tma_ready:
         raise GemmArgumentError(
-            "C's row stride and base must be multiples of 16 bytes for the TMA epilogue; "
+            "C's leading stride and base must be multiples of 16 bytes for the TMA epilogue; "
             "use a kernel with epilogue = registers (gemm() picks one)"
         )
     if c.data_ptr % (2 * c.element_bytes):
         raise GemmArgumentError("C's base must be aligned to two elements (column pairs)")
-    for arg, want in ((a, cfg.a_layout), (b, cfg.b_layout)):
+    for arg, want in ((a, cfg.a_layout), (b, cfg.b_layout), (c, cfg.c_layout)):
         if layout_of(arg.layout) is not want:
             raise GemmArgumentError(
                 f"{arg.name} is {arg.layout.name.lower()}-major but this "

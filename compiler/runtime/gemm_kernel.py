@@ -236,7 +236,7 @@ class GemmKernel:
             I32Param(m),
             I32Param(n),
             I32Param(k),
-            I32Param(c.row_stride),
+            I32Param(c.leading_stride),
             PointerParam(self._workspace(a.device or 0, stream)),
             *steps,
             *((I32Param(runs),) if cfg.split_k else ()),
@@ -267,7 +267,10 @@ class GemmKernel:
             import torch
 
             dtype = torch_dtype(torch, self.config.out_dtype.value)
-            out = torch.empty((a_arg.rows, b_arg.cols), dtype=dtype, device=a.device)
+            if self.config.c_column_major:
+                out = torch.empty((b_arg.cols, a_arg.rows), dtype=dtype, device=a.device).t()
+            else:
+                out = torch.empty((a_arg.rows, b_arg.cols), dtype=dtype, device=a.device)
         if stream is None and hasattr(out, "device"):
             import torch
 

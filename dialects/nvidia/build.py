@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from warpsched.core.ir import ir
 from warpsched.nvidia import program as P
-from warpsched.nvidia.program.enums import BatchMode, InDtype
+from warpsched.nvidia.program.enums import BatchMode, InDtype, MatrixLayout
 from warpsched.nvidia.program.roles import (
     WarpRoleLayout,
     warp_role_1d1d,
@@ -59,6 +59,8 @@ def build_kernel(
     }
     if g.in_dtype is not InDtype.BF16:
         params["in_dtype"] = g.in_dtype
+    if g.c_layout is not MatrixLayout.ROW:
+        params["c_layout"] = g.c_layout
     if kernel.cluster_m != 1:
         params["cluster_m"] = kernel.cluster_m
     op = NvOp.build("sched.nv_kernel", params, loc=loc, ip=ip).operation

@@ -62,6 +62,7 @@ def to_kernel(op: ir.Operation, target: NVTarget) -> P.Kernel:
         params.get("b_layout", MatrixLayout.COL),
         params.get("out_dtype", OutDtype.F32),
         params.get("in_dtype", InDtype.BF16),
+        params.get("c_layout", MatrixLayout.ROW),
     )
     return P.Kernel(
         params["sym_name"],

@@ -126,6 +126,7 @@ class _Verifier(RoleBodyChecker):
                 ("b_layout", MatrixLayout.COL),
                 ("in_dtype", InDtype.BF16),
                 ("out_dtype", OutDtype.F32),
+                ("c_layout", MatrixLayout.ROW),
                 ("cluster_m", 1),
             )
             if params.get(name, default) != default

@@ -59,7 +59,8 @@ class HopperGemmConfig:
     thread-block cluster (TMA multicast of the shared operand), ``raster`` and
     ``group`` the persistent scheduler's tile order, ``batch`` whether it walks one product or
     a strided batch of them, ``a_layout``/``b_layout``
-    the operands' storage, ``in_dtype`` their element type and ``out_dtype`` C's.
+    the operands' storage, ``in_dtype`` their element type, ``out_dtype`` C's and ``c_layout``
+    C's storage (column-major C is stored by the TMA epilogue only).
     """
 
     name: str = "hopper_gemm"
@@ -79,6 +80,7 @@ class HopperGemmConfig:
     b_layout: MatrixLayout = MatrixLayout.ROW
     in_dtype: InDtype = InDtype.BF16
     out_dtype: OutDtype = OutDtype.BF16
+    c_layout: MatrixLayout = MatrixLayout.ROW
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -183,10 +185,22 @@ class HopperGemmConfig:
         return self.a_stage_bytes + self.b_stage_bytes
 
     @property
+    def c_column_major(self) -> bool:
+        return self.c_layout is MatrixLayout.COL
+
+    @property
     def staging_boxes(self) -> int:
-        """TMA epilogue: the boxes (``rows_per_consumer`` rows × 128 bytes of C) that one
-        consumer warpgroup's sub-tile spans."""
-        return self.block_n * self.out_dtype.nbytes // SWIZZLE_BYTES
+        """TMA epilogue: the boxes of 128-byte lines that one consumer warpgroup's sub-tile
+        spans: ``rows_per_consumer`` lines of 128 bytes of a row (row-major C), or
+        ``block_n`` lines of 128 bytes of a column (column-major C)."""
+        extent = self.rows_per_consumer if self.c_column_major else self.block_n
+        return extent * self.out_dtype.nbytes // SWIZZLE_BYTES
+
+    @property
+    def staging_box_lines(self) -> int:
+        """TMA epilogue: the 128-byte lines of one staging box (rows of a row-major C's box,
+        columns of a column-major C's)."""
+        return self.block_n if self.c_column_major else self.rows_per_consumer
 
     @property
     def staging_passes(self) -> int:
@@ -207,7 +221,7 @@ class HopperGemmConfig:
         return divisors[-1]
 
     def _staging_bytes_for(self, passes: int) -> int:
-        return self.staging_boxes // passes * self.rows_per_consumer * SWIZZLE_BYTES
+        return self.staging_boxes // passes * self.staging_box_lines * SWIZZLE_BYTES
 
     @property
     def staging_bytes(self) -> int:

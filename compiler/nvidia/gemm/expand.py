@@ -59,6 +59,7 @@ def expand_gemm(config: HopperGemmConfig) -> P.Kernel:
         config.b_layout,
         config.out_dtype,
         config.in_dtype,
+        config.c_layout,
     )
     return P.Kernel(
         config.name,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import fields
 
-from warpsched.nvidia.program.enums import ConsumerMode
+from warpsched.nvidia.program.enums import ConsumerMode, EpilogueKind, MatrixLayout
 from warpsched.nvidia.ptx.wgmma_descriptors import ELEMENT_BYTES, SWIZZLE_BYTES
 from warpsched.nvidia.targets import MAX_DYNAMIC_SMEM
 
@@ -38,11 +38,7 @@ def config_problems(config) -> list[str]:
         out.append(f"name = {config.name!r}: must be an identifier")
     if config.block_k != SWIZZLE_BYTES // ELEMENT_BYTES:
         out.append(f"block_k = {config.block_k}: must be 64 (one 128-byte swizzle row of bf16)")
-    if config.block_n % 64 or not 64 <= config.block_n <= 256:
-        out.append(
-            f"block_n = {config.block_n}: must be 64, 128, 192 or 256 (wgmma N ≤ 256, "
-            f"TMA boxes of 64)"
-        )
+    out += _block_n_problems(config)
     if config.rows_per_consumer % 64 or config.rows_per_consumer == 0:
         legal = "128 or 256" if config.consumers is ConsumerMode.COOPERATIVE else "64 or 128"
         out.append(
@@ -72,9 +68,52 @@ def config_problems(config) -> list[str]:
             "decomposition = split_k: takes one product without clusters (cluster_m = 1, "
             "batch = single); its launch gives every split its own CTA"
         )
+    if config.c_layout is MatrixLayout.COL and config.epilogue is not EpilogueKind.TMA:
+        out.append(
+            "c_layout = col: a column-major C is stored by the TMA epilogue only (epilogue = tma)"
+        )
+    if config.c_layout is MatrixLayout.COL and config.staging_passes > 1:
+        out.append(
+            f"stages = {config.stages}: a column-major C is staged whole, and this ring leaves "
+            f"shared memory for 1/{config.staging_passes} of it: use fewer stages"
+        )
+    if config.c_layout is MatrixLayout.COL and config.batched:
+        out.append("c_layout = col: a batched kernel stores its entries' C row-major")
     if config.cluster_n != 1 or config.cluster_m not in (1, 2):
         out.append(
             f"cluster = {config.cluster_m}x{config.cluster_n}: only 1x1 and 2x1 clusters are "
             f"implemented (2x1: two CTAs on vertically adjacent tiles share B by TMA multicast)"
+        )
+    return out
+
+
+def _block_n_problems(config) -> list[str]:
+    """``block_n``: wgmma's N (a multiple of 8, at most 256).  An MN-major B arrives in TMA boxes
+    of 64 columns, a TMA epilogue stages C in 128-byte boxes, and a 2x1 cluster splits a
+    K-major B tile into two halves of whole 8-row swizzle atoms."""
+    n = config.block_n
+    if n % 8 or not 8 <= n <= 256:
+        return [f"block_n = {n}: must be a multiple of 8 from 8 to 256 (wgmma N)"]
+    out = []
+    if n % 64 and config.b_layout is MatrixLayout.ROW:
+        out.append(
+            f"block_n = {n}: a row-major (N-contiguous) B needs a multiple of 64 (TMA boxes of "
+            "64 columns); read B column-major for other widths"
+        )
+    row_boxes = config.c_layout is MatrixLayout.ROW
+    if (
+        config.epilogue is EpilogueKind.TMA
+        and row_boxes
+        and n * config.out_dtype.nbytes % SWIZZLE_BYTES
+    ):
+        out.append(
+            f"block_n = {n}: the TMA epilogue stores C in {SWIZZLE_BYTES}-byte boxes "
+            f"({SWIZZLE_BYTES // config.out_dtype.nbytes} columns); use epilogue = registers or "
+            "a column-major C"
+        )
+    if config.cluster_m == 2 and n % 16:
+        out.append(
+            f"block_n = {n}: a 2x1 cluster splits B's tile into two halves of whole 8-row "
+            "swizzle atoms, so block_n must be a multiple of 16"
         )
     return out

@@ -60,7 +60,7 @@ __all__ = [
 class GemmParams:
     """The CTA tile of ``C = A·B`` (f32 accumulate) and the operands' storage: A is M×K
     (``a_layout``), B is K×N (``b_layout``; the default ``col`` is B stored N×K row-major), both
-    of ``in_dtype``; C is M×N row-major of ``out_dtype``."""
+    of ``in_dtype``; C is M×N of ``out_dtype``, row-major unless ``c_layout`` says ``col``."""
 
     block_m: int = 32
     block_n: int = 32
@@ -69,6 +69,7 @@ class GemmParams:
     b_layout: MatrixLayout = MatrixLayout.COL
     out_dtype: OutDtype = OutDtype.F32
     in_dtype: InDtype = InDtype.BF16
+    c_layout: MatrixLayout = MatrixLayout.ROW
 
     def __post_init__(self) -> None:
         for knob, value, unit in (

@@ -38,8 +38,8 @@ DECLARATIONS = (
         "A warp-specialized GEMM kernel ``C = A·B``: one region holding its pipeline and tile "
         "scheduler declarations and one ``sched.nv_role`` per role of its warp-role layout.  "
         "``a_layout`` (default row), ``b_layout`` (default col: B stored N×K), ``in_dtype`` "
-        "(A's and B's element type, default bf16) and ``out_dtype`` (default f32) give the "
-        "operands' storage; ``cluster_m`` (default 1) the CTAs of a 2x1 cluster.",
+        "(A's and B's element type, default bf16), ``out_dtype`` (default f32) and ``c_layout`` "
+        "(default row) give the operands' storage; ``cluster_m`` (default 1) the CTAs of a 2x1 cluster.",
         (sym("sym_name"),),
         (
             Param("layout", Kind.LAYOUT),
@@ -52,6 +52,7 @@ DECLARATIONS = (
             named("b_layout", MatrixLayout, True),
             named("in_dtype", InDtype, True),
             named("out_dtype", OutDtype, True),
+            named("c_layout", MatrixLayout, True),
         ),
         region=True,
     ),

@@ -23,7 +23,7 @@ sched.nv_gemm @too_many_accumulators block_m 256 block_n 256 epilogue registers 
 
 // -----
 // ==== a ring deeper than shared memory, and an N tile wgmma has not: both are reported ====
-// expected-error@+2 {{'sched.nv_gemm' op block_n = 100: must be 64, 128, 192 or 256 (wgmma N ≤ 256, TMA boxes of 64)}}
+// expected-error@+2 {{'sched.nv_gemm' op block_n = 100: must be a multiple of 8 from 8 to 256 (wgmma N)}}
 // expected-error@+1 {{'sched.nv_gemm' op stages = 8: }}
 sched.nv_gemm @too_deep stages 8 block_n 100
 
@@ -52,3 +52,8 @@ sched.nv_gemm @cluster cluster_n 2
 // ==== a single-stage ring cannot overlap loads with MMA ====
 // expected-error@+1 {{'sched.nv_gemm' op stages = 1: the ring needs at least 2 stages}}
 sched.nv_gemm @one_stage stages 1
+
+// -----
+// ==== a width wgmma has but a row-major B's 64-column boxes do not ====
+// expected-error@+1 {{'sched.nv_gemm' op block_n = 152: a row-major (N-contiguous) B needs a multiple of 64 (TMA boxes of 64 columns); read B column-major for other widths}}
+sched.nv_gemm @row_major_b_width block_n 152 epilogue registers

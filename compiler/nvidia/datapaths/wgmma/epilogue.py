@@ -54,7 +54,7 @@ class Place:
         return Place(self.row, self.col_base, self.col_offset + columns)
 
 
-def _value(
+def element_value(
     em: GemmEmitter,
     acc: str,
     index: int,
@@ -84,7 +84,7 @@ def column_pair(
     vec = f"vector<2x{_elem(em)}>"
     v = w.zero(vec)
     for lane in range(2):
-        element = _value(em, acc, index + lane, fused, at.right(lane) if at else None)
+        element = element_value(em, acc, index + lane, fused, at.right(lane) if at else None)
         v = w.emit(f"llvm.insertelement {element}, {v}[{w.const(lane)} : i32] : {vec}")
     return v, vec
 
@@ -153,7 +153,7 @@ def emit_epilogue(
                         em.if_then(
                             w.icmp("ult", col, ARGS.n),
                             lambda col=col, j=j, e=e, place=place: w.stmt(
-                                f"llvm.store {_value(em, acc, 4 * j + 2 * half + e, fused, place)}, "
+                                f"llvm.store {element_value(em, acc, 4 * j + 2 * half + e, fused, place)}, "
                                 f"{_row_ptr(em, row, col, batch_rows)} : {_elem(em)}, "
                                 f"{PTR_GLOBAL}"
                             ),

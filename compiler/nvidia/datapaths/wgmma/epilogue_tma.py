@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from warpsched.nvidia.datapaths.wgmma.emitter import ARGS, GemmEmitter, TileOrigin
 from warpsched.nvidia.datapaths.wgmma.epilogue import Place, column_pair
+from warpsched.nvidia.datapaths.wgmma.epilogue_columns import ColumnStaging
 from warpsched.nvidia.datapaths.wgmma.fused import FusedEpilogue
 from warpsched.nvidia.ptx import tma
 
@@ -71,7 +72,7 @@ class StagingLayout:
         self.em, self.w, self.cfg = em, w, cfg
         esize = cfg.out_dtype.nbytes
         self.box_cols = SWIZZLE_ROW // esize
-        self.box_bytes = cfg.rows_per_consumer * SWIZZLE_ROW
+        self.box_bytes = cfg.staging_box_lines * SWIZZLE_ROW
         self.staging = w.add(w.const(cfg.staging_offset), w.muli(index, cfg.staging_bytes))
         warp, self.lane = em.udiv(thread, w.const(32)), em.urem(thread, w.const(32))
         quad = em.udiv(self.lane, w.const(4))  # row % 8 of every fragment row
@@ -152,15 +153,18 @@ def store_staged(
     )
     _staging_sync(em, index)
     outer = () if origin.batch is None else (origin.batch,)
-    box_cols = SWIZZLE_ROW // cfg.out_dtype.nbytes
-    box_bytes = cfg.rows_per_consumer * SWIZZLE_ROW
+    line = SWIZZLE_ROW // cfg.out_dtype.nbytes
+    box_bytes = cfg.staging_box_lines * SWIZZLE_ROW
 
     def store_boxes() -> None:
         for box in boxes:
             offset = (box - boxes.start) * box_bytes
             src = em.elem(em.base, w.addi(staging, offset), "i8", PTR_SHARED)
-            col = w.addi(origin.col, box * box_cols)
-            tma.store_box(w, ARGS.tmap_c, src, (col, origin.row, *outer))
+            if cfg.c_column_major:
+                at = (w.addi(origin.row, box * line), origin.col)
+            else:
+                at = (w.addi(origin.col, box * line), origin.row)
+            tma.store_box(w, ARGS.tmap_c, src, (*at, *outer))
         tma.commit_stores(w)
 
     em.if_then(leader, store_boxes, "tma_store")
@@ -199,6 +203,12 @@ def emit_tma_epilogue(
     warpgroup's sub-tile), through ``fused``'s transforms when there is one."""
     cfg = em.config
     layout = StagingLayout(em, thread, index)
+    if cfg.c_column_major:  # one pass (the rules), no transforms (the plan)
+        columns = ColumnStaging(em, thread, index, layout.staging)
+        begin_staging(em, leader, index)
+        columns.stage(accs)
+        store_staged(em, leader, index, origin, range(cfg.staging_boxes), layout.staging)
+        return
     boxes_per_pass = cfg.staging_boxes // cfg.staging_passes
     for first_box in range(0, cfg.staging_boxes, boxes_per_pass):
         boxes = range(first_box, first_box + boxes_per_pass)

@@ -94,11 +94,19 @@ def wgmma_plan(kernel: P.Kernel) -> HopperGemmConfig:
             batch=scheduler.batch,
             a_layout=g.a_layout,
             b_layout=g.b_layout,
+            c_layout=g.c_layout,
             in_dtype=g.in_dtype,
             out_dtype=g.out_dtype,
         )
     except GemmConfigError as exc:
         raise WgmmaPlanError([_rename(p) for p in exc.problems]) from None
+    if config.c_column_major and _of_type(kernel, (*TRANSFORMS, P.StageTile)):
+        raise WgmmaPlanError(
+            [
+                "c_layout col: a column-major C is stored as it is computed, without epilogue "
+                "transforms or sched.nv_stage_tile (store C row-major to fuse them)"
+            ]
+        )
     if _of_type(kernel, P.StageTile) and config.staging_passes != 1:
         raise WgmmaPlanError(
             [
@@ -163,7 +171,7 @@ def _consumer_split(kernel: P.Kernel) -> Split | None:
     return loops[0].split
 
 
-def _of_type(kernel: P.Kernel, cls: type) -> list:
+def _of_type(kernel: P.Kernel, cls: type | tuple[type, ...]) -> list:
     return [s for s in P.walk(kernel.body_of(Role.CONSUMER)) if isinstance(s, cls)]
 
 

@@ -1,0 +1,87 @@
+"""A column-major C (``c_layout col``) on a real Hopper GPU, against float64.
+
+The swap-AB kernels (``C^T = B^T·A^T``: A and B read through their transposed views, C stored
+column-major, tiles of any multiple of 8 rows of M) on ragged, one-wave and multi-wave shapes,
+and ``gemm()`` writing a column-major ``out`` directly; every output poisoned with NaN first.
+``column_major_configs`` lists what ``bench/gemm_vs_cublas.py prepare`` compiles for them.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hopper_device import hopper_present
+
+from warpsched.nvidia.gemm.config import HopperGemmConfig
+
+pytestmark = [
+    pytest.mark.gpu,
+    pytest.mark.skipif(not hopper_present(), reason="needs a Hopper GPU, torch and cuda-python"),
+]
+
+SWAP = {
+    "coop_128x144": {"block_n": 144, "stages": 5},
+    "coop_128x208_c2": {"block_n": 208, "stages": 4, "cluster_m": 2},
+    "coop_128x256_sk": {"block_n": 256, "stages": 3, "decomposition": "stream_k"},
+    "pp_64x80": {"consumers": "pingpong", "block_m": 64, "block_n": 80, "stages": 8},
+    "pp_128x96_f32": {"consumers": "pingpong", "block_n": 96, "stages": 4, "out_dtype": "f32"},
+}
+OUT_CONFIG = HopperGemmConfig(name="gpu_column_out", block_n=128, stages=4, c_layout="col")
+"""The kernel ``gemm(config=...)`` runs for a column-major bf16 ``out`` in the test below."""
+SHAPES = [(1536, 1536, 1536), (720, 720, 6144), (300, 5000, 1024), (1000, 776, 1000), (72, 40, 8)]
+
+
+def swap_config(name: str) -> HopperGemmConfig:
+    layouts = {"a_layout": "col", "b_layout": "col", "c_layout": "col"}
+    return HopperGemmConfig(name=f"gpu_swap_{name}", **layouts, **SWAP[name])
+
+
+def column_major_configs() -> list[HopperGemmConfig]:
+    """Every configuration these tests launch (for pre-filling the cache)."""
+    return [swap_config(name) for name in SWAP] + [OUT_CONFIG]
+
+
+def _check(torch, c, a, b) -> None:
+    ref = torch.matmul(a.double(), b.double())
+    assert torch.isfinite(c).all(), "unwritten elements"
+    err = ((c.double() - ref).norm() / ref.norm()).item()
+    assert err < (1e-4 if c.dtype == torch.float32 else 1e-2), err
+
+
+@pytest.mark.parametrize("name", SWAP)
+def test_swap_ab_matches_float64(name):
+    import torch
+
+    from warpsched.runtime.gemm_kernel import GemmKernel
+
+    config = swap_config(name)
+    kernel = GemmKernel(config)
+    gen = torch.Generator(device="cuda").manual_seed(7)
+    out_dtype = torch.float32 if config.out_dtype.value == "f32" else torch.bfloat16
+    for m, n, k in SHAPES:
+        if m * n < 10_000 and config.stream_k:
+            continue  # fewer tiles than CTAs of a useful split
+        a = torch.randn(m, k, device="cuda", generator=gen).to(torch.bfloat16)
+        b = torch.randn(k, n, device="cuda", generator=gen).to(torch.bfloat16)
+        c = torch.full((m, n), float("nan"), device="cuda", dtype=out_dtype)
+        kernel(b.t(), a.t(), c.t())
+        torch.cuda.synchronize()
+        _check(torch, c, a, b)
+
+
+def test_gemm_writes_a_column_major_out():
+    """``gemm(out=...)`` with a column-major view (padded column stride) stores it directly."""
+    import torch
+
+    from warpsched.runtime.gemm import gemm
+
+    gen = torch.Generator(device="cuda").manual_seed(3)
+    m, n, k = 1000, 600, 512
+    a = torch.randn(m, k, device="cuda", generator=gen).to(torch.bfloat16)
+    b = torch.randn(k, n, device="cuda", generator=gen).to(torch.bfloat16)
+    storage = torch.full((n, 1024), float("nan"), device="cuda", dtype=torch.bfloat16)
+    out = storage[:, :m].t()
+    assert out.stride() == (1, 1024)
+    gemm(a, b, out, config=OUT_CONFIG)
+    torch.cuda.synchronize()
+    _check(torch, out, a, b)
+    assert torch.isnan(storage[:, m:]).all(), "the padding beyond M was written"
