@@ -56,6 +56,30 @@ CANDIDATES = {
         "cluster_m": 2,
     },
 }
+SWAP_CANDIDATES = {
+    # C^T = B^T·A^T (swap-AB): the kernel's rows are N (64 per consumer warpgroup), its columns
+    # M in any multiple of 8 (A read K-major), and C is stored column-major (c_layout col).
+    f"swap_{mode}_{bm}x{bn}_s{st}{tail}": {
+        "consumers": "cooperative" if mode == "coop" else "pingpong",
+        "block_m": bm,
+        "block_n": bn,
+        "stages": st,
+        **({"decomposition": "stream_k"} if tail else {}),
+    }
+    for mode, bm, bn, st, tail in (
+        ("coop", 128, 112, 6, ""),
+        ("coop", 128, 144, 5, ""),
+        ("coop", 128, 160, 5, ""),
+        ("coop", 128, 200, 4, ""),
+        ("coop", 128, 224, 3, ""),
+        ("coop", 128, 256, 3, ""),
+        ("coop", 128, 256, 3, "_sk"),
+        ("pp", 64, 80, 8, ""),
+        ("pp", 64, 104, 8, ""),
+        ("pp", 64, 152, 6, ""),
+        ("pp", 64, 192, 5, ""),
+    )
+}
 HEADLINE = [(4096, 4096, 4096), (8192, 8192, 8192), (16384, 16384, 4096), (8192, 8192, 1024)]
 SWEEP = [
     (2048, 2048, 2048),
@@ -151,16 +175,40 @@ TOLERANCE = 1e-2
 
 
 def config(name: str, a_layout: str = "row", b_layout: str = "row") -> HopperGemmConfig:
+    if name in SWAP_CANDIDATES:  # the product of the transposed operands, C^T stored col-major
+        layouts = {"a_layout": "col", "b_layout": "col", "c_layout": "col"}
+        return HopperGemmConfig(name=name, **layouts, **SWAP_CANDIDATES[name])
     return HopperGemmConfig(name=name, a_layout=a_layout, b_layout=b_layout, **CANDIDATES[name])
+
+
+class SwapAB:
+    """A swap-AB candidate called as ``kern(a, b, c)``: its kernel computes ``c.t() =
+    b.t() @ a.t()``, the transposed views of row-major A, B and C."""
+
+    def __init__(self, kernel) -> None:
+        self.kernel = kernel
+
+    def __call__(self, a, b, c):
+        return self.kernel(b.t(), a.t(), c.t())
+
+
+def candidate(name: str):
+    """The callable ``kern(a, b, c)`` of candidate ``name``."""
+    from warpsched.runtime.gemm_kernel import GemmKernel
+
+    kernel = GemmKernel(config(name))
+    return SwapAB(kernel) if name in SWAP_CANDIDATES else kernel
 
 
 def prepare() -> int:
     """Compile the candidates and the GPU tests' configurations into the kernel cache."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    from test_column_major_gpu import column_major_configs
     from test_gemm_any_shape_gpu import gemm_default_configs
     from test_hopper_gpu import gpu_test_configs
 
-    every = [config(name) for name in CANDIDATES] + gpu_test_configs() + gemm_default_configs()
+    every = [config(name) for name in (*CANDIDATES, *SWAP_CANDIDATES)] + gpu_test_configs()
+    every += gemm_default_configs() + column_major_configs()
     return cache(every)
 
 
@@ -252,12 +300,11 @@ def run(shapes: list[tuple[int, int, int]], eager: bool) -> int:
     import torch
 
     from warpsched.runtime.epilogue_args import GemmArgumentError
-    from warpsched.runtime.gemm_kernel import GemmKernel
 
     torch.empty(1, device="cuda")
     from warpsched.runtime.gemm import gemm
 
-    kernels = {name: GemmKernel(config(name)) for name in CANDIDATES}
+    kernels = {name: candidate(name) for name in (*CANDIDATES, *SWAP_CANDIDATES)}
     kernels[DEFAULT] = gemm  # gemm() without a table: the shape rule's pick
     print(f"device {torch.cuda.get_device_name(0)}", flush=True)
     rows, failures, peak = [], 0, 0.0
@@ -388,8 +435,9 @@ def main(argv: list[str]) -> int:
     if args.any and args.mode == "run":
         return run_any()
     if args.only:
-        for name in set(CANDIDATES) - set(args.only.split(",")):
-            del CANDIDATES[name]
+        for table in (CANDIDATES, SWAP_CANDIDATES):
+            for name in set(table) - set(args.only.split(",")):
+                del table[name]
     global PAD
     PAD = args.pad
     return prepare() if args.mode == "prepare" else run(shapes_of(args), args.eager)
