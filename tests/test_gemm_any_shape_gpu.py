@@ -38,7 +38,9 @@ def _tolerance(torch, dtype) -> float:
     return 1e-2 if dtype in (torch.bfloat16, torch.float16) else 1e-4
 
 
-def _check(torch, c, a, b) -> None:
+def check_matmul(torch, c, a, b) -> None:
+    """``c`` has ``a @ b``'s shape, every element written, and its float64 value within the
+    tolerance of its dtype."""
     ref = torch.matmul(a.double(), b.double())
     assert c.shape == ref.shape, (c.shape, ref.shape)
     assert torch.isfinite(c).all(), "unwritten elements"
@@ -125,11 +127,11 @@ def test_gemm_matches_float64_matmul(case, dtype_name):
     c = gemm(a, b)
     torch.cuda.synchronize()
     assert c.dtype == dtype
-    _check(torch, c, a, b)
+    check_matmul(torch, c, a, b)
     out = torch.full(c.shape, float("nan"), device="cuda", dtype=torch.float32)
     assert gemm(a, b, out) is out
     torch.cuda.synchronize()
-    _check(torch, out, a, b)
+    check_matmul(torch, out, a, b)
 
 
 def test_empty_and_k_zero_products_follow_torch():
@@ -191,4 +193,4 @@ def test_custom_op_under_torch_compile_and_cuda_graph():
     static_a.copy_(torch.randn_like(a, dtype=torch.float32).to(torch.bfloat16))
     graph.replay()
     torch.cuda.synchronize()
-    _check(torch, static_c, static_a, static_b)
+    check_matmul(torch, static_c, static_a, static_b)

@@ -39,7 +39,7 @@ from .gemm_dispatch import (
 )
 from .gemm_heuristic import ROW_ALIGN, default_config
 from .gemm_kernel import GemmKernel, sm_count
-from .tensors import TensorArgumentError, as_matrix, short_dtype, torch_dtype
+from .tensors import Layout, TensorArgumentError, as_matrix, short_dtype, torch_dtype
 
 _KERNELS: dict[HopperGemmConfig, GemmKernel] = {}
 
@@ -95,16 +95,15 @@ def gemm(a, b, out=None, *, config: HopperGemmConfig | None = None, table=None, 
 
 
 def _tma_column_major(x) -> bool:
-    """Whether ``x`` is a column-major matrix the TMA epilogue stores as it is (16-byte base
-    and column stride), so a column-major ``out`` needs no copy."""
-    return (
-        x.dim() == 2
-        and min(x.shape) > 1
-        and x.stride(0) == 1
-        and x.stride(1) >= x.shape[0]
-        and x.stride(1) * x.element_size() % 16 == 0
-        and x.data_ptr() % 16 == 0
-    )
+    """Whether ``x`` is a column-major matrix (at least 2×2) that the TMA epilogue stores as it
+    is (``MatrixArg.tma_ready``), so a column-major ``out`` needs no copy."""
+    if x.dim() != 2 or min(x.shape) < 2:
+        return False
+    try:
+        arg = as_matrix(x, "out", tma=False)
+    except TensorArgumentError:
+        return False
+    return arg.layout is Layout.COL and arg.tma_ready
 
 
 def _product(torch, a, b, c, *, config, table, stream) -> None:

@@ -68,22 +68,30 @@ def config_problems(config) -> list[str]:
             "decomposition = split_k: takes one product without clusters (cluster_m = 1, "
             "batch = single); its launch gives every split its own CTA"
         )
-    if config.c_layout is MatrixLayout.COL and config.epilogue is not EpilogueKind.TMA:
-        out.append(
-            "c_layout = col: a column-major C is stored by the TMA epilogue only (epilogue = tma)"
-        )
-    if config.c_layout is MatrixLayout.COL and config.staging_passes > 1:
-        out.append(
-            f"stages = {config.stages}: a column-major C is staged whole, and this ring leaves "
-            f"shared memory for 1/{config.staging_passes} of it: use fewer stages"
-        )
-    if config.c_layout is MatrixLayout.COL and config.batched:
-        out.append("c_layout = col: a batched kernel stores its entries' C row-major")
+    if config.c_column_major:
+        out += _column_major_problems(config)
     if config.cluster_n != 1 or config.cluster_m not in (1, 2):
         out.append(
             f"cluster = {config.cluster_m}x{config.cluster_n}: only 1x1 and 2x1 clusters are "
             f"implemented (2x1: two CTAs on vertically adjacent tiles share B by TMA multicast)"
         )
+    return out
+
+
+def _column_major_problems(config) -> list[str]:
+    """A column-major C: stored by the TMA epilogue, staged whole, never batched."""
+    out = []
+    if config.epilogue is not EpilogueKind.TMA:
+        out.append(
+            "c_layout = col: a column-major C is stored by the TMA epilogue only (epilogue = tma)"
+        )
+    if config.staging_passes > 1:
+        out.append(
+            f"stages = {config.stages}: a column-major C is staged whole, and this ring leaves "
+            f"shared memory for 1/{config.staging_passes} of it: use fewer stages"
+        )
+    if config.batched:
+        out.append("c_layout = col: a batched kernel stores its entries' C row-major")
     return out
 
 
@@ -100,7 +108,7 @@ def _block_n_problems(config) -> list[str]:
             f"block_n = {n}: a row-major (N-contiguous) B needs a multiple of 64 (TMA boxes of "
             "64 columns); read B column-major for other widths"
         )
-    row_boxes = config.c_layout is MatrixLayout.ROW
+    row_boxes = not config.c_column_major
     if (
         config.epilogue is EpilogueKind.TMA
         and row_boxes

@@ -19,9 +19,8 @@ from __future__ import annotations
 
 from warpsched.nvidia.datapaths.wgmma.emitter import GemmEmitter
 from warpsched.nvidia.datapaths.wgmma.epilogue import element_value
-
-SWIZZLE_LINE = 128
-PTR_SHARED = "!llvm.ptr<3>"
+from warpsched.nvidia.ptx.nvvm_ops import PTR_SHARED
+from warpsched.nvidia.ptx.wgmma_descriptors import SWIZZLE_BYTES
 
 
 class ColumnStaging:
@@ -32,8 +31,8 @@ class ColumnStaging:
         w, cfg = em.w, em.config
         self.em, self.w, self.cfg, self.staging = em, w, cfg, staging
         esize = cfg.out_dtype.nbytes
-        self.line = SWIZZLE_LINE // esize
-        self.box_bytes = cfg.staging_box_lines * SWIZZLE_LINE
+        self.line = SWIZZLE_BYTES // esize
+        self.box_bytes = cfg.staging_box_lines * SWIZZLE_BYTES
         warp, lane = em.udiv(thread, w.const(32)), em.urem(thread, w.const(32))
         column = w.muli(em.urem(lane, w.const(4)), 2)
         first_row = w.add(w.muli(warp, 16), em.udiv(lane, w.const(4)))
@@ -52,7 +51,7 @@ class ColumnStaging:
         chunk = em.binop("lshr", in_box, w.const(4))
         swizzled = em.binop("shl", em.binop("xor", chunk, col), w.const(4))
         within = em.binop("or", swizzled, em.binop("and", in_box, w.const(15)))
-        line = w.add(w.muli(box, self.box_bytes), w.muli(col, SWIZZLE_LINE))
+        line = w.add(w.muli(box, self.box_bytes), w.muli(col, SWIZZLE_BYTES))
         return w.add(self.staging, w.add(line, within))
 
     def stage(self, accs: list[str]) -> None:
@@ -63,7 +62,7 @@ class ColumnStaging:
         for atom, acc in enumerate(accs):
             for j in range(cfg.block_n // 8):
                 for (half, e), base in self.bases.items():
-                    fixed = atom * boxes_per_atom * self.box_bytes + 8 * j * SWIZZLE_LINE
+                    fixed = atom * boxes_per_atom * self.box_bytes + 8 * j * SWIZZLE_BYTES
                     ptr = em.elem(em.base, w.addi(base, fixed), "i8", PTR_SHARED)
                     value = element_value(em, acc, 4 * j + 2 * half + e)
                     w.stmt(f"llvm.store {value}, {ptr} : {elem}, {PTR_SHARED}")

@@ -62,6 +62,12 @@ def wait_stores(em: GemmEmitter, read_only: bool) -> None:
     tma.wait_stores(em.w, read_only)
 
 
+def staging_base(em: GemmEmitter, index: str) -> str:
+    """The byte offset (from the shared base) of consumer ``index``'s staging buffer."""
+    w, cfg = em.w, em.config
+    return w.add(w.const(cfg.staging_offset), w.muli(index, cfg.staging_bytes))
+
+
 class StagingLayout:
     """Where consumer ``index``'s thread ``thread`` puts its column pairs in its staging buffer,
     and where they lie in C (for a fused epilogue).  Emits its values where it is made: make
@@ -73,7 +79,7 @@ class StagingLayout:
         esize = cfg.out_dtype.nbytes
         self.box_cols = SWIZZLE_ROW // esize
         self.box_bytes = cfg.staging_box_lines * SWIZZLE_ROW
-        self.staging = w.add(w.const(cfg.staging_offset), w.muli(index, cfg.staging_bytes))
+        self.staging = staging_base(em, index)
         warp, self.lane = em.udiv(thread, w.const(32)), em.urem(thread, w.const(32))
         quad = em.udiv(self.lane, w.const(4))  # row % 8 of every fragment row
         pair_bytes = w.muli(em.urem(self.lane, w.const(4)), 2 * esize)
@@ -202,13 +208,14 @@ def emit_tma_epilogue(
     """Stage fragments ``accs`` of consumer ``index`` and store them at ``origin`` (the
     warpgroup's sub-tile), through ``fused``'s transforms when there is one."""
     cfg = em.config
-    layout = StagingLayout(em, thread, index)
     if cfg.c_column_major:  # one pass (the rules), no transforms (the plan)
-        columns = ColumnStaging(em, thread, index, layout.staging)
+        staging = staging_base(em, index)
+        columns = ColumnStaging(em, thread, index, staging)
         begin_staging(em, leader, index)
         columns.stage(accs)
-        store_staged(em, leader, index, origin, range(cfg.staging_boxes), layout.staging)
+        store_staged(em, leader, index, origin, range(cfg.staging_boxes), staging)
         return
+    layout = StagingLayout(em, thread, index)
     boxes_per_pass = cfg.staging_boxes // cfg.staging_passes
     for first_box in range(0, cfg.staging_boxes, boxes_per_pass):
         boxes = range(first_box, first_box + boxes_per_pass)
