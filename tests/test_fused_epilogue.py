@@ -83,6 +83,20 @@ def test_the_bias_gelu_kernel_compiles_to_fused_ptx():
     assert "wgmma.mma_async.sync.aligned.m64n256k16" in ptx
 
 
+def test_the_bias_is_read_ahead_under_the_first_k_blocks_mmas():
+    """``prefetch_bias``: after the first k-block's wgmmas are committed and before the k loop
+    waits on them, each thread reads its 64 columns' bias: 32 aligned pairs (a tile inside N),
+    or 64 single columns (at N's edge, or a bias off the pairs' alignment)."""
+    options = CompileOptions("sm_90a", Emit.PTX)
+    ptx = compile_source(EXAMPLE.read_text(), str(EXAMPLE), options).artefact
+    pairs = [m.start() for m in re.finditer(r"ld\.global\.b32", ptx)]
+    columns = [m.start() for m in re.finditer(r"ld\.global\.b16", ptx)]
+    assert (len(pairs), len(columns)) == (32, 64)
+    first_commit = ptx.index("wgmma.commit_group.sync.aligned")
+    first_wait = ptx.index("wgmma.wait_group.sync.aligned")
+    assert first_commit < min(pairs + columns) and max(pairs + columns) < first_wait
+
+
 def test_the_plain_kernel_has_no_fused_epilogue():
     from warpsched.nvidia.gemm.config import HopperGemmConfig
     from warpsched.nvidia.gemm.expand import expand_gemm

@@ -1,5 +1,7 @@
 """The fused epilogue on a Hopper GPU: every variant of ``fused_variants`` against float64 torch,
-on tile-aligned and ragged shapes, with C poisoned with NaN first (every element written).
+on tile-aligned and ragged shapes, with C poisoned with NaN first (every element written).  On
+every other shape the bias starts one element into its storage, off the alignment of the pairs
+the kernel reads it in (``FusedEpilogue.prefetch_bias`` then reads it column by column).
 
 Skipped without torch, the CUDA driver and a compute-capability-9.0 device.  The kernels load
 by name from the runtime's cache (``python bench/fused_epilogue_vs_torch.py prepare`` fills it
@@ -61,7 +63,7 @@ def test_fused_epilogue_matches_float64_torch(variant):
     cfg = kernel.config
     dtype = torch.bfloat16 if cfg.out_dtype.value == "bf16" else torch.float32
     gen = torch.Generator(device="cuda").manual_seed(len(variant.name))
-    for m, n, k in SHAPES:
+    for index, (m, n, k) in enumerate(SHAPES):
         a = torch.randn(m, k, device="cuda", generator=gen).to(torch.bfloat16)
         b = torch.randn(k, n, device="cuda", generator=gen).to(torch.bfloat16)
         if cfg.a_layout.value == "col":
@@ -69,6 +71,8 @@ def test_fused_epilogue_matches_float64_torch(variant):
         if cfg.b_layout.value == "col":
             b = b.t().contiguous().t()
         bias = (torch.randn(n, device="cuda", generator=gen) * 4).to(dtype)
+        if index % 2:  # a view one element into its storage
+            bias = torch.cat([bias.new_zeros(1), bias])[1:]
         residual = torch.randn(m, n, device="cuda", generator=gen).to(dtype)
         args = {
             "alpha": ALPHA if "scale" in variant.transforms else None,

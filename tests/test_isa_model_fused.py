@@ -101,9 +101,10 @@ def fused_arguments(rng, rows: int, n: int, ldr: int, bf16: bool) -> tuple:
     return bias, residual, extra
 
 
-def wrong_elements(key: str, fused: tuple[str, ...], index: int = 0) -> int:
+def wrong_elements(key: str, fused: tuple[str, ...], index: int = 0, bias_offset: int = 0) -> int:
     """Elements of C that are wrong after a fused run of configuration ``key``: inside M×N
-    unwritten (NaN) or different from the reference, or written in the padding."""
+    unwritten (NaN) or different from the reference, or written in the padding.  The bias
+    starts ``bias_offset`` elements into its allocation (off its pairs' alignment when odd)."""
     config = CONFIGS[key]
     size = shape(config, index)
     m, n = size["m"], size["n"]
@@ -112,7 +113,12 @@ def wrong_elements(key: str, fused: tuple[str, ...], index: int = 0) -> int:
     ldr = n + 4
     bf16 = config.out_dtype.value == "bf16"
     bias, residual, extra = fused_arguments(np.random.default_rng(100 + index), m, n, ldr, bf16)
-    result = hopper_case(config, **size, fused=fused, extra=extra)
+    memory = GlobalMemory()
+    if bias_offset:
+        stored = extra["bias"]
+        padded = np.concatenate([np.zeros(bias_offset, stored.dtype), stored])
+        extra["bias"] = memory.put(padded, "bias") + bias_offset * stored.itemsize
+    result = hopper_case(config, **size, fused=fused, extra=extra, memory=memory)
     want, entering = reference(result.product, fused, bias, residual, bf16)
     return count_wrong(result.c, n, want, entering, bf16)
 
@@ -159,15 +165,28 @@ def test_bias_read_at_the_row_fails(monkeypatch):
     assert wrong_elements(REGISTERS_KEY, ("bias", "relu")) > 0
 
 
-def test_unclamped_indices_fault_where_stores_are_not_guarded(monkeypatch):
-    """Without the clamp, a TMA-store kernel's edge threads read past the bias vector (TMA
-    clipping drops their elements, but the reads happen); the register path reads only inside
-    its guards, so it needs no clamp."""
+def test_unclamped_indices_fault_where_reads_are_not_guarded(monkeypatch):
+    """Without the clamp, a TMA-store kernel's edge threads read past the bias and residual
+    (TMA clipping drops their elements, but the reads happen), and so does every kernel's bias
+    read ahead of the epilogue (``prefetch_bias``: the tile's columns, before any guard); the
+    register path reads the residual only inside its guards, so that read needs no clamp."""
     mutate(monkeypatch, wgmma_fused, [("index, last)", "index, index)")])
-    for fused in (("bias",), ("residual",)):
+    for key, fused in ((TMA_KEY, ("bias",)), (TMA_KEY, ("residual",)), (REGISTERS_KEY, ("bias",))):
         with pytest.raises(MemoryFault, match="no allocation|outside"):
-            wrong_elements(TMA_KEY, fused)
-        assert wrong_elements(REGISTERS_KEY, fused) == 0
+            wrong_elements(key, fused)
+    assert wrong_elements(REGISTERS_KEY, ("residual",)) == 0
+
+
+@pytest.mark.parametrize("key", [TMA_KEY, REGISTERS_KEY])
+def test_a_bias_off_its_pair_alignment_is_read_column_by_column(key):
+    """``prefetch_bias`` reads a pair as one vector only from a bias aligned to the pair."""
+    assert wrong_elements(key, ("bias", "relu"), bias_offset=1) == 0
+
+
+def test_pair_reads_without_the_alignment_check_fault(monkeypatch):
+    mutate(monkeypatch, wgmma_fused, [("inside = em.and_(", "inside = (lambda x, y: x)(")])
+    with pytest.raises(MemoryFault, match="not aligned|an address not aligned"):
+        wrong_elements(TMA_KEY, ("bias",), bias_offset=1)
 
 
 def test_gelu_without_its_cubic_term_fails(monkeypatch):

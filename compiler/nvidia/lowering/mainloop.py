@@ -9,7 +9,9 @@ that stage; at the end, ``wait_group 0`` and the last release.  The k loop carri
 the ring slot of the last k-block issued (``last``) and the accumulator fragments.  With a
 ``stage_tile overlap N`` in the loop (``staged``), part ``j`` of the previous item's staged
 epilogue runs after the MMAs of k-block ``j`` are committed, before the wait
-(``epilogue_staged``).
+(``epilogue_staged``).  ``after_first``, if given, emits its work right after the first k-block's
+MMAs are committed (the bias read ahead: ``FusedEpilogue.prefetch_bias``); what it defines dominates the
+rest of the work item.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ def is_mainloop(loop: P.KLoop) -> bool:
 class Mainloop:
     """The mainloop of ``consumer`` over ``loop``; ``last`` is the ring slot of its last k-block.
     ``multicast``: releases arrive in both CTAs of the cluster; ``staged``: the epilogue part
-    that overlaps it, if any."""
+    that overlaps it, if any; ``after_first``: work to emit after its first k-block's MMAs."""
 
     def __init__(
         self,
@@ -51,9 +53,10 @@ class Mainloop:
         lower_body: BodyLowering,
         multicast: bool,
         staged: StagedEpilogue | None = None,
+        after_first: Callable[[], None] | None = None,
     ) -> None:
         self.consumer, self.lower_body, self.multicast = consumer, lower_body, multicast
-        self.staged = staged
+        self.staged, self.after_first = staged, after_first
         self.consume: P.InputConsume = loop.body[0]
         if self.consume.mmas_in_flight != MMAS_IN_FLIGHT:
             raise LoweringError(
@@ -68,6 +71,8 @@ class Mainloop:
         em, w, cfg = c.em, c.w, c.cfg
         zero = [w.zero(c.acc)] * cfg.m_atoms
         accs = self._block(q, zero, first=True)
+        if self.after_first:
+            self.after_first()
         if self.staged:
             self.staged.after_first_block(item.unit)
         loop, body, done = em.label("ck"), em.label("ckbody"), em.label("ckdone")

@@ -14,10 +14,14 @@ position ``q`` of the input pipeline (slot ``q`` uses stage ``q mod S`` at parit
   items the other warpgroups take;
 * a ``sched.nv_k_loop`` around ``input_consume mmas_in_flight 1 { mma_tile_product }`` after a
   ``zero_accumulator`` is the wgmma mainloop (``mainloop.Mainloop``); any other k loop carries
-  its k-block and ring position and steps both by one.
+  its k-block and ring position and steps both by one;
+* a bias added to the tile the mainloop computes (``fused.bias_ahead``) is read after the first
+  k-block's MMAs (``FusedEpilogue.prefetch_bias``), for the store's fused epilogue.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from warpsched.nvidia import program as P
 from warpsched.nvidia.datapaths.wgmma.consumer import ConsumerWarpgroup
@@ -25,7 +29,7 @@ from warpsched.nvidia.datapaths.wgmma.emitter import GemmEmitter, TileOrigin
 from warpsched.nvidia.datapaths.wgmma.epilogue import emit_epilogue
 from warpsched.nvidia.datapaths.wgmma.epilogue_staged import StagedEpilogue
 from warpsched.nvidia.datapaths.wgmma.epilogue_tma import emit_tma_epilogue, wait_stores
-from warpsched.nvidia.datapaths.wgmma.fused import FusedEpilogue
+from warpsched.nvidia.datapaths.wgmma.fused import PendingTransforms, bias_ahead
 from warpsched.nvidia.datapaths.wgmma.plan import stage_cut
 from warpsched.nvidia.datapaths.wgmma.producer import issue_loads
 from warpsched.nvidia.datapaths.wgmma.stream_k import finish_tile
@@ -54,7 +58,8 @@ class WarpgroupRoleLowering:
         self.origin: TileOrigin | None = None
         self.accs: list[str] = []
         self.zeroed = False
-        self.transforms: list[P.Step] = []
+        self.pending = PendingTransforms(em)
+        self.after_first: Callable[[], None] | None = None  # the mainloop's, after its first block
         self.staged: StagedEpilogue | None = None
         self.ring_next: str | None = None
         self.continue_label = ""
@@ -99,6 +104,8 @@ class WarpgroupRoleLowering:
         prefix = "c" if self.consumer else "p"
         walk = self.walk = WorkWalk(em, prefix, first, step)
         self.staged = self._staged_epilogue(s.body, first, step)
+        read_bias = self.consumer is not None and bias_ahead(s.body)
+        self.after_first = self._prefetch_bias if read_bias else None
         tile, body, exit_ = (
             em.label(f"{prefix}tile"),
             em.label(f"{prefix}body"),
@@ -199,7 +206,7 @@ class WarpgroupRoleLowering:
                     "right before its k loop, in a consumer's persistent tile loop"
                 )
             self.mainloop = Mainloop(
-                self.consumer, s, self._consume_body, self.multicast, self.staged
+                self.consumer, s, self._consume_body, self.multicast, self.staged, self.after_first
             )
             self.accs = self.mainloop.emit(self.ring, self.item)
             self.zeroed = False
@@ -262,26 +269,24 @@ class WarpgroupRoleLowering:
         self.accs = self.consumer.mma(self.mma_stage, self.accs, self.first_block)
 
     def _epilogue_transform(self, s: P.Step) -> None:
-        self.transforms.append(s)
+        self.pending.steps.append(s)
 
     _EpilogueScale = _EpilogueBias = _EpilogueActivation = _EpilogueResidual = _epilogue_transform
 
-    def _fused(self, origin: TileOrigin) -> FusedEpilogue | None:
-        """The transforms collected since the mainloop, as one ``FusedEpilogue`` (taken)."""
-        steps, self.transforms = tuple(self.transforms), []
-        return FusedEpilogue(self.em, steps, self.em.batch_rows(origin.batch)) if steps else None
+    def _prefetch_bias(self) -> None:
+        self.pending.read_bias_ahead(self.consumer.thread, self._tile_origin().col)
 
     def _StageTile(self, s: P.StageTile) -> None:
         origin = self._tile_origin()
-        self.staged.stage(self.accs, origin, self._fused(origin))
+        self.staged.stage(self.accs, origin, self.pending.take(origin))
 
     def _StoreTile(self, s: P.StoreTile) -> None:
         c, em = self.consumer, self.em
         if self.staged:  # the transforms and the store run in the next item's mainloop
-            self.transforms, self.tma_stores = [], True
+            self.pending, self.tma_stores = PendingTransforms(em), True
             return
         origin = self._tile_origin()
-        fused = self._fused(origin)
+        fused = self.pending.take(origin)
         if s.path is EpilogueKind.TMA:
             emit_tma_epilogue(em, self.accs, c.thread, c.leader, c.index, origin, fused)
             self.tma_stores = True

@@ -15,14 +15,23 @@ element, in the ops' order, before converting it to C's type::
 Each element of the sub-tile knows its row ``r`` and column ``c`` (the wgmma fragment layout).
 Reads of ``bias`` and ``residual`` clamp their indices into the matrix, so a thread whose element
 lies past M or N reads a valid address; the store drops that element (guarded stores, or the TMA
-store's clipping).  The kernel takes the arguments its ops use, after the GEMM's own, in the
+store's clipping).
+
+A bias applied to the tile the mainloop computes is read ahead (``FusedEpilogue.prefetch_bias``): right after
+the first k-block's MMAs are issued, each thread loads the ``block_n / 4`` bias values of its
+columns (``c0 + 2·(lane mod 4) + 8j + {0, 1}``, the fragment's) as ``block_n / 8`` pairs, so the
+loads' latency and issue hide under the tensor cores' work instead of stalling the epilogue.  A
+tile inside N with a bias aligned to a pair reads each pair as one vector; otherwise each column
+is read alone, clamped.  The kernel takes the arguments its ops use, after the GEMM's own, in the
 order ``EXTRA_PARAMS`` gives (``extra_params``).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from warpsched.nvidia import program as P
-from warpsched.nvidia.datapaths.wgmma.emitter import ARGS, GemmEmitter
+from warpsched.nvidia.datapaths.wgmma.emitter import ARGS, GemmEmitter, TileOrigin
 from warpsched.nvidia.program.enums import Activation, OutDtype
 
 PTR_GLOBAL = "!llvm.ptr<1>"
@@ -50,17 +59,102 @@ def reads_place(steps: tuple[P.Step, ...]) -> bool:
     return any(isinstance(s, (P.EpilogueBias, P.EpilogueResidual)) for s in steps)
 
 
+def bias_ahead(body: tuple[P.Step, ...]) -> bool:
+    """True when a persistent loop ``body`` adds the bias to the tile its mainloop computes: an
+    ``epilogue_bias`` before the first ``store_tile`` or ``stage_tile`` (one after a
+    ``stage_tile`` runs on the previous tile, in the next mainloop)."""
+    for step in P.walk(body):
+        if isinstance(step, (P.StoreTile, P.StageTile)):
+            return False
+        if isinstance(step, P.EpilogueBias):
+            return True
+    return False
+
+
+@dataclass(frozen=True)
+class BiasPairs:
+    """A thread's bias values, read ahead: ``pairs[j]`` (a ``vector<2 x C's type>``) holds the
+    bias of columns ``col_base + 8j`` and ``col_base + 8j + 1``, where ``col_base`` is the
+    thread's first fragment column, ``c0 + 2·(lane mod 4)`` (every epilogue's)."""
+
+    pairs: tuple[str, ...]
+
+
 class FusedEpilogue:
     """The transforms ``steps`` (in program order) of one store, for the elements of C;
     ``batch_rows`` (i64, or None without a batch) is where the tile's batch entry starts in the
-    residual's rows."""
+    residual's rows; ``bias`` the bias read ahead, if it was."""
 
     def __init__(
-        self, em: GemmEmitter, steps: tuple[P.Step, ...], batch_rows: str | None = None
+        self,
+        em: GemmEmitter,
+        steps: tuple[P.Step, ...],
+        batch_rows: str | None = None,
+        bias: BiasPairs | None = None,
     ) -> None:
         self.em, self.w, self.steps, self.batch_rows = em, em.w, steps, batch_rows
-        self.out = em.config.out_dtype
+        self.out, self.bias = em.config.out_dtype, bias
         self._bias: dict[tuple[str, int], str] = {}
+
+    @staticmethod
+    def prefetch_bias(em: GemmEmitter, thread: str, col0: str) -> BiasPairs:
+        """Read the bias of consumer thread ``thread``'s columns in the tile at column ``col0``:
+        one vector per pair when the tile lies inside N and the bias is aligned to a pair, else
+        each column alone, clamped."""
+        w, out = em.w, em.config.out_dtype
+        col_base = w.add(col0, w.muli(em.urem(thread, w.const(4)), 2))
+        address = w.emit(f"llvm.ptrtoint %bias : {PTR_GLOBAL} to i64")
+        offset = em.binop("and", address, w.const(2 * out.nbytes - 1, "i64"), "i64")
+        aligned = w.emit(f'llvm.icmp "eq" {offset}, {w.const(0, "i64")} : i64')
+        inside = em.and_(w.icmp("ule", w.addi(col0, em.config.block_n), ARGS.n), aligned)
+        whole, columns, done = em.label("bias_pairs"), em.label("bias_cols"), em.label("bias_read")
+        em.cond_br(inside, whole, columns)
+        reader = FusedEpilogue(em, ())
+        em.open(whole)
+        reader._pairs_to(done, reader._whole_pairs(col_base))
+        em.open(columns)
+        reader._pairs_to(done, reader._column_pairs(col_base))
+        tag = em.label("biaspair")
+        names = tuple(f"%{tag}_{j}" for j in range(em.config.block_n // 8))
+        w.block(done, [(name, reader._pair_type) for name in names])
+        return BiasPairs(names)
+
+    @property
+    def _pair_type(self) -> str:
+        return f"vector<2x{self.out.value}>"
+
+    def _pairs_to(self, label: str, pairs: list[str]) -> None:
+        types = ", ".join([self._pair_type] * len(pairs))
+        self.w.stmt(f"llvm.br ^{label}({', '.join(pairs)} : {types})")
+
+    def _whole_pairs(self, col_base: str) -> list[str]:
+        """Pair ``j`` of the bias from ``col_base`` as one aligned vector load."""
+        w, elem = self.w, self.out.value
+        wide = w.emit(f"llvm.zext {col_base} : i32 to i64")
+        first = w.emit(
+            f"llvm.getelementptr %bias[{wide}] : ({PTR_GLOBAL}, i64) -> {PTR_GLOBAL}, {elem}"
+        )
+        align = f"{{alignment = {2 * self.out.nbytes} : i64}}"
+        pairs = []
+        for j in range(self.em.config.block_n // 8):
+            ptr = w.emit(
+                f"llvm.getelementptr {first}[{8 * j}] : ({PTR_GLOBAL}) -> {PTR_GLOBAL}, {elem}"
+            )
+            pairs.append(w.emit(f"llvm.load {ptr} {align} : {PTR_GLOBAL} -> {self._pair_type}"))
+        return pairs
+
+    def _column_pairs(self, col_base: str) -> list[str]:
+        """Pair ``j`` of the bias from ``col_base``, each column read alone (clamped)."""
+        w, pairs = self.w, []
+        for j in range(self.em.config.block_n // 8):
+            v = w.zero(self._pair_type)
+            for e in range(2):
+                value = self.bias_element(w.addi(col_base, 8 * j + e))
+                v = w.emit(
+                    f"llvm.insertelement {value}, {v}[{w.const(e)} : i32] : {self._pair_type}"
+                )
+            pairs.append(v)
+        return pairs
 
     def forget(self) -> None:
         """Drop the bias values read so far: the next element is in a block they do not
@@ -87,23 +181,41 @@ class FusedEpilogue:
         last = w.addi(bound, -1)
         return self.em.select(w.icmp("ult", index, bound), index, last)
 
-    def _load(self, base: str, index: str) -> str:
-        """Element ``index`` (i64) of a C-typed matrix at ``base``, as f32."""
+    def _element(self, base: str, index: str) -> str:
+        """Element ``index`` (i64) of a C-typed matrix at ``base``, in C's type."""
         w, elem = self.w, self.out.value
         ptr = w.emit(
             f"llvm.getelementptr {base}[{index}] : ({PTR_GLOBAL}, i64) -> {PTR_GLOBAL}, {elem}"
         )
-        value = w.emit(f"llvm.load {ptr} : {PTR_GLOBAL} -> {elem}")
+        return w.emit(f"llvm.load {ptr} : {PTR_GLOBAL} -> {elem}")
+
+    def _widen(self, value: str) -> str:
+        """A C-typed ``value`` as f32."""
         if self.out is OutDtype.F32:
             return value
-        return w.emit(f"llvm.fpext {value} : {elem} to f32")
+        return self.w.emit(f"llvm.fpext {value} : {self.out.value} to f32")
+
+    def _load(self, base: str, index: str) -> str:
+        """Element ``index`` (i64) of a C-typed matrix at ``base``, as f32."""
+        return self._widen(self._element(base, index))
+
+    def bias_element(self, col: str) -> str:
+        """The bias of column ``col`` (clamped into N), in C's type."""
+        wide = self.w.emit(f"llvm.zext {self._clamp(col, ARGS.n)} : i32 to i64")
+        return self._element("%bias", wide)
 
     def _bias_at(self, col_base: str, col_offset: int) -> str:
         key = (col_base, col_offset)
         if key not in self._bias:
-            col = self._clamp(self.w.addi(col_base, col_offset), ARGS.n)
-            wide = self.w.emit(f"llvm.zext {col} : i32 to i64")
-            self._bias[key] = self._load("%bias", wide)
+            if self.bias is None:
+                value = self.bias_element(self.w.addi(col_base, col_offset))
+            else:  # read ahead, for the same column base
+                pair, lane = divmod(col_offset, 8)
+                value = self.w.emit(
+                    f"llvm.extractelement {self.bias.pairs[pair]}[{self.w.const(lane)} : i32] "
+                    f": vector<2x{self.out.value}>"
+                )
+            self._bias[key] = self._widen(value)
         return self._bias[key]
 
     def _residual_at(self, row: str, col_base: str, col_offset: int) -> str:
@@ -143,3 +255,26 @@ class FusedEpilogue:
         )
         half = self._f("fmul", x, self._const(0.5))
         return self._fma(half, t, half)
+
+
+class PendingTransforms:
+    """A consumer's fused-epilogue ops met since its mainloop, and the bias read ahead for them:
+    what its next ``store_tile`` or ``stage_tile`` applies."""
+
+    def __init__(self, em: GemmEmitter) -> None:
+        self.em = em
+        self.steps: list[P.Step] = []
+        self.bias: BiasPairs | None = None
+
+    def read_bias_ahead(self, thread: str, col0: str) -> None:
+        """``FusedEpilogue.prefetch_bias`` for the tile at column ``col0``."""
+        self.bias = FusedEpilogue.prefetch_bias(self.em, thread, col0)
+
+    def take(self, origin: TileOrigin) -> FusedEpilogue | None:
+        """The ops as one ``FusedEpilogue`` for the tile at ``origin`` (None without any); both
+        the ops and the bias are cleared."""
+        steps, bias = tuple(self.steps), self.bias
+        self.steps, self.bias = [], None
+        if not steps:
+            return None
+        return FusedEpilogue(self.em, steps, self.em.batch_rows(origin.batch), bias)
