@@ -16,7 +16,8 @@
 #         synccheck on one small launch of each consumer mode, epilogue and cluster shape (each
 #         launch also checks its result);
 # any-checks: gemm() on every kind of matrix torch.matmul takes (unaligned, strided, batched,
-#         fp16, empty), the custom op under torch.compile and a CUDA graph, then memcheck and
+#         fp16, empty, a column-major out), the swap-AB kernels (column-major C), the custom op
+#         under torch.compile and a CUDA graph, then memcheck and
 #         racecheck on the unaligned, stride-0, batched, split-K and one-wave ladder paths, and
 #         all three tools on the clustered stream-K kernel;
 # fused-checks: the same three tools on one ragged launch of each fused-epilogue variant (CTAs of
@@ -56,7 +57,7 @@ case "${1:-}" in
     ;;
   any-checks)
     step timeout 400 python3 -m pytest -q -p no:cacheprovider tests/test_gemm_any_shape_gpu.py \
-      tests/test_hopper_gpu.py -k "not test_matches_float64_torch"
+      tests/test_column_major_gpu.py tests/test_hopper_gpu.py -k "not test_matches_float64_torch"
     for tool in memcheck racecheck; do
       step timeout 300 compute-sanitizer --tool "$tool" --error-exitcode 3 --report-api-errors no \
         python3 -m pytest -q -p no:cacheprovider tests/test_gemm_any_shape_gpu.py \

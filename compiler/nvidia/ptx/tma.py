@@ -21,8 +21,8 @@ the buffer may be reused; otherwise until the writes are done).
 from __future__ import annotations
 
 from warpsched.llvm.mlir_text import FuncWriter
+from warpsched.nvidia.ptx.nvvm_ops import PTR_SHARED
 
-PTR_SHARED = "!llvm.ptr<3>"
 PTR_CLUSTER = "!llvm.ptr<7>"
 TMAP_ATTRS = "{llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}"
 """The parameter attributes of a ``__grid_constant__`` CUtensorMap (``.param .align 64 .b8 [128]``)."""

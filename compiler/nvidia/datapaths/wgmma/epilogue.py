@@ -17,8 +17,7 @@ from dataclasses import dataclass
 from warpsched.nvidia.datapaths.wgmma.emitter import ARGS, GemmEmitter, TileOrigin
 from warpsched.nvidia.datapaths.wgmma.fused import FusedEpilogue
 from warpsched.nvidia.gemm.config import OutDtype
-
-PTR_GLOBAL = "!llvm.ptr<1>"
+from warpsched.nvidia.ptx.nvvm_ops import PTR_GLOBAL
 
 
 def _row_ptr(em: GemmEmitter, row: str, col: str, batch_rows: str | None) -> str:

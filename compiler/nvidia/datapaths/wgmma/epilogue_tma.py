@@ -31,11 +31,11 @@ from warpsched.nvidia.datapaths.wgmma.epilogue import Place, column_pair
 from warpsched.nvidia.datapaths.wgmma.epilogue_columns import ColumnStaging
 from warpsched.nvidia.datapaths.wgmma.fused import FusedEpilogue
 from warpsched.nvidia.ptx import tma
+from warpsched.nvidia.ptx.nvvm_ops import PTR_SHARED
+from warpsched.nvidia.ptx.wgmma_descriptors import SWIZZLE_BYTES
 
-PTR_SHARED = "!llvm.ptr<3>"
 STAGING_BARRIER = 3
 """Named barrier ``STAGING_BARRIER + c`` orders consumer warpgroup ``c``'s staging buffer."""
-SWIZZLE_ROW = 128
 
 
 @dataclass(frozen=True)
@@ -77,14 +77,14 @@ class StagingLayout:
         w, cfg = em.w, em.config
         self.em, self.w, self.cfg = em, w, cfg
         esize = cfg.out_dtype.nbytes
-        self.box_cols = SWIZZLE_ROW // esize
-        self.box_bytes = cfg.staging_box_lines * SWIZZLE_ROW
+        self.box_cols = SWIZZLE_BYTES // esize
+        self.box_bytes = cfg.staging_box_lines * SWIZZLE_BYTES
         self.staging = staging_base(em, index)
         warp, self.lane = em.udiv(thread, w.const(32)), em.urem(thread, w.const(32))
         quad = em.udiv(self.lane, w.const(4))  # row % 8 of every fragment row
         pair_bytes = w.muli(em.urem(self.lane, w.const(4)), 2 * esize)
         self.thread_row = w.add(w.muli(warp, 16), quad)
-        self.row_bytes = w.muli(self.thread_row, SWIZZLE_ROW)
+        self.row_bytes = w.muli(self.thread_row, SWIZZLE_BYTES)
         self.chunk_offsets = {}
         for j in range(self.box_cols // 8):  # distinct column groups in a box
             cbytes = w.addi(pair_bytes, j * 8 * esize)
@@ -106,7 +106,7 @@ class StagingLayout:
         """The byte offset of ``pair`` from the shared base, in a pass that starts at box
         ``first_box``."""
         w = self.w
-        fixed = (pair.box - first_box) * self.box_bytes + pair.row * SWIZZLE_ROW
+        fixed = (pair.box - first_box) * self.box_bytes + pair.row * SWIZZLE_BYTES
         return w.add(
             w.add(self.staging, w.const(fixed)),
             w.add(self.row_bytes, self.chunk_offsets[pair.group]),
@@ -159,8 +159,8 @@ def store_staged(
     )
     _staging_sync(em, index)
     outer = () if origin.batch is None else (origin.batch,)
-    line = SWIZZLE_ROW // cfg.out_dtype.nbytes
-    box_bytes = cfg.staging_box_lines * SWIZZLE_ROW
+    line = SWIZZLE_BYTES // cfg.out_dtype.nbytes
+    box_bytes = cfg.staging_box_lines * SWIZZLE_BYTES
 
     def store_boxes() -> None:
         for box in boxes:

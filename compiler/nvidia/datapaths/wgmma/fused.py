@@ -33,8 +33,8 @@ from dataclasses import dataclass
 from warpsched.nvidia import program as P
 from warpsched.nvidia.datapaths.wgmma.emitter import ARGS, GemmEmitter, TileOrigin
 from warpsched.nvidia.program.enums import Activation, OutDtype
+from warpsched.nvidia.ptx.nvvm_ops import PTR_GLOBAL
 
-PTR_GLOBAL = "!llvm.ptr<1>"
 EXTRA_PARAMS = (
     (P.EpilogueScale, ("%alpha", "f32")),
     (P.EpilogueBias, ("%bias", PTR_GLOBAL)),

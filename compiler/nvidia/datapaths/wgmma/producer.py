@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from warpsched.nvidia.datapaths.wgmma.emitter import ARGS, GemmEmitter, TileOrigin
 from warpsched.nvidia.datapaths.wgmma.operands import OperandCopy, copies
+from warpsched.nvidia.ptx.nvvm_ops import PTR_SHARED
 from warpsched.nvidia.ptx.tma import PTR_CLUSTER, load_box
 
-PTR_SHARED = "!llvm.ptr<3>"
 CLUSTER_PAIR_MASK = 0b11
 """The multicast mask of a copy into both CTAs of a 2x1 cluster."""
 

@@ -34,10 +34,10 @@ from warpsched.nvidia.datapaths.wgmma.consumer import ConsumerWarpgroup
 from warpsched.nvidia.datapaths.wgmma.emitter import ARGS, GemmEmitter
 from warpsched.nvidia.datapaths.wgmma.work import WorkItem
 from warpsched.nvidia.gemm.config import WORKSPACE_FLAG_BYTES
+from warpsched.nvidia.ptx.nvvm_ops import PTR_GLOBAL
 
 HANDOFF_BARRIER = 5
 """Named barrier ``HANDOFF_BARRIER + c`` orders consumer warpgroup ``c``'s partial and flag."""
-PTR_GLOBAL = "!llvm.ptr<1>"
 VEC = "vector<4xf32>"
 
 
