@@ -2,11 +2,14 @@
 
 The swap-AB kernels (``C^T = B^T·A^T``: A and B read through their transposed views, C stored
 column-major, tiles of any multiple of 8 rows of M) on ragged, one-wave and multi-wave shapes,
-and ``gemm()`` writing a column-major ``out`` directly; every output poisoned with NaN first.
+``gemm()`` writing a column-major ``out`` directly, and ``gemm()`` running a tuning table's
+swap-AB entry; every output poisoned with NaN first.
 ``column_major_configs`` lists what ``bench/gemm_vs_cublas.py prepare`` compiles for them.
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 import pytest
 from hopper_device import hopper_present
@@ -29,6 +32,8 @@ SWAP = {
 OUT_CONFIG = HopperGemmConfig(name="gpu_column_out", block_n=128, stages=4, c_layout="col")
 """The kernel ``gemm(config=...)`` runs for a column-major bf16 ``out`` in the test below."""
 SHAPES = [(1536, 1536, 1536), (720, 720, 6144), (300, 5000, 1024), (1000, 776, 1000), (72, 40, 8)]
+TABLE_SHAPES = [(720, 720, 6144), (1000, 776, 1000), (72, 40, 8)]
+"""The shapes the table below holds a swap-AB entry for."""
 
 
 def swap_config(name: str) -> HopperGemmConfig:
@@ -36,9 +41,15 @@ def swap_config(name: str) -> HopperGemmConfig:
     return HopperGemmConfig(name=f"gpu_swap_{name}", **layouts, **SWAP[name])
 
 
+def table_config() -> HopperGemmConfig:
+    """The kernel ``gemm()`` builds from the table's swap-AB entry (``warpsched-tune`` records
+    the winner's attributes; ``gemm()`` puts them on its default configuration)."""
+    return dataclasses.replace(HopperGemmConfig(), **swap_config("pp_64x80").attributes())
+
+
 def column_major_configs() -> list[HopperGemmConfig]:
     """Every configuration these tests launch (for pre-filling the cache)."""
-    return [swap_config(name) for name in SWAP] + [OUT_CONFIG]
+    return [swap_config(name) for name in SWAP] + [OUT_CONFIG, table_config()]
 
 
 @pytest.mark.parametrize("name", SWAP)
@@ -79,3 +90,25 @@ def test_gemm_writes_a_column_major_out():
     torch.cuda.synchronize()
     check_matmul(torch, out, a, b)
     assert torch.isnan(storage[:, m:]).all(), "the padding beyond M was written"
+
+
+def test_gemm_runs_a_tables_swap_ab_entry_on_the_transposed_product():
+    """A ``TuningTable`` entry marked ``swap_ab`` (a swap-AB winner of ``warpsched-tune``)
+    makes ``gemm()`` compute ``Cᵀ = Bᵀ·Aᵀ``.  Its 64×80 tile is legal only that way (80 columns
+    of a row-major B are not a TMA box), so a right answer shows the swap was taken."""
+    import torch
+
+    from warpsched.runtime.gemm import gemm
+    from warpsched.runtime.tune import TuningTable
+
+    table = TuningTable()
+    for shape in TABLE_SHAPES:
+        table.record(shape, swap_config("pp_64x80"), swap_ab=True)
+    gen = torch.Generator(device="cuda").manual_seed(11)
+    for m, n, k in TABLE_SHAPES:
+        a = torch.randn(m, k, device="cuda", generator=gen).to(torch.bfloat16)
+        b = torch.randn(k, n, device="cuda", generator=gen).to(torch.bfloat16)
+        out = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+        gemm(a, b, out, table=table)
+        torch.cuda.synchronize()
+        check_matmul(torch, out, a, b)

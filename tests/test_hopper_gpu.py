@@ -133,12 +133,18 @@ def test_gemm_allocates_c_when_none_is_given():
 
 
 def test_tuner_checks_then_times_each_candidate():
-    """``time_candidates``: each candidate's error against float64, then its CUDA-graph time."""
-    from warpsched.runtime.tune import MAX_REL_ERR, time_candidates
+    """``time_candidates``: each candidate's error against float64, then its CUDA-graph time;
+    a swap-AB candidate on the transposed product."""
+    from test_column_major_gpu import swap_config
+
+    from warpsched.runtime.tune_timing import MAX_REL_ERR, time_candidates
 
     configs = [_cached(f"gpu_{name}_rowrow_bf16") for name in ("coop", "coop_tma")]
-    timings = time_candidates(configs, (1000, 520, 264), reps=3, rounds=2)
-    assert [t.config for t in timings] == configs
+    swapped = [swap_config("coop_128x144")]
+    timings = time_candidates(configs, (1000, 520, 264), reps=3, rounds=2, swapped=swapped)
+    assert [(t.config, t.swap_ab) for t in timings] == [(c, False) for c in configs] + [
+        (swapped[0], True)
+    ]
     assert all(t.rel_err < MAX_REL_ERR and t.tflops > 0 for t in timings)
 
 

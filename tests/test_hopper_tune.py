@@ -8,13 +8,13 @@ from warpsched.runtime.cache import KernelCache
 from warpsched.runtime.gemm_kernel import GemmKernel
 from warpsched.runtime.tune import (
     SearchSpace,
-    Timing,
     TuningTable,
-    best,
     candidates,
     compile_all,
     progress_bar,
+    swap_candidates,
 )
+from warpsched.runtime.tune_timing import Timing, best
 
 
 def test_candidates_are_legal_unique_and_deepest():
@@ -81,6 +81,35 @@ def test_table_round_trip_and_lookup(tmp_path):
     assert TuningTable.load(tmp_path / "missing.json").entries == {}
 
 
+def test_swap_candidates_flip_the_layouts_and_take_widths_of_any_multiple_of_8():
+    space = SearchSpace(swap_tiles=((128, 104), (64, 152)), cluster_m=(1,))
+    found = swap_candidates(HopperGemmConfig(name="t"), space)
+    assert found and all(c.name.startswith("t_swap_") and not c.problems() for c in found)
+    # C = A·B with A, B, C row-major is Cᵀ = Bᵀ·Aᵀ with Bᵀ, Aᵀ and Cᵀ column-major.
+    assert {(c.a_layout.value, c.b_layout.value, c.c_layout.value) for c in found} == {
+        ("col", "col", "col")
+    }
+    assert {(c.block_m, c.block_n) for c in found} == {(128, 104), (64, 152)}
+    assert {c.epilogue.value for c in found} == {"tma"}  # a column-major C is a TMA store
+    # A column-major A makes Aᵀ row-major: the kernel's B is then MN-major, whose TMA boxes
+    # are 64 columns wide, so neither width is legal.
+    assert swap_candidates(HopperGemmConfig(a_layout="col"), space) == []
+    assert swap_candidates(HopperGemmConfig(batch="strided"), space) == []
+
+
+def test_a_swap_entry_round_trips_and_is_only_a_flag_of_its_shape(tmp_path):
+    table = TuningTable()
+    kernel = HopperGemmConfig(block_n=152, a_layout="col", b_layout="col", c_layout="col")
+    table.record((1200, 1000, 1024), kernel, swap_ab=True)
+    table.record((4096, 4096, 4096), HopperGemmConfig())
+    table.save(tmp_path / "t.json")
+    loaded = TuningTable.load(tmp_path / "t.json")
+    assert loaded.swaps((1200, 1000, 1024)) and not loaded.swaps((4096, 4096, 4096))
+    assert not loaded.swaps((1, 2, 3))
+    got = loaded.config_for((1200, 1000, 1024), HopperGemmConfig())
+    assert (got.block_n, got.c_layout.value) == (152, "col")
+
+
 def test_best_skips_failures():
     cfg = HopperGemmConfig()
     timings = [Timing(cfg, 900.0, 0.5), Timing(cfg, 700.0, 1e-3), Timing(cfg, 650.0, 1e-3)]
@@ -125,10 +154,11 @@ def test_cli_compile_only_fills_the_cache(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     # 5 tile/mode pairs, and 3 of them again with a deeper ring and a two-pass epilogue;
-    # the 5 cooperative ones again with stream-K; 1x1 and 2x1 clusters each.
-    assert "26 candidates of @hopper_gemm" in done.stderr
-    assert "compile [" + "#" * 30 + "] 26/26" in done.stderr
-    assert len(list(tmp_path.rglob("*.bin"))) == 26
+    # the 5 cooperative ones again with stream-K; 1x1 and 2x1 clusters each.  Swap-AB: the
+    # quick space's four tiles, cooperative ones with stream-K, the clusters their widths allow.
+    assert "26 candidates of @hopper_gemm, 9 swap-AB" in done.stderr
+    assert "compile [" + "#" * 30 + "] 35/35" in done.stderr
+    assert len(list(tmp_path.rglob("*.bin"))) == 35
 
 
 def test_cli_errors_are_diagnostics(tmp_path):

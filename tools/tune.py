@@ -4,15 +4,17 @@
                    [--jobs N] [--compile-only] [--table OUT.json] [--write]
 
 Every legal variation of the kernel's attributes (tile, stages, consumer mode,
-epilogue, raster, group; ``warpsched.runtime.tune``) is compiled in parallel on
-the CPU into the kernel cache (``$WARPSCHED_CACHE_DIR``), then checked and
-timed on the GPU for each shape.  The winners go to ``--table`` (JSON that
-``warpsched.runtime.gemm(..., table=TuningTable.load(path))`` reads) and, with
-``--write`` and one shape, back into FILE as the op's attributes (only that
-line changes).  ``--compile-only`` stops after compiling, for a machine without
-a GPU whose cache is then carried to one; it times nothing, so ``--table`` or ``--write``
-beside it is an error.  Without ``--compile-only``, a machine without torch and CUDA is an
-error before anything is compiled.  Progress bars go to stderr.
+epilogue, raster, group; ``warpsched.runtime.tune``), and of the swap-AB kernel that computes
+the same product transposed (``swap_candidates``: tiles of any multiple of 8 columns of M), is
+compiled in parallel on the CPU into the kernel cache (``$WARPSCHED_CACHE_DIR``), then checked
+and timed on the GPU for each shape.  The winners go to ``--table`` (JSON that
+``warpsched.runtime.gemm(..., table=TuningTable.load(path))`` reads; a swap-AB winner is marked
+``"swap_ab": true``) and, with ``--write`` and one shape, back into FILE as the op's attributes
+(only that line changes; the op computes its own product, so ``--write`` leaves swap-AB out).
+``--compile-only`` stops after compiling, for a machine without a GPU whose cache is then
+carried to one; it times nothing, so ``--table`` or ``--write`` beside it is an error.
+Without ``--compile-only``, a machine without torch and CUDA is an error before anything is
+compiled.  Progress bars go to stderr.
 """
 
 from __future__ import annotations
@@ -29,12 +31,12 @@ from warpsched.runtime.source import gemm_line, load_gemm_config
 from warpsched.runtime.tune import (
     SearchSpace,
     TuningTable,
-    best,
     candidates,
     compile_all,
     progress_bar,
-    time_candidates,
+    swap_candidates,
 )
+from warpsched.runtime.tune_timing import best, time_candidates
 from warpsched.tools.entry import console_script, guarded_main
 
 SPACES = {
@@ -45,6 +47,7 @@ SPACES = {
         epilogue=("tma",),
         raster=("along_m",),
         group=(8,),
+        swap_tiles=((128, 144), (128, 200), (64, 80), (64, 152)),
     ),
 }
 
@@ -144,21 +147,25 @@ def run(argv: list[str]) -> int:
         )
         return 1
     found = candidates(base, SPACES[args.space])
-    print(f"{len(found)} candidates of @{base.name}", file=sys.stderr)
-    compile_all(found, args.jobs, progress_bar("compile", sys.stderr))
+    swapped = [] if args.write else swap_candidates(base, SPACES[args.space])
+    print(f"{len(found)} candidates of @{base.name}, {len(swapped)} swap-AB", file=sys.stderr)
+    compile_all(found + swapped, args.jobs, progress_bar("compile", sys.stderr))
     if args.compile_only:
         return 0
     for shape in args.shape:
-        timings = time_candidates(found, shape, progress=progress_bar(f"time {shape}"))
+        timings = time_candidates(
+            found, shape, progress=progress_bar(f"time {shape}"), swapped=swapped
+        )
         winner = best(timings)
         ranked = sorted(timings, key=lambda t: -t.tflops)[:5]
         for t in ranked:
-            print(f"  {shape}: {t.tflops:7.1f} TFLOP/s  {t.config.attributes()}")
+            swap = "  (swap-AB)" if t.swap_ab else ""
+            print(f"  {shape}: {t.tflops:7.1f} TFLOP/s  {t.config.attributes()}{swap}")
         if winner is None:
             print(f"warpsched-tune: error: no candidate passed on {shape}", file=sys.stderr)
             return 1
         tuned = dataclasses.replace(winner.config, name=base.name)
-        table.record(shape, tuned)
+        table.record(shape, tuned, winner.swap_ab)
         if args.write:
             write_back(Path(args.input), line, base.name, tuned.attributes())
     if args.table:

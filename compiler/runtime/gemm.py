@@ -19,11 +19,10 @@ the 2-D path only, and must be TMA-legal as ``as_matrix`` checks.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 
-from ..nvidia.gemm.config import EpilogueKind, GemmConfigError, HopperGemmConfig, OutDtype
-from ..nvidia.program.enums import BatchMode, MatrixLayout
+from ..nvidia.gemm.config import EpilogueKind, HopperGemmConfig, OutDtype
+from ..nvidia.program.enums import BatchMode
 from .gemm_checks import Batch, layout_of
 from .gemm_dispatch import (
     INPUT_DTYPES,
@@ -39,6 +38,7 @@ from .gemm_dispatch import (
 )
 from .gemm_heuristic import ROW_ALIGN, default_config
 from .gemm_kernel import GemmKernel, sm_count
+from .gemm_swap import swapped_product, with_variant
 from .tensors import Layout, TensorArgumentError, as_matrix, short_dtype, torch_dtype
 
 _KERNELS: dict[HopperGemmConfig, GemmKernel] = {}
@@ -58,7 +58,9 @@ def gemm(a, b, out=None, *, config: HopperGemmConfig | None = None, table=None, 
     ``a`` and ``b`` are bf16 or f16 CUDA tensors of any shapes torch.matmul takes; ``out``
     has the result's shape and the operands' dtype or float32.  ``config`` fixes the kernel's
     tile, ring, consumers, cluster and decomposition; ``table`` (a ``TuningTable``) does so for
-    the shapes it holds; without either, ``gemm_heuristic`` picks by shape.  Raises
+    the shapes it holds, and computes ``Cᵀ = Bᵀ·Aᵀ`` where its entry says ``swap_ab`` (and C's
+    transpose is a TMA-stored matrix; otherwise the shape picks); without either,
+    ``gemm_heuristic`` picks by shape.  Raises
     ``TensorArgumentError`` / ``GemmArgumentError`` naming the rule a bad call breaks."""
     torch = _torch()
     if torch is None or not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)):
@@ -203,6 +205,12 @@ def _gemm_2d(a, b, out, config, table, stream, batch: Batch | None = None):
     base = config
     if base is None and table is not None:
         base = table.config_for((m, n, k), HopperGemmConfig())
+        if base is not None and table.swaps((m, n, k)):
+            product = None if batch else swapped_product(base, variant, a_arg, b_arg, c_arg)
+            if product is not None:
+                kernel = kernel_for(product.config)
+                return kernel._run(b, product.a, product.b, out, product.c, stream)
+            base = None  # the entry's kernel computes the transposed product: pick by shape
     if base is None:
         a_aligned, b_aligned = (
             x.leading_stride * x.element_bytes % ROW_ALIGN == 0 and x.data_ptr % ROW_ALIGN == 0
@@ -211,25 +219,8 @@ def _gemm_2d(a, b, out, config, table, stream, batch: Batch | None = None):
         entries = batch.count if batch else 1
         sms = sm_count(a_arg.device or 0)
         base = default_config(m, n, sms, HopperGemmConfig(), a_aligned, b_aligned, entries, k)
-    chosen = _with_variant(base, variant)
+    chosen = with_variant(base, variant)
     return kernel_for(chosen)._run(a, a_arg, b_arg, out, c_arg, stream, batch=batch)
-
-
-def _with_variant(base: HopperGemmConfig, variant: dict) -> HopperGemmConfig:
-    """``base`` with the operands' ``variant``.  Where its ring leaves too little shared memory
-    for C's staging, a row-major C takes the register epilogue and a column-major C (staged
-    whole) a shallower ring."""
-    try:
-        return dataclasses.replace(base, **variant)
-    except GemmConfigError:
-        if variant.get("c_layout") is not MatrixLayout.COL:
-            return dataclasses.replace(base, **{**variant, "epilogue": EpilogueKind.REGISTERS})
-        for stages in range(base.stages - 1, 1, -1):
-            try:
-                return dataclasses.replace(base, **variant, stages=stages)
-            except GemmConfigError:
-                continue
-        raise
 
 
 def _torch():

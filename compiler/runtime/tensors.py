@@ -24,6 +24,7 @@ object must expose ``__cuda_array_interface__`` (v2/v3; typestr ``<f2`` or
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from enum import Enum
 
@@ -158,6 +159,17 @@ class MatrixArg:
     @property
     def element_bytes(self) -> int:
         return DTYPE_BYTES[self.dtype]
+
+    def transposed(self, name: str) -> MatrixArg:
+        """The same memory read as the transpose (rows and columns exchanged), called ``name``."""
+        return dataclasses.replace(
+            self,
+            rows=self.cols,
+            cols=self.rows,
+            row_stride=self.col_stride,
+            col_stride=self.row_stride,
+            name=name,
+        )
 
     @property
     def layout(self) -> Layout:

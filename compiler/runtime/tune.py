@@ -2,12 +2,13 @@
 
 ``candidates(base, space)`` lists every legal variation of ``base`` over a
 ``SearchSpace`` (tile, stages, consumer mode, epilogue, raster, group, cluster shape and
-decomposition);
+decomposition), and ``swap_candidates(base, space)`` those of the swap-AB kernel that
+computes the same product transposed (``gemm_swap``) over the space's ``swap_tiles``;
 ``compile_all`` fills the kernel cache from a process pool (no GPU needed);
-``time_candidates`` checks each candidate's result against a float64 reference
-and times it with CUDA-graph replays (rotated inputs), then ``TuningTable``
-records the winner per shape in a JSON file that ``gemm(..., table=...)``
-reads.  Candidates that fail the numerics check are reported, never chosen.
+``tune_timing.time_candidates`` checks each candidate's result against a float64
+reference and times it on the GPU, then ``TuningTable`` records the winner per shape in a
+JSON file that ``gemm(..., table=...)`` reads.  Candidates that fail the numerics check are
+reported, never chosen.
 """
 
 from __future__ import annotations
@@ -17,18 +18,17 @@ import itertools
 import json
 import os
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..nvidia.gemm.config import GemmConfigError, HopperGemmConfig
-from .tensors import torch_dtype
-from .timing import graph_times
+from ..nvidia.gemm.config import EpilogueKind, GemmConfigError, HopperGemmConfig
+from ..nvidia.program.enums import MatrixLayout
 
 Shape = tuple[int, int, int]
-MAX_REL_ERR = 1e-2
-"""A candidate whose relative error against the float64 reference reaches this fails."""
+SWAP_AB = "swap_ab"
+"""The table entry's key that marks a swap-AB kernel."""
 
 
 TILES = (
@@ -45,6 +45,20 @@ TILES = (
 """The C tiles (rows per work item × columns) the tuner tries: every ``block_m × block_n`` the
 configuration allows that fits a consumer's registers (the narrow ones win on shapes whose
 larger tiles leave SMs idle: docs/benchmarks.md, twelfth session)."""
+SWAP_TILES = (
+    (128, 112),
+    (128, 144),
+    (128, 160),
+    (128, 200),
+    (128, 224),
+    (128, 256),
+    (64, 80),
+    (64, 104),
+    (64, 152),
+    (64, 192),
+)
+"""The swap-AB kernel's tiles (rows of N × columns of M) the tuner tries: the widths that won
+some shape in the fourteenth session's probes of 87 swap tiles (docs/benchmarks.md)."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +73,7 @@ class SearchSpace:
     group: tuple[int, ...] = (8, 16)
     cluster_m: tuple[int, ...] = (1, 2)
     decomposition: tuple[str, ...] = ("data_parallel", "stream_k")
+    swap_tiles: tuple[tuple[int, int], ...] = SWAP_TILES
 
 
 def candidates(
@@ -99,6 +114,29 @@ def candidates(
     return [dataclasses.replace(c, name=f"{base.name}_{i}") for i, c in enumerate(out.values())]
 
 
+def swap_candidates(
+    base: HopperGemmConfig, space: SearchSpace = SearchSpace()
+) -> list[HopperGemmConfig]:
+    """The swap-AB kernels of ``base``'s product (``C = A·B`` with ``base``'s layouts, computed
+    as ``Cᵀ = Bᵀ·Aᵀ``: the operands' layouts exchanged and flipped, C column-major where it was
+    row-major) over ``space.swap_tiles``, each named ``<base>_swap_<index>``; none for a batched
+    ``base`` (a column-major C is not batched)."""
+    if base.batched:
+        return []
+    flip = {MatrixLayout.ROW: MatrixLayout.COL, MatrixLayout.COL: MatrixLayout.ROW}
+    swapped = dataclasses.replace(
+        base,
+        a_layout=flip[base.b_layout],
+        b_layout=flip[base.a_layout],
+        c_layout=flip[base.c_layout],
+        epilogue=EpilogueKind.TMA,
+    )
+    found = candidates(
+        swapped, dataclasses.replace(space, tiles=space.swap_tiles, epilogue=("tma",))
+    )
+    return [dataclasses.replace(c, name=f"{base.name}_swap_{i}") for i, c in enumerate(found)]
+
+
 def _compile_one(config: HopperGemmConfig) -> str:
     from .gemm_kernel import GemmKernel
 
@@ -121,72 +159,10 @@ def compile_all(
                 progress(done, len(configs))
 
 
-@dataclass(frozen=True)
-class Timing:
-    """One candidate on one shape: TFLOP/s (0 when it failed) and the relative error."""
-
-    config: HopperGemmConfig
-    tflops: float
-    rel_err: float
-
-    @property
-    def ok(self) -> bool:
-        return self.rel_err < MAX_REL_ERR
-
-
-def time_candidates(
-    configs: Sequence[HopperGemmConfig],
-    shape: Shape,
-    reps: int = 10,
-    rounds: int = 5,
-    progress: Callable[[int, int], None] | None = None,
-) -> list[Timing]:
-    """Check and time each configuration on ``shape`` (needs torch and a Hopper GPU); the
-    operands are stored the way the first configuration's layouts say (all candidates share
-    them)."""
-    import torch
-
-    from .gemm_kernel import GemmKernel
-
-    if not configs:
-        return []
-    m, n, k = shape
-    gen = torch.Generator(device="cuda").manual_seed(m + 3 * n + 7 * k)
-    sets = 3
-    layouts = configs[0].a_layout.value, configs[0].b_layout.value
-    inputs = torch_dtype(torch, configs[0].in_dtype.value)
-
-    def operand(rows: int, cols: int, layout: str):
-        x = torch.randn(rows, cols, device="cuda", generator=gen).to(inputs)
-        return x if layout == "row" else x.t().contiguous().t()
-
-    data = [(operand(m, k, layouts[0]), operand(k, n, layouts[1])) for _ in range(sets)]
-    ref = data[0][0].double() @ data[0][1].double()
-    results = []
-    for index, config in enumerate(configs):
-        dtype = torch_dtype(torch, config.out_dtype.value)
-        outs = [torch.full((m, n), float("nan"), device="cuda", dtype=dtype) for _ in range(sets)]
-        kernel = GemmKernel(config)
-        kernel(data[0][0], data[0][1], outs[0])
-        torch.cuda.synchronize()
-        c = outs[0].double()
-        err = ((c - ref).norm() / ref.norm()).item() if torch.isfinite(c).all() else float("inf")
-        tflops = 0.0
-        if err < MAX_REL_ERR:
-
-            def call(i, kernel=kernel, outs=outs):
-                return kernel(data[i][0], data[i][1], outs[i])
-
-            ms = graph_times(torch, {"candidate": call}, sets, reps, rounds)["candidate"]
-            tflops = 2 * m * n * k / ms / 1e9
-        results.append(Timing(config, tflops, err))
-        if progress:
-            progress(index + 1, len(configs))
-    return results
-
-
 class TuningTable:
-    """Winning attributes per shape, as JSON: ``{"M,N,K": {attribute: value, ...}}``."""
+    """Winning attributes per shape, as JSON: ``{"M,N,K": {attribute: value, ...}}``; an entry
+    with ``"swap_ab": true`` names a swap-AB kernel (``swap_candidates``), which ``gemm()`` runs
+    on the transposed product (``gemm_swap``)."""
 
     def __init__(self, entries: dict[str, dict] | None = None) -> None:
         self.entries = dict(entries or {})
@@ -205,13 +181,22 @@ class TuningTable:
 
         write_atomic(Path(path), json.dumps(self.entries, indent=1, sort_keys=True) + "\n")
 
-    def record(self, shape: Shape, config: HopperGemmConfig) -> None:
-        self.entries[self.key(shape)] = config.attributes()
+    def record(self, shape: Shape, config: HopperGemmConfig, swap_ab: bool = False) -> None:
+        self.entries[self.key(shape)] = {
+            **config.attributes(),
+            **({SWAP_AB: True} if swap_ab else {}),
+        }
 
     def config_for(self, shape: Shape, base: HopperGemmConfig) -> HopperGemmConfig | None:
         """``base`` with the attributes recorded for ``shape``, or None."""
         attrs = self.entries.get(self.key(shape))
-        return None if attrs is None else dataclasses.replace(base, **attrs)
+        if attrs is None:
+            return None
+        return dataclasses.replace(base, **{k: v for k, v in attrs.items() if k != SWAP_AB})
+
+    def swaps(self, shape: Shape) -> bool:
+        """Whether ``shape``'s entry is a swap-AB kernel."""
+        return bool(self.entries.get(self.key(shape), {}).get(SWAP_AB, False))
 
 
 def progress_bar(label: str, stream=sys.stderr) -> Callable[[int, int], None]:
@@ -225,9 +210,3 @@ def progress_bar(label: str, stream=sys.stderr) -> Callable[[int, int], None]:
         stream.flush()
 
     return show
-
-
-def best(timings: Iterable[Timing]) -> Timing | None:
-    """The fastest candidate that passed the numerics check."""
-    passing = [t for t in timings if t.ok and t.tflops > 0]
-    return max(passing, key=lambda t: t.tflops) if passing else None

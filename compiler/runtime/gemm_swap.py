@@ -1,0 +1,74 @@
+"""A configuration for one product's operands, and swap-AB: ``C = A·B`` computed as ``Cᵀ = Bᵀ·Aᵀ``.
+
+``with_variant`` fits a configuration's tile, ring and schedule to the operands of a call (their
+layouts and dtypes).  ``swapped_product`` does so for the transposed product, which a tuning
+table asks for with ``swap_ab`` (``TuningTable``): the kernel multiplies the same memory read
+transposed (``MatrixArg.transposed``): its A is Bᵀ (N×K), its B is Aᵀ (K×M) and its C is Cᵀ
+(N×M), so a row-major C is the kernel's column-major C (``c_layout col``, stored by the TMA
+epilogue).  The kernel's rows are then N and its columns M, and a K-major Aᵀ (a row-major A)
+takes a tile of any multiple of 8 columns (``HopperGemmConfig``'s width rule): cuBLAS's tiles
+such as 128×216 at 2504×2504×512 are of this kind (docs/benchmarks.md, fourteenth session).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from ..nvidia.gemm.config import EpilogueKind, GemmConfigError, HopperGemmConfig
+from ..nvidia.program.enums import BatchMode, MatrixLayout
+from .gemm_checks import layout_of
+from .tensors import MatrixArg
+
+
+def with_variant(base: HopperGemmConfig, variant: dict) -> HopperGemmConfig:
+    """``base`` with the operands' ``variant``.  Where its ring leaves too little shared memory
+    for C's staging, a row-major C takes the register epilogue and a column-major C (staged
+    whole) a shallower ring."""
+    try:
+        return dataclasses.replace(base, **variant)
+    except GemmConfigError:
+        if variant.get("c_layout") is not MatrixLayout.COL:
+            return dataclasses.replace(base, **{**variant, "epilogue": EpilogueKind.REGISTERS})
+        for stages in range(base.stages - 1, 1, -1):
+            try:
+                return dataclasses.replace(base, **variant, stages=stages)
+            except GemmConfigError:
+                continue
+        raise
+
+
+@dataclass(frozen=True)
+class SwappedProduct:
+    """The kernel configuration and the operands of ``Cᵀ = Bᵀ·Aᵀ``: ``a`` is Bᵀ, ``b`` is Aᵀ
+    and ``c`` is Cᵀ."""
+
+    config: HopperGemmConfig
+    a: MatrixArg
+    b: MatrixArg
+    c: MatrixArg
+
+
+def swapped_product(
+    base: HopperGemmConfig, variant: dict, a: MatrixArg, b: MatrixArg, c: MatrixArg | None
+) -> SwappedProduct | None:
+    """``base``'s tile and schedule on ``Cᵀ = Bᵀ·Aᵀ`` for the operands ``a``, ``b``, ``c`` of
+    one (unbatched) product, whose dtypes ``variant`` gives; None where that kernel cannot run:
+    without a C, with a C that TMA cannot store, or where no configuration of ``base``'s tile
+    takes the transposed layouts (a width that is not a multiple of 64 needs a row-major A)."""
+    if c is None or not c.tma_ready:
+        return None
+    at, bt, ct = a.transposed("Aᵀ"), b.transposed("Bᵀ"), c.transposed("Cᵀ")
+    flipped = {
+        **variant,
+        "a_layout": layout_of(bt.layout),
+        "b_layout": layout_of(at.layout),
+        "c_layout": layout_of(ct.layout),
+        "epilogue": EpilogueKind.TMA,
+        "batch": BatchMode.SINGLE,
+    }
+    try:
+        config = with_variant(base, flipped)
+    except GemmConfigError:
+        return None
+    return SwappedProduct(config, bt, at, ct)
