@@ -133,10 +133,10 @@ def single_wave_rungs(
     needs what)."""
 
     def shared_b(block_m: int, block_n: int, alone: dict[str, object], min_k: int = 0) -> Rung:
-        """The rung of ``alone``, in 2×1 clusters that share B when B's rows are off 128-byte boundaries, the product is
-        at least ``min_k`` deep, and the tiles, in at least two rows, fill ``FILL`` of the SMs
-        with their pairs in one wave and an odd last row wasting at most a quarter of the
-        rows."""
+        """The rung of ``alone``, in 2×1 clusters that share B when B's rows are off 128-byte
+        boundaries, the product is at least ``min_k`` deep, and the tiles, in at least two rows,
+        fill ``FILL`` of the SMs with their pairs in one wave and an odd last row wasting at
+        most a quarter of the rows."""
         rows, cols = -(-m // block_m), -(-n // block_n)
         share = (
             not b_aligned

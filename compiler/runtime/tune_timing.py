@@ -15,8 +15,8 @@ from ..nvidia.gemm.config import HopperGemmConfig
 from ..nvidia.program.enums import MatrixLayout
 from .tensors import torch_dtype
 from .timing import graph_times
+from .tune import Shape
 
-Shape = tuple[int, int, int]
 MAX_REL_ERR = 1e-2
 """A candidate whose relative error against the float64 reference reaches this fails."""
 INPUT_SETS = 3

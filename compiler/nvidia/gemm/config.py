@@ -194,13 +194,23 @@ class HopperGemmConfig:
         spans: ``rows_per_consumer`` lines of 128 bytes of a row (row-major C), or
         ``block_n`` lines of 128 bytes of a column (column-major C)."""
         extent = self.rows_per_consumer if self.c_column_major else self.block_n
-        return extent * self.out_dtype.nbytes // SWIZZLE_BYTES
+        return extent // self.staging_line
 
     @property
     def staging_box_lines(self) -> int:
         """TMA epilogue: the 128-byte lines of one staging box (rows of a row-major C's box,
         columns of a column-major C's)."""
         return self.block_n if self.c_column_major else self.rows_per_consumer
+
+    @property
+    def staging_line(self) -> int:
+        """TMA epilogue: C's elements in one 128-byte line of a staging box."""
+        return SWIZZLE_BYTES // self.out_dtype.nbytes
+
+    @property
+    def staging_box_bytes(self) -> int:
+        """TMA epilogue: the bytes of one staging box."""
+        return self.staging_box_lines * SWIZZLE_BYTES
 
     @property
     def staging_passes(self) -> int:
@@ -221,7 +231,7 @@ class HopperGemmConfig:
         return divisors[-1]
 
     def _staging_bytes_for(self, passes: int) -> int:
-        return self.staging_boxes // passes * self.staging_box_lines * SWIZZLE_BYTES
+        return self.staging_boxes // passes * self.staging_box_bytes
 
     @property
     def staging_bytes(self) -> int:

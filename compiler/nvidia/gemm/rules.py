@@ -116,7 +116,7 @@ def _block_n_problems(config) -> list[str]:
     ):
         out.append(
             f"block_n = {n}: the TMA epilogue stores C in {SWIZZLE_BYTES}-byte boxes "
-            f"({SWIZZLE_BYTES // config.out_dtype.nbytes} columns); use epilogue = registers or "
+            f"({config.staging_line} columns); use epilogue = registers or "
             "a column-major C"
         )
     if config.cluster_m == 2 and n % 16:

@@ -30,9 +30,7 @@ class ColumnStaging:
     def __init__(self, em: GemmEmitter, thread: str, index: str, staging: str) -> None:
         w, cfg = em.w, em.config
         self.em, self.w, self.cfg, self.staging = em, w, cfg, staging
-        esize = cfg.out_dtype.nbytes
-        self.line = SWIZZLE_BYTES // esize
-        self.box_bytes = cfg.staging_box_lines * SWIZZLE_BYTES
+        self.line, self.box_bytes = cfg.staging_line, cfg.staging_box_bytes
         warp, lane = em.udiv(thread, w.const(32)), em.urem(thread, w.const(32))
         column = w.muli(em.urem(lane, w.const(4)), 2)
         first_row = w.add(w.muli(warp, 16), em.udiv(lane, w.const(4)))

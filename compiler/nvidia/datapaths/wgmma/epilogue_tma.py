@@ -77,8 +77,7 @@ class StagingLayout:
         w, cfg = em.w, em.config
         self.em, self.w, self.cfg = em, w, cfg
         esize = cfg.out_dtype.nbytes
-        self.box_cols = SWIZZLE_BYTES // esize
-        self.box_bytes = cfg.staging_box_lines * SWIZZLE_BYTES
+        self.box_cols, self.box_bytes = cfg.staging_line, cfg.staging_box_bytes
         self.staging = staging_base(em, index)
         warp, self.lane = em.udiv(thread, w.const(32)), em.urem(thread, w.const(32))
         quad = em.udiv(self.lane, w.const(4))  # row % 8 of every fragment row
@@ -159,8 +158,7 @@ def store_staged(
     )
     _staging_sync(em, index)
     outer = () if origin.batch is None else (origin.batch,)
-    line = SWIZZLE_BYTES // cfg.out_dtype.nbytes
-    box_bytes = cfg.staging_box_lines * SWIZZLE_BYTES
+    line, box_bytes = cfg.staging_line, cfg.staging_box_bytes
 
     def store_boxes() -> None:
         for box in boxes:

@@ -213,7 +213,7 @@ class FusedEpilogue:
                 pair, lane = divmod(col_offset, 8)
                 value = self.w.emit(
                     f"llvm.extractelement {self.bias.pairs[pair]}[{self.w.const(lane)} : i32] "
-                    f": vector<2x{self.out.value}>"
+                    f": {self._pair_type}"
                 )
             self._bias[key] = self._widen(value)
         return self._bias[key]

@@ -153,8 +153,7 @@ def c_tensor_map_shape(config: HopperGemmConfig, m: int, n: int, ldc: int) -> Te
     """The TMA epilogue's map of C (``ldc``: elements between its rows, or between its columns
     when column-major): boxes of one consumer's rows × one 128-byte row, or of 128 bytes of a
     column × the tile's columns."""
-    esize = config.out_dtype.nbytes
-    line = SWIZZLE_BYTES // esize
+    esize, line = config.out_dtype.nbytes, config.staging_line
     if config.c_column_major:
         return TensorMapShape((m, n), ldc * esize, (line, config.block_n))
     return TensorMapShape((n, m), ldc * esize, (line, config.rows_per_consumer))
