@@ -6,8 +6,9 @@ when ``gemm_heuristic`` should take split-K.
 
 For every shape of ``gemm_vs_cublas.UNTUNED``, row-major bf16: ``torch.matmul`` (cuBLAS),
 ``gemm()`` with no configuration (the rule's kernel), and each split-K kernel of ``SPLIT_K`` with
-``split_count``'s runs and with half as many; each is checked against float64 and timed as CUDA
-graphs on rotating inputs beside cuBLAS.  The table gives TFLOP/s and the ratio to cuBLAS."""
+``split_count``'s runs (half the SMs), with as many runs as fill every SM, and with half as
+many as ``split_count``'s; each is checked against float64 and timed as CUDA graphs on rotating
+inputs beside cuBLAS.  The table gives TFLOP/s and the ratio to cuBLAS."""
 
 from __future__ import annotations
 
@@ -16,14 +17,13 @@ import sys
 from gemm_vs_cublas import L2_BYTES, TOLERANCE, UNTUNED, _time_graphs, cache, device_sms
 
 from warpsched.nvidia.gemm.config import HopperGemmConfig
-from warpsched.runtime.gemm_geometry import split_count
-from warpsched.runtime.gemm_heuristic import default_config
+from warpsched.runtime.gemm_geometry import MIN_SPLIT_BLOCKS, split_count
+from warpsched.runtime.gemm_heuristic import SPLIT_K_64_CONFIG, default_config
 
 H100_SMS = 132
 SPLIT_K = {
+    "sk_128x64": SPLIT_K_64_CONFIG,
     "sk_128x128": HopperGemmConfig(block_n=128, stages=5, decomposition="split_k"),
-    "sk_128x256": HopperGemmConfig(decomposition="split_k"),
-    "sk_256x128": HopperGemmConfig(block_m=256, block_n=128, decomposition="split_k"),
 }
 
 
@@ -41,7 +41,7 @@ def run() -> int:
     from warpsched.runtime.gemm import gemm, kernel_for
 
     sms = device_sms(torch)
-    names = ["default"] + [f"{name} S{part}" for name in SPLIT_K for part in ("", "/2")]
+    names = ["default"] + [f"{name} S{part}" for name in SPLIT_K for part in ("", "×2", "/2")]
     print("\n| M×N×K | cuBLAS TFLOP/s | " + " | ".join(names) + " |")
     print("|---|---|" + "---|" * len(names))
     for index, (m, n, k) in enumerate(UNTUNED[int(sys.argv[2]) if len(sys.argv) > 2 else 0 :]):
@@ -66,7 +66,8 @@ def run() -> int:
             tiles = -(-m // config.block_m) * -(-n // config.block_n)
             if tiles > sms:  # split-K gives every run its own CTA
                 continue
-            for part, splits in (("", full), ("/2", max(1, full // 2))):
+            every_sm = min(sms // tiles, -(-k // config.block_k) // MIN_SPLIT_BLOCKS)
+            for part, splits in (("", full), ("×2", every_sm), ("/2", max(1, full // 2))):
                 label = f"{name} S{part}"
                 labels[label] = splits
                 fns[label] = lambda i, d=data, o=outs, kn=kernel, s=splits: kn._run(

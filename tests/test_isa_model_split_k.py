@@ -12,6 +12,8 @@ out) must fail.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from isa_model_launch import (
     GlobalMemory,
@@ -19,6 +21,9 @@ from isa_model_launch import (
     hopper_case,
     wgmma_stream_k,
 )
+
+from warpsched.nvidia.gemm.expand import expand_gemm
+from warpsched.nvidia.lowering.kernel import lower_kernel
 
 CASES = {
     "tma_3_runs": ({}, (136, 200, 520, 3)),
@@ -29,6 +34,10 @@ CASES = {
     ),
     "col_b_one_run": ({"b_layout": "col", "block_n": 128}, (64, 64, 200, 1)),
     "a_run_per_k_block": ({"block_n": 64, "block_m": 256}, (100, 72, 448, 7)),
+    "n64_four_partials_together_and_two_alone": (
+        {"block_n": 64, "stages": 8},
+        (136, 130, 900, 7),
+    ),
 }
 
 
@@ -84,3 +93,28 @@ def test_a_reused_workspace_holds_no_stale_flags():
     second = hopper_case(config, 768, 768, 512, 1, splits=2, memory=memory, workspace_at=workspace)
     assert (first.grid, second.grid) == (2, 72)
     assert first.wrong == second.wrong == 0
+
+
+def _block(text: str, label: str) -> str:
+    start = text.index(f"  ^{label}:")
+    end = text.find("\n  ^", start + 1)
+    return text[start:end]
+
+
+@pytest.mark.parametrize(("block_n", "together"), [(64, 4), (128, 2), (256, 1)])
+def test_the_last_run_loads_several_partials_before_it_adds_them(block_n, together):
+    """``partials_in_flight``: a 128×64 tile's last run loads four runs' partials (8 vectors of
+    four floats each per thread) before its first add, a 128×128 tile's two; a 128×256 tile's
+    run, and the remainder loop after the others, take the runs one by one."""
+    config = HopperGemmConfig(block_n=block_n, stages=4, decomposition="split_k")
+    assert wgmma_stream_k.partials_in_flight(config) == together
+    text = lower_kernel(expand_gemm(config)).mlir
+    adds = sorted(set(re.findall(r"\^(split_add\d+):", text)), key=lambda s: int(s[9:]))
+    assert len(adds) == (2 if together > 1 else 1)
+    vectors = config.accumulator_registers // 4
+    for label, runs in zip(adds, (together, 1), strict=False):
+        body = _block(text, label)
+        loads = [m.start() for m in re.finditer(r"llvm\.load .* -> vector<4xf32>", body)]
+        assert len(loads) == runs * vectors
+        if runs > 1:
+            assert max(loads) < body.index("llvm.fadd")

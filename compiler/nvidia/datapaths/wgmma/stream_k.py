@@ -22,7 +22,9 @@ Split-K (``work.py``) gives each run of a tile its own CTA, so run ``r`` owns sl
 every run but a tile's last writes its partial and raises its flag as a head does
 (``write_partial`` at slot ``r``); the last run's leader waits for the flags of the tile's
 ``S - 1`` earlier runs in turn and resets each, ``bar.sync 5 + c, 128``, and every thread adds
-their partials, in run order, to its accumulators before the store (``add_partials``).
+their partials, in run order, to its accumulators before the store (``add_partials``).  It loads
+the partials of several runs before it adds them (``partials_in_flight``: 4 runs for a 128×64
+tile, 2 for 128×128, 1 for 128×256), so their loads wait out one L2 latency together.
 
 Each slot is written once per launch, by one head, and read by one tail; launches that share a
 workspace must be ordered (the runtime keeps one per stream).
@@ -30,15 +32,19 @@ workspace must be ordered (the runtime keeps one per stream).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from warpsched.nvidia.datapaths.wgmma.consumer import ConsumerWarpgroup
 from warpsched.nvidia.datapaths.wgmma.emitter import ARGS, GemmEmitter
 from warpsched.nvidia.datapaths.wgmma.work import WorkItem
-from warpsched.nvidia.gemm.config import WORKSPACE_FLAG_BYTES
+from warpsched.nvidia.gemm.config import WORKSPACE_FLAG_BYTES, HopperGemmConfig
 from warpsched.nvidia.ptx.nvvm_ops import PTR_GLOBAL
 
 HANDOFF_BARRIER = 5
 """Named barrier ``HANDOFF_BARRIER + c`` orders consumer warpgroup ``c``'s partial and flag."""
 VEC = "vector<4xf32>"
+PARTIAL_FLOATS_IN_FLIGHT = 128
+"""Floats per thread a split-K tile's last run keeps in flight while it reads the partials."""
 
 
 def _slot(em: GemmEmitter, index: str, cta: str) -> tuple[str, str]:
@@ -110,7 +116,8 @@ def add_partial(
     flag, partial = _slot(em, index, w.addi(em.sreg("ctaid.x"), -cfg.cluster_m))
     em.if_then(leader, lambda: _take_flag(em, flag), "sk_wait")
     _handoff_sync(em, index)
-    return _added(em, accs, em.elem(partial, w.muli(thread, 4), "f32", PTR_GLOBAL))
+    mine = em.elem(partial, w.muli(thread, 4), "f32", PTR_GLOBAL)
+    return _added(em, accs, lambda offset: _load(em, mine, offset))
 
 
 def _take_flag(em: GemmEmitter, flag: str) -> None:
@@ -156,28 +163,66 @@ def add_partials(
 
     em.if_then(leader, take_flags, "split_wait")
     _handoff_sync(em, index)
-    sums, add, summed = em.label("split_sum"), em.label("split_add"), em.label("split_summed")
-    run = f"%{sums}_r"
-    partial_sums = [f"%{sums}_a{atom}" for atom in range(len(accs))]
+    mine = w.muli(thread, 4)
+    together = partials_in_flight(em.config)
+    run, sums = first, accs
+    if together > 1:
+        run, sums = _sum_runs(em, sums, mine, index, run, end, together)
+    return _sum_runs(em, sums, mine, index, run, end, 1)[1]
+
+
+def partials_in_flight(config: HopperGemmConfig) -> int:
+    """Partials a split-K tile's last run loads before it adds them: as many as keep
+    ``PARTIAL_FLOATS_IN_FLIGHT`` floats per thread in flight, so the loads of several runs wait
+    out one L2 latency together instead of one latency per run."""
+    return max(1, PARTIAL_FLOATS_IN_FLIGHT // config.accumulator_registers)
+
+
+def _sum_runs(
+    em: GemmEmitter, accs: list[str], mine: str, index: str, first: str, end: str, together: int
+) -> tuple[str, list[str]]:
+    """A loop over runs ``first, first + together, ...`` while ``together`` runs remain before
+    ``end``: load their partials (this thread's floats from offset ``mine``), then add them to
+    ``accs``.  The run after the last one summed, and the sums."""
+    w = em.w
+    loop, add, done = em.label("split_sum"), em.label("split_add"), em.label("split_summed")
+    run = f"%{loop}_r"
+    sums = [f"%{loop}_a{atom}" for atom in range(len(accs))]
     types = ", ".join(["i32"] + [em.acc_type] * len(accs))
-    w.stmt(f"llvm.br ^{sums}({', '.join([first, *accs])} : {types})")
-    w.block(sums, [(run, "i32"), *((name, em.acc_type) for name in partial_sums)])
-    em.cond_br(w.icmp("ult", run, end), add, summed)
+    w.stmt(f"llvm.br ^{loop}({', '.join([first, *accs])} : {types})")
+    w.block(loop, [(run, "i32"), *((name, em.acc_type) for name in sums)])
+    em.cond_br(w.icmp("ule", w.addi(run, together), end), add, done)
     em.open(add)
-    partial = _slot(em, index, run)[1]
-    added = _added(em, partial_sums, em.elem(partial, w.muli(thread, 4), "f32", PTR_GLOBAL))
-    w.stmt(f"llvm.br ^{sums}({', '.join([w.addi(run, 1), *added])} : {types})")
-    em.open(summed)
-    return partial_sums
+    starts = [
+        em.elem(_slot(em, index, w.addi(run, j))[1], mine, "f32", PTR_GLOBAL)
+        for j in range(together)
+    ]
+    if together == 1:  # each group's load right before its adds
+        added = _added(em, sums, lambda offset: _load(em, starts[0], offset))
+    else:  # every run's loads first
+        offsets = [offset for *_, offset in _groups(em, accs)]
+        loaded = [{o: _load(em, start, o) for o in offsets} for start in starts]
+        added = sums
+        for vectors in loaded:
+            added = _added(em, added, vectors.__getitem__)
+    w.stmt(f"llvm.br ^{loop}({', '.join([w.addi(run, together), *added])} : {types})")
+    em.open(done)
+    return run, sums
 
 
-def _added(em: GemmEmitter, accs: list[str], mine: str) -> list[str]:
-    """``accs`` plus the partial tile this thread's floats of which start at ``mine``."""
+def _load(em: GemmEmitter, mine: str, offset: int) -> str:
+    """The four floats at ``offset`` of the partial tile this thread's floats of which start at
+    ``mine`` (one group of ``_groups``)."""
+    ptr = em.elem(mine, offset, "f32", PTR_GLOBAL)
+    return em.w.emit(f"llvm.load {ptr} {{alignment = 16 : i64}} : {PTR_GLOBAL} -> {VEC}")
+
+
+def _added(em: GemmEmitter, accs: list[str], vector_at: Callable[[int], str]) -> list[str]:
+    """``accs`` plus a partial tile, whose group at float offset ``o`` is ``vector_at(o)``."""
     w = em.w
     out = list(accs)
     for atom, _acc, first, offset in _groups(em, accs):
-        ptr = em.elem(mine, offset, "f32", PTR_GLOBAL)
-        vec = w.emit(f"llvm.load {ptr} {{alignment = 16 : i64}} : {PTR_GLOBAL} -> {VEC}")
+        vec = vector_at(offset)
         for lane in range(4):
             x = w.emit(f"llvm.extractvalue {out[atom]}[{first + lane}] : {em.acc_type}")
             y = w.emit(f"llvm.extractelement {vec}[{w.const(lane)} : i32] : {VEC}")
