@@ -31,6 +31,8 @@ FEATURES = [
     {"decomposition": "split_k", "block_n": 128},
     {"cluster_m": 2, "b_layout": "col"},
     {"cluster_m": 2, "consumers": "pingpong", "block_m": 128, "block_n": 128},
+    {"cluster_m": 4, "block_n": 64, "stages": 8},
+    {"cluster_m": 4, "decomposition": "stream_k", "block_n": 128, "stages": 5},
     {"a_layout": "col", "out_dtype": "f32", "epilogue": "registers", "stages": 6, "block_n": 128},
 ]
 
@@ -115,6 +117,19 @@ def test_a_wrong_consumer_count_is_an_arrival_count_violation_at_the_ring(consum
     (violation,) = check_kernel(broken)
     assert violation.rule == "arrival-count"
     assert violation.at is broken.input_pipelines[0]
+    assert violation.steps
+
+
+@pytest.mark.parametrize("consumer", [4, 6, 16])
+def test_a_4x1_cluster_with_a_wrong_empty_count_is_an_arrival_count_violation(consumer):
+    """A 4x1 cluster is explored as two of its CTAs, its empty count scaled by 2/4: the
+    declared count 8 (two consumer warpgroups in each of four CTAs) explores as 4; any other
+    declared count is off by at least one arrival in the two CTAs explored."""
+    kernel = expand_gemm(HopperGemmConfig(cluster_m=4, block_n=64, stages=8))
+    assert kernel.input_pipelines[0].config.counts.consumer == 8
+    broken = _with_ring(kernel, consumer=consumer)
+    (violation,) = check_kernel(broken)
+    assert violation.rule == "arrival-count"
     assert violation.steps
 
 

@@ -32,14 +32,24 @@ MIN_SPLIT_BLOCKS = 4
 
 
 def launch_grid(
-    config: HopperGemmConfig, m: int, n: int, sm_count: int, batch: int = 1, splits: int = 1
+    config: HopperGemmConfig,
+    m: int,
+    n: int,
+    sm_count: int,
+    batch: int = 1,
+    splits: int = 1,
+    cluster_slots: int | None = None,
 ) -> int:
-    """CTAs of the persistent launch: one per unit of work (a tile, or a cluster's pair of
-    tiles, of each of ``batch`` products; split-K: each of a tile's ``splits`` runs), at most one
-    per SM, in whole clusters."""
+    """CTAs of the persistent launch: one per unit of work (a tile, or a cluster's column of
+    ``cluster_m`` tiles, of each of ``batch`` products; split-K: each of a tile's ``splits``
+    runs), at most one per SM, in whole clusters, and at most ``cluster_slots`` clusters (those
+    the device runs at once; None: one per ``cluster_m`` SMs)."""
     units = -(-m // (config.block_m * config.cluster_m)) * -(-n // config.block_n) * batch
     units *= splits
-    return max(1, min(units, sm_count // config.cluster_m)) * config.cluster_m
+    slots = sm_count // config.cluster_m
+    if cluster_slots is not None:
+        slots = min(slots, cluster_slots)
+    return max(1, min(units, slots)) * config.cluster_m
 
 
 def gemm_source(config: HopperGemmConfig) -> str:

@@ -11,9 +11,9 @@ raises ``GemmArgumentError`` (or ``TensorArgumentError`` from ``as_matrix``) wit
 that was broken: ``gemm_checks.check_call``'s rules for A, B, C and a strided batch, and
 the fused epilogue's arguments as ``epilogue_args`` says.
 
-The launch is persistent: ``min(tiles, SM count)`` CTAs of 384 threads (a batched kernel
-counts every entry's tiles); with 2x1 clusters ``2·min(tile pairs, SM count / 2)``, in
-clusters of two.
+The launch is persistent: one CTA of 384 threads per unit of work, at most one per SM
+(``launch_grid``); with ``c``x1 clusters a unit is a column of ``c`` tiles, and a launch has at
+most as many clusters as the device runs at once.
 """
 
 from __future__ import annotations
@@ -213,7 +213,10 @@ class GemmKernel:
         if cfg.split_k and splits is None:
             splits = split_count(cfg, m, n, k, sms)
         runs = check_splits(cfg, m, n, k, splits, sms)
-        grid = launch_grid(cfg, m, n, sms, count, runs)
+        cluster, slots = (cfg.cluster_m, cfg.cluster_n, 1), None
+        if cfg.cluster_size > 2:  # clusters of 4 leave SMs idle: launch as many as run at once
+            slots = self._loaded().max_active_clusters(cfg.threads, cluster, cfg.smem_bytes)
+        grid = launch_grid(cfg, m, n, sms, count, runs, slots)
         if cfg.splits_tiles and grid > MAX_SPLITTING_CTAS:
             raise GemmArgumentError(
                 f"{grid} CTAs: a {cfg.decomposition.value} launch has at most "
@@ -242,7 +245,6 @@ class GemmKernel:
             *((I32Param(runs),) if cfg.split_k else ()),
             *extra,
         )
-        cluster = (cfg.cluster_m, cfg.cluster_n, 1)
         self._loaded().launch(grid, cfg.threads, cluster, cfg.smem_bytes, stream, params)
 
     def __call__(

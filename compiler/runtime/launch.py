@@ -80,6 +80,7 @@ class Kernel:
         self._lock = threading.Lock()
         # context handle -> (CUmodule, CUfunction, dynamic smem bytes it is opted in to)
         self._loaded: dict[int, tuple[object, object, int]] = {}
+        self._clusters: dict[tuple, int] = {}  # max_active_clusters per context and launch shape
 
     def function(self, smem_bytes: int = 0):
         """The ``CUfunction`` in the current context, opted in to ``smem_bytes`` of dynamic smem."""
@@ -98,6 +99,20 @@ class Kernel:
                 self._opt_in(func, smem_bytes)
                 self._loaded[key] = (module, func, smem_bytes)
         return func
+
+    def max_active_clusters(self, block, cluster, smem_bytes: int) -> int:
+        """Clusters of ``cluster`` CTAs (``block`` threads, ``smem_bytes`` of dynamic shared
+        memory each) that the current device runs at once (``cuOccupancyMaxActiveClusters``,
+        asked once per context): a cluster lies within one GPC, so clusters of 4 leave SMs idle
+        where a GPC's SM count is not a multiple of 4 (H100 SXM: 30 clusters of 4 on 132 SMs)."""
+        cluster = dim3(cluster, "cluster")
+        key = (int(current_context()), dim3(block, "block"), cluster, smem_bytes)
+        if key not in self._clusters:
+            config = launch_config(cluster, block, cluster, smem_bytes)
+            func = self.function(smem_bytes)
+            found = cuda_driver().cuOccupancyMaxActiveClusters(func, config)
+            self._clusters[key] = int(check(found, "cuOccupancyMaxActiveClusters"))
+        return self._clusters[key]
 
     def _opt_in(self, func, smem_bytes: int) -> None:
         cu = cuda_driver()

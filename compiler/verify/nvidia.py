@@ -29,7 +29,12 @@ of one tile cut into ``SPLITS`` runs (a head, a middle and a tail run, one each,
 gives them) and of two CTAs that walk the six runs of two tiles (head, tail, middle and middle,
 head, tail: the kernel's walk allows a CTA more than one run).  A 2x1 cluster (both CTAs'
 actors and barriers) is explored with its ring cut to 2 stages, so six actors stay within the
-state bound.
+state bound.  A 4x1 cluster is explored as two of its CTAs, the ring cut the same way: every
+CTA's roles act alike (each producer multicasts its part of B to every CTA, each consumer
+releases a stage in every CTA), so two CTAs show every kind of interleaving between them, and
+each ``empty`` count is scaled by 2/4 (a count that is not one arrival per CTA and consumer
+warpgroup stays off by at least one arrival, which the exploration reports).  Twelve actors
+would not stay within the bound.
 """
 
 from __future__ import annotations
@@ -42,7 +47,7 @@ from warpsched.nvidia.datapaths.tcgen05.rules import input_box_bytes
 from warpsched.nvidia.datapaths.wgmma.operands import stage_arrival_bytes
 from warpsched.nvidia.datapaths.wgmma.plan import WgmmaPlanError, uses_wgmma, wgmma_plan
 from warpsched.nvidia.datapaths.wgmma.work import walk_items, walk_split_runs
-from warpsched.nvidia.program.pipeline_config import InputPipelineConfig
+from warpsched.nvidia.program.pipeline_config import BarrierCounts, InputPipelineConfig
 from warpsched.nvidia.program.smem_layout import SmemLayout
 
 from .counterexample import Violation
@@ -63,6 +68,8 @@ from .nvidia_model import DEALLOC, Kind, WorkItem, unroll
 
 K_BLOCKS = (1, 2)
 CLUSTER_STAGES = 2
+EXPLORED_CTAS = 2
+"""CTAs of a cluster the exploration runs: a 4x1 cluster is explored as two of its CTAs."""
 NAMED_BARRIER_TILES = 3
 """Work items unrolled for the named-barrier table: every ping-pong warpgroup takes one after
 its first (the first skips its turn)."""
@@ -159,14 +166,24 @@ def explorations(kernel: P.Kernel) -> Iterator[Exploration]:
 
 
 def _cluster_ring(kernel: P.Kernel) -> P.Kernel:
-    """A 2x1 cluster kernel with its rings cut to ``CLUSTER_STAGES`` stages (see above)."""
+    """A cluster kernel with its rings cut to ``CLUSTER_STAGES`` stages and, beyond
+    ``EXPLORED_CTAS`` CTAs, its cluster cut to that many, each ``empty`` count scaled with it
+    (see above)."""
     if kernel.cluster_m == 1:
         return kernel
+    ctas = min(kernel.cluster_m, EXPLORED_CTAS)
+
+    def counts(c: BarrierCounts) -> BarrierCounts:
+        arrivals = c.consumer * ctas
+        if arrivals % kernel.cluster_m:  # not one arrival per CTA and warpgroup: over-arrives
+            return BarrierCounts(c.producer, max(1, arrivals // kernel.cluster_m))
+        return BarrierCounts(c.producer, arrivals // kernel.cluster_m)
+
     rings = tuple(
-        dataclasses.replace(p, config=InputPipelineConfig(CLUSTER_STAGES, p.config.counts))
+        dataclasses.replace(p, config=InputPipelineConfig(CLUSTER_STAGES, counts(p.config.counts)))
         for p in kernel.input_pipelines
     )
-    return dataclasses.replace(kernel, input_pipelines=rings)
+    return dataclasses.replace(kernel, input_pipelines=rings, cluster_m=ctas)
 
 
 def init_counts(kernel: P.Kernel) -> dict[tuple, int]:

@@ -167,9 +167,10 @@ class HopperGemmConfig:
 
     @property
     def multicast_b(self) -> bool:
-        """2x1 clusters: the pair's CTAs compute tiles ``(2i, j)`` and ``(2i + 1, j)`` and each
-        loads part of their common B tile into both CTAs' stages (``.multicast::cluster``)."""
-        return self.cluster_m == 2
+        """2x1 and 4x1 clusters: the cluster's CTAs compute tiles ``(c·i + r, j)`` (rank ``r`` of
+        ``c = cluster_m``) and each loads a part of their common B tile into every CTA's stage
+        (``.multicast::cluster``)."""
+        return self.cluster_m > 1
 
     @property
     def a_stage_bytes(self) -> int:

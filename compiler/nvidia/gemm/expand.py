@@ -3,7 +3,7 @@
 ``expand_gemm(config)`` writes the fast sm_90a GEMM in the pipeline ops, the program a user can
 edit and that ``sched-to-nvvm`` lowers (``sched-expand-gemm`` prints it)::
 
-    layout warpgroups<consumers = 2>, 384 threads, cluster_m 1 or 2
+    layout warpgroups<consumers = 2>, 384 threads, cluster_m 1, 2 or 4
     @ab: input pipeline of `stages` stages; full counts the producer's one expect_tx arrival,
          empty one release per consuming warpgroup of each CTA that reads the stage
     @tiles: the persistent tile scheduler (raster, group, decomposition)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import fields
 
 from warpsched.nvidia.program.enums import ConsumerMode, EpilogueKind, MatrixLayout
+from warpsched.nvidia.program.kernel import CLUSTER_M
 from warpsched.nvidia.ptx.wgmma_descriptors import ELEMENT_BYTES, SWIZZLE_BYTES
 from warpsched.nvidia.targets import MAX_DYNAMIC_SMEM
 
@@ -70,10 +71,11 @@ def config_problems(config) -> list[str]:
         )
     if config.c_column_major:
         out += _column_major_problems(config)
-    if config.cluster_n != 1 or config.cluster_m not in (1, 2):
+    if config.cluster_n != 1 or config.cluster_m not in CLUSTER_M:
         out.append(
-            f"cluster = {config.cluster_m}x{config.cluster_n}: only 1x1 and 2x1 clusters are "
-            f"implemented (2x1: two CTAs on vertically adjacent tiles share B by TMA multicast)"
+            f"cluster = {config.cluster_m}x{config.cluster_n}: only 1x1, 2x1 and 4x1 clusters "
+            "are implemented (2x1 and 4x1: CTAs on vertically adjacent tiles share B by TMA "
+            "multicast)"
         )
     return out
 
@@ -119,9 +121,10 @@ def _block_n_problems(config) -> list[str]:
             f"({config.staging_line} columns); use epilogue = registers or "
             "a column-major C"
         )
-    if config.cluster_m == 2 and n % 16:
+    parts = config.cluster_m
+    if parts > 1 and n % (8 * parts):
         out.append(
-            f"block_n = {n}: a 2x1 cluster splits B's tile into two halves of whole 8-row "
-            "swizzle atoms, so block_n must be a multiple of 16"
+            f"block_n = {n}: a {parts}x1 cluster splits B's tile into {parts} parts of whole "
+            f"8-row swizzle atoms, so block_n must be a multiple of {8 * parts}"
         )
     return out

@@ -53,7 +53,7 @@ def lower_warpgroup_kernel(kernel: P.Kernel) -> LoweredKernel:
         em.fence_mbarrier_init()
 
     em.if_then(is_zero, init, "init")
-    cluster = kernel.cluster_m == 2
+    cluster = kernel.cluster_m > 1
     if cluster:
         em.cluster_sync(aligned=True)
     else:

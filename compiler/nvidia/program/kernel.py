@@ -41,6 +41,9 @@ from warpsched.nvidia.program.steps import *  # noqa: F403 - the step classes, o
 from warpsched.nvidia.program.steps import STEP_CLASSES, Step, walk
 from warpsched.nvidia.targets import NVTarget
 
+CLUSTER_M = (1, 2, 4)
+"""CTAs of a warpgroup kernel's cluster along M (TMA multicast of B among them)."""
+
 __all__ = [
     "GemmParams",
     "InputPipeline",
@@ -127,8 +130,8 @@ class RoleBody:
 class Kernel:
     """``sched.nv_kernel``: a warp-specialized GEMM kernel (its data path decides the signature:
     ``warpsched.nvidia.datapaths``).  ``output_pipeline`` is None for a kernel whose MMA role keeps
-    its accumulators in registers (TMA + wgmma); ``cluster_m`` is the 2x1 cluster of TMA
-    multicast (1: none)."""
+    its accumulators in registers (TMA + wgmma); ``cluster_m`` is the ``cluster_m``x1 cluster of
+    TMA multicast (1: none; 2 or 4)."""
 
     name: str
     target: NVTarget
@@ -152,8 +155,8 @@ class Kernel:
         names += [s.name for s in self.schedulers]
         if len(set(names)) != len(names):
             raise ValueError(f"declaration names must be unique, got {names}")
-        if self.cluster_m not in (1, 2):
-            raise ValueError(f"cluster_m must be 1 or 2, got {self.cluster_m!r}")
+        if self.cluster_m not in CLUSTER_M:
+            raise ValueError(f"cluster_m must be 1, 2 or 4, got {self.cluster_m!r}")
         if self.output_pipeline is not None:
             if self.output_pipeline.config.cta_group == 2 and not self.target.has_tmem:
                 raise ValueError(f"cta_group=2 needs sm_100a, got target {self.target.value}")

@@ -39,7 +39,8 @@ DECLARATIONS = (
         "scheduler declarations and one ``sched.nv_role`` per role of its warp-role layout.  "
         "``a_layout`` (default row), ``b_layout`` (default col: B stored N×K), ``in_dtype`` "
         "(A's and B's element type, default bf16), ``out_dtype`` (default f32) and ``c_layout`` "
-        "(default row) give the operands' storage; ``cluster_m`` (default 1) the CTAs of a 2x1 cluster.",
+        "(default row) give the operands' storage; ``cluster_m`` (default 1; 2 or 4) the CTAs "
+        "of a cluster along M that share B.",
         (sym("sym_name"),),
         (
             Param("layout", Kind.LAYOUT),

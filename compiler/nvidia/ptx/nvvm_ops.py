@@ -180,11 +180,13 @@ class NvvmEmitter:
         masked = self.binop("and", addr, self.w.const(LEADER_MASK - (1 << 32)))
         return self.w.emit(f"llvm.inttoptr {masked} : i32 to {PTR_SHARED}")
 
-    def arrive_peer_cta(self, bar: str) -> None:
-        """``arrive_cluster(rank ^ 1)``: ``mapa`` the barrier into the peer CTA, then arrive there."""
+    def arrive_peer_cta(self, bar: str, flip: int = 1) -> None:
+        """``arrive_cluster(rank ^ flip)``: ``mapa`` the barrier into that CTA of the cluster
+        (the other CTA of a pair for ``flip`` 1; in a cluster of ``2^j`` CTAs, flips ``1 ..
+        2^j - 1`` reach every other CTA once), then arrive there."""
         addr = self.w.emit(f"llvm.ptrtoint {bar} : {PTR_SHARED} to i32")
         rank = self.sreg("cluster.ctarank")
-        peer = self.binop("xor", rank, self.w.const(1))
+        peer = self.binop("xor", rank, self.w.const(flip))
         self.w.stmt(
             "llvm.inline_asm has_side_effects asm_dialect = att "
             '"{ .reg .b32 r; mapa.shared::cluster.u32 r, $0, $1; mbarrier.arrive.shared::cluster.b64 _, [r]; }", '

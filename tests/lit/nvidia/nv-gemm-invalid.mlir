@@ -44,8 +44,8 @@ sched.nv_gemm @stream_k_pingpong consumers pingpong block_n 128 decomposition st
 sched.nv_gemm @split_k_pingpong_cluster consumers pingpong block_n 128 cluster_m 2 decomposition split_k
 
 // -----
-// ==== only 2x1 clusters (B multicast across two M tiles) are built ====
-// expected-error@+1 {{'sched.nv_gemm' op cluster = 1x2: only 1x1 and 2x1 clusters are implemented (2x1: two CTAs on vertically adjacent tiles share B by TMA multicast)}}
+// ==== only Nx1 clusters (B multicast across 2 or 4 M tiles) are built ====
+// expected-error@+1 {{'sched.nv_gemm' op cluster = 1x2: only 1x1, 2x1 and 4x1 clusters are implemented (2x1 and 4x1: CTAs on vertically adjacent tiles share B by TMA multicast)}}
 sched.nv_gemm @cluster cluster_n 2
 
 // -----

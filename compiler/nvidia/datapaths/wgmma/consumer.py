@@ -108,15 +108,16 @@ class ConsumerWarpgroup:
         self.w.stmt(f"nvvm.wgmma.wait.group.sync.aligned {pending}")
 
     def release(self, q: str, multicast: bool) -> None:
-        """One thread of the warpgroup arrives on slot ``q``'s ``empty`` barrier (of both CTAs
-        when the ring is multicast)."""
+        """One thread of the warpgroup arrives on slot ``q``'s ``empty`` barrier (of every CTA
+        of the cluster when the ring is multicast: each one's producer writes this stage)."""
         em = self.em
         bar = em.empty_barrier(em.slot(q).stage)
 
         def arrive() -> None:
             em.mbarrier_arrive(bar)
             if multicast:
-                em.arrive_peer_cta(bar)
+                for flip in range(1, em.config.cluster_m):
+                    em.arrive_peer_cta(bar, flip)
 
         em.if_then(self.leader, arrive, "release")
 

@@ -6,11 +6,11 @@ the 1024-byte-aligned shared base, the stage and barrier addresses of a ring
 *slot* (slot ``q`` uses stage ``q mod stages`` at parity ``(q div stages) & 1``)
 and the tile order of the persistent scheduler.
 
-The scheduler walks *units*: a tile, or with 2x1 clusters a pair of vertically
-adjacent tiles, one per CTA of the cluster (rank ``r`` takes tile row
-``2 i + r``).  Unit ``u`` of a CTA is its cluster's ``first_unit + j·unit_step``;
-every role of both CTAs walks the same units, so the pair's rings stay in step.
-A CTA whose tile row is past M still loads its part of B for its peer; its own
+The scheduler walks *units*: a tile, or with ``c``x1 clusters (``c = cluster_m``, 2 or
+4) ``c`` vertically adjacent tiles, one per CTA of the cluster (rank ``r`` takes tile row
+``c·i + r``).  Unit ``u`` of a CTA is its cluster's ``first_unit + j·unit_step``;
+every role of every CTA walks the same units, so the cluster's rings stay in step.
+A CTA whose tile row is past M still loads its part of B for the others; its own
 A rows are zero-filled by TMA and its stores fall outside C.
 """
 
@@ -147,7 +147,7 @@ class GemmEmitter(NvvmEmitter):
         self.tiles_m = self.ceil_div(ARGS.m, config.block_m)
         self.tiles_n = self.ceil_div(ARGS.n, config.block_n)
         self.rank: str | None = None
-        """``%cluster_ctarank`` with 2x1 clusters (None without: every CTA is rank 0)."""
+        """``%cluster_ctarank`` in a cluster (None without: every CTA is rank 0)."""
         if config.multicast_b:
             self.rank = self.sreg("cluster.ctarank")
             self.first_unit = self.udiv(cta, w.const(config.cluster_m))

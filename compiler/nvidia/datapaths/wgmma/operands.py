@@ -6,10 +6,10 @@ stage tile.  An operand stored with M (or N) contiguous is *MN-major*: its
 stage tile is ``mn / 64`` chunks, each one ``64 (M/N) × 64 (K)`` box of 8 KiB.
 Both use the 128-byte swizzle, which wgmma reads through ``descriptors``.
 
-With 2x1 clusters (``multicast_b``) the pair's common B tile is split between
-the two CTAs: MN-major chunks alternate between ranks, a K-major box is cut
-into two halves of ``block_n / 2`` rows, and each CTA multicasts its part
-into the same offset of both CTAs' stage.
+With 2x1 or 4x1 clusters (``multicast_b``) the cluster's common B tile is split
+between its ``c = cluster_m`` CTAs: MN-major chunk ``i`` is rank ``i mod c``'s, a
+K-major box is cut into ``c`` parts of ``block_n / c`` rows, and each CTA
+multicasts its part into the same offset of every CTA's stage.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ class OperandCopy:
     """One ``cp.async.bulk.tensor`` per stage (``.2d``, ``.3d`` batched): operand ``"a"`` or ``"b"``, whether the
     tensor map's inner dimension is K (``k_inner``), the byte offset of its box in the
     stage, and the M/N offset of its box inside the tile.  ``issuer`` is None for a copy
-    every CTA makes into its own stage, else the cluster rank that multicasts it to both."""
+    every CTA makes into its own stage, else the cluster rank that multicasts it to all."""
 
     operand: str
     k_inner: bool
@@ -86,7 +86,7 @@ def copies(config: HopperGemmConfig) -> tuple[OperandCopy, ...]:
         tile = operand_tile(config, operand)
         shared = operand == "b" and config.multicast_b
         if tile.major is Major.K:
-            parts = 2 if shared else 1
+            parts = config.cluster_m if shared else 1
             rows = tile.mn // parts
             out.extend(
                 OperandCopy(
@@ -101,7 +101,7 @@ def copies(config: HopperGemmConfig) -> tuple[OperandCopy, ...]:
                     False,
                     base + c * tile.chunk_bytes,
                     c * CHUNK,
-                    c % 2 if shared else None,
+                    c % config.cluster_m if shared else None,
                 )
                 for c in range(tile.mn // CHUNK)
             )
@@ -116,16 +116,16 @@ def copy_bytes(config: HopperGemmConfig, copy: OperandCopy) -> int:
 
 
 def stage_arrival_bytes(config: HopperGemmConfig) -> int:
-    """Bytes that complete on one CTA's ``full`` barrier per stage: its own copies and, with
-    2x1 clusters, every part of B (its own and the peer's multicast)."""
+    """Bytes that complete on one CTA's ``full`` barrier per stage: its own copies and, in a
+    cluster, every part of B (its own and the other ranks' multicasts)."""
     return sum(copy_bytes(config, c) for c in copies(config))
 
 
 def box_rows(config: HopperGemmConfig, operand: str) -> int:
-    """Rows (M or N) of a K-major operand's TMA box: the tile's, or half of B's when the
-    cluster pair splits it."""
+    """Rows (M or N) of a K-major operand's TMA box: the tile's, or B's ``1 / cluster_m`` when
+    the cluster splits it."""
     rows = operand_tile(config, operand).mn
-    return rows // 2 if operand == "b" and config.multicast_b else rows
+    return rows // config.cluster_m if operand == "b" and config.multicast_b else rows
 
 
 def tensor_map_shape(

@@ -5,9 +5,9 @@ with a batched scheduler: the batch entry is the outermost coordinate, times the
 step, so an operand every entry shares is read at entry 0)
 (``operands.copies``) into the stage, completing on its ``full`` barrier, which the enclosing
 ``sched.nv_input_produce`` armed with ``arrive.expect_tx``.  Out-of-range rows, columns and K
-are zero-filled by TMA.  With a multicast B in a 2x1 cluster, the producer of rank ``r`` issues
-its part of the box (the copies whose ``issuer`` is ``r``) into the same offset of both CTAs'
-stage; ``full`` still expects the whole stage, whose bytes arrive from both producers.
+are zero-filled by TMA.  With a multicast B in a 2x1 or 4x1 cluster, the producer of rank ``r``
+issues its part of the box (the copies whose ``issuer`` is ``r``) into the same offset of every
+CTA's stage; ``full`` still expects the whole stage, whose bytes arrive from every producer.
 """
 
 from __future__ import annotations
@@ -17,8 +17,10 @@ from warpsched.nvidia.datapaths.wgmma.operands import OperandCopy, copies
 from warpsched.nvidia.ptx.nvvm_ops import PTR_SHARED
 from warpsched.nvidia.ptx.tma import PTR_CLUSTER, load_box
 
-CLUSTER_PAIR_MASK = 0b11
-"""The multicast mask of a copy into both CTAs of a 2x1 cluster."""
+
+def cluster_mask(cluster_m: int) -> int:
+    """The multicast mask of a copy into every CTA of a ``cluster_m``x1 cluster."""
+    return (1 << cluster_m) - 1
 
 
 def issue_loads(
@@ -57,7 +59,7 @@ def _issue(
     multicast: bool = False,
 ) -> None:
     """One ``cp.async.bulk.tensor`` of ``copy`` into ``stage``, completing on ``full`` (into
-    both CTAs of the cluster, each on its own ``full``, when ``multicast``); ``outer`` are the
+    every CTA of the cluster, each on its own ``full``, when ``multicast``); ``outer`` are the
     coordinates beyond the matrix's two (the batch entry's)."""
     w = em.w
     dst = em.w.emit(
@@ -67,5 +69,5 @@ def _issue(
     mn = w.addi(mn0, copy.mn_offset)
     coords = ((k0, mn) if copy.k_inner else (mn, k0)) + outer
     tmap = ARGS.tmap_a if copy.operand == "a" else ARGS.tmap_b
-    mask = w.const(CLUSTER_PAIR_MASK, "i16") if multicast else None
+    mask = w.const(cluster_mask(em.config.cluster_m), "i16") if multicast else None
     load_box(w, dst, tmap, coords, full, multicast=mask)
