@@ -25,6 +25,7 @@ pytestmark = [
 SWAP = {
     "coop_128x144": {"block_n": 144, "stages": 5},
     "coop_128x208_c2": {"block_n": 208, "stages": 4, "cluster_m": 2},
+    "coop_128x160_c4": {"block_n": 160, "stages": 5, "cluster_m": 4},
     "coop_128x256_sk": {"block_n": 256, "stages": 3, "decomposition": "stream_k"},
     "pp_64x80": {"consumers": "pingpong", "block_m": 64, "block_n": 80, "stages": 8},
     "pp_128x96_f32": {"consumers": "pingpong", "block_n": 96, "stages": 4, "out_dtype": "f32"},

@@ -30,6 +30,8 @@ GPU_CONFIGS = {
     "coop_s4_tma": {"stages": 4},  # staged in 2 passes (bf16 C) or 4 (f32 C)
     "coop_s4_tma_c2": {"stages": 4, "cluster_m": 2},
     "coop_sk": {"decomposition": "stream_k"},
+    "coop_c4": {"cluster_m": 4, "block_n": 64, "stages": 8},
+    "coop_sk_c4": {"cluster_m": 4, "block_n": 128, "stages": 5, "decomposition": "stream_k"},
     "coop_sk_c2_regs": {
         "decomposition": "stream_k",
         "cluster_m": 2,
