@@ -124,13 +124,24 @@ def test_a_wrong_consumer_count_is_an_arrival_count_violation_at_the_ring(consum
 def test_a_4x1_cluster_with_a_wrong_empty_count_is_an_arrival_count_violation(consumer):
     """A 4x1 cluster is explored as two of its CTAs, its empty count scaled by 2/4: the
     declared count 8 (two consumer warpgroups in each of four CTAs) explores as 4; any other
-    declared count is off by at least one arrival in the two CTAs explored."""
+    count of whole CTAs is off by at least one arrival in the two CTAs explored."""
     kernel = expand_gemm(HopperGemmConfig(cluster_m=4, block_n=64, stages=8))
     assert kernel.input_pipelines[0].config.counts.consumer == 8
     broken = _with_ring(kernel, consumer=consumer)
     (violation,) = check_kernel(broken)
     assert violation.rule == "arrival-count"
     assert violation.steps
+
+
+def test_a_4x1_cluster_count_that_scales_onto_the_right_one_is_reported():
+    """9 scaled by 2/4 is 4, the arrivals of two CTAs: no interleaving shows it, so a count
+    that is not a multiple of the cluster's CTAs is an arrival-count violation by itself."""
+    kernel = expand_gemm(HopperGemmConfig(cluster_m=4, block_n=64, stages=8))
+    broken = _with_ring(kernel, consumer=9)
+    (violation,) = check_kernel(broken)
+    assert violation.rule == "arrival-count"
+    assert violation.at is broken.input_pipelines[0]
+    assert "empty count 9 is not a multiple of the cluster's 4 CTAs" in violation.message
 
 
 def test_a_cluster_consumer_that_releases_only_its_own_cta_stalls_the_peer():

@@ -32,9 +32,9 @@ actors and barriers) is explored with its ring cut to 2 stages, so six actors st
 state bound.  A 4x1 cluster is explored as two of its CTAs, the ring cut the same way: every
 CTA's roles act alike (each producer multicasts its part of B to every CTA, each consumer
 releases a stage in every CTA), so two CTAs show every kind of interleaving between them, and
-each ``empty`` count is scaled by 2/4 (a count that is not one arrival per CTA and consumer
-warpgroup stays off by at least one arrival, which the exploration reports).  Twelve actors
-would not stay within the bound.
+each ``empty`` count is scaled by 2/4; a count that is not a multiple of 4 is reported before
+the exploration (``_cluster_counts``), since scaled it could match the two CTAs' arrivals.
+Twelve actors would not stay within the bound.
 """
 
 from __future__ import annotations
@@ -103,7 +103,7 @@ def _check(kernel: P.Kernel, explored: P.Kernel) -> list[Violation]:
     out = _tmem(kernel) + check_named(named_barriers(explored))
     if out:
         return out
-    structural = _expect_tx(kernel)
+    structural = _cluster_counts(kernel) or _expect_tx(kernel)
     plans = list(explorations(explored))
     for index, plan in enumerate(plans):
         unrolled = unroll(explored, plan.tiles, plan.k_blocks, plan.work)
@@ -173,17 +173,31 @@ def _cluster_ring(kernel: P.Kernel) -> P.Kernel:
         return kernel
     ctas = min(kernel.cluster_m, EXPLORED_CTAS)
 
-    def counts(c: BarrierCounts) -> BarrierCounts:
-        arrivals = c.consumer * ctas
-        if arrivals % kernel.cluster_m:  # not one arrival per CTA and warpgroup: over-arrives
-            return BarrierCounts(c.producer, max(1, arrivals // kernel.cluster_m))
-        return BarrierCounts(c.producer, arrivals // kernel.cluster_m)
+    def counts(c: BarrierCounts) -> BarrierCounts:  # exact for whole CTAs (_cluster_counts)
+        return BarrierCounts(c.producer, max(1, c.consumer * ctas // kernel.cluster_m))
 
     rings = tuple(
         dataclasses.replace(p, config=InputPipelineConfig(CLUSTER_STAGES, counts(p.config.counts)))
         for p in kernel.input_pipelines
     )
     return dataclasses.replace(kernel, input_pipelines=rings, cluster_m=ctas)
+
+
+def _cluster_counts(kernel: P.Kernel) -> list[Violation]:
+    """In a cluster explored as fewer CTAs than it has, each ``empty`` count must be a multiple
+    of its CTAs (one arrival per consumer warpgroup and CTA): the exploration sees the count
+    scaled to the CTAs it runs, which could not show a count off by less than a CTA's share."""
+    if kernel.cluster_m <= EXPLORED_CTAS:
+        return []
+    for pipeline in kernel.input_pipelines:
+        count = pipeline.config.counts.consumer
+        if count % kernel.cluster_m:
+            msg = (
+                f"empty count {count} is not a multiple of the cluster's {kernel.cluster_m} "
+                "CTAs: every consumer warpgroup of every CTA releases each stage once"
+            )
+            return [Violation(pipeline, "arrival-count", msg)]
+    return []
 
 
 def init_counts(kernel: P.Kernel) -> dict[tuple, int]:

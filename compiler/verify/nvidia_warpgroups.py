@@ -158,7 +158,7 @@ def mainloop(r: Actor, s: P.KLoop, run: Run, k_blocks: int | None = None) -> Non
 
 
 def _release(r: Actor, consume: P.InputConsume, stage: int) -> None:
-    """One elected thread of the warpgroup arrives on ``empty[stage]``, in both CTAs of a
+    """One elected thread of the warpgroup arrives on ``empty[stage]``, in every CTA of a
     multicast ring."""
     ranks = range(r.cluster) if _multicast(r.kernel) else (r.rank,)
     for rank in ranks:

@@ -43,7 +43,7 @@ def is_mainloop(loop: P.KLoop) -> bool:
 
 class Mainloop:
     """The mainloop of ``consumer`` over ``loop``; ``last`` is the ring slot of its last k-block.
-    ``multicast``: releases arrive in both CTAs of the cluster; ``staged``: the epilogue part
+    ``multicast``: releases arrive in every CTA of the cluster; ``staged``: the epilogue part
     that overlaps it, if any; ``after_first``: work to emit after its first k-block's MMAs."""
 
     def __init__(
