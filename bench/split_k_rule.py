@@ -17,7 +17,7 @@ import sys
 from gemm_vs_cublas import L2_BYTES, TOLERANCE, UNTUNED, _time_graphs, cache, device_sms
 
 from warpsched.nvidia.gemm.config import HopperGemmConfig
-from warpsched.runtime.gemm_geometry import MIN_SPLIT_BLOCKS, split_count
+from warpsched.runtime.gemm_geometry import split_count
 from warpsched.runtime.gemm_heuristic import SPLIT_K_64_CONFIG, default_config
 
 H100_SMS = 132
@@ -66,7 +66,7 @@ def run() -> int:
             tiles = -(-m // config.block_m) * -(-n // config.block_n)
             if tiles > sms:  # split-K gives every run its own CTA
                 continue
-            every_sm = min(sms // tiles, -(-k // config.block_k) // MIN_SPLIT_BLOCKS)
+            every_sm = split_count(config, m, n, k, 2 * sms)  # it fills half the SMs it is given
             for part, splits in (("", full), ("×2", every_sm), ("/2", max(1, full // 2))):
                 label = f"{name} S{part}"
                 labels[label] = splits

@@ -43,7 +43,8 @@ def launch_grid(
     """CTAs of the persistent launch: one per unit of work (a tile, or a cluster's column of
     ``cluster_m`` tiles, of each of ``batch`` products; split-K: each of a tile's ``splits``
     runs), at most one per SM, in whole clusters, and at most ``cluster_slots`` clusters (those
-    the device runs at once; None: one per ``cluster_m`` SMs)."""
+    the device runs at once, which ``GemmKernel`` asks the driver for; None: one per
+    ``cluster_m`` SMs)."""
     units = -(-m // (config.block_m * config.cluster_m)) * -(-n // config.block_n) * batch
     units *= splits
     slots = sm_count // config.cluster_m

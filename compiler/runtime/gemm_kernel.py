@@ -214,7 +214,7 @@ class GemmKernel:
             splits = split_count(cfg, m, n, k, sms)
         runs = check_splits(cfg, m, n, k, splits, sms)
         cluster, slots = (cfg.cluster_m, cfg.cluster_n, 1), None
-        if cfg.cluster_size > 2:  # clusters of 4 leave SMs idle: launch as many as run at once
+        if cfg.cluster_size > 1:  # a cluster lies in one GPC: launch as many as run at once
             slots = self._loaded().max_active_clusters(cfg.threads, cluster, cfg.smem_bytes)
         grid = launch_grid(cfg, m, n, sms, count, runs, slots)
         if cfg.splits_tiles and grid > MAX_SPLITTING_CTAS:

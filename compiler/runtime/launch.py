@@ -103,8 +103,9 @@ class Kernel:
     def max_active_clusters(self, block, cluster, smem_bytes: int) -> int:
         """Clusters of ``cluster`` CTAs (``block`` threads, ``smem_bytes`` of dynamic shared
         memory each) that the current device runs at once (``cuOccupancyMaxActiveClusters``,
-        asked once per context): a cluster lies within one GPC, so clusters of 4 leave SMs idle
-        where a GPC's SM count is not a multiple of 4 (H100 SXM: 30 clusters of 4 on 132 SMs)."""
+        asked once per context): a cluster lies within one GPC, so clusters leave SMs idle where
+        a GPC's SM count is not a multiple of the cluster's (H100 SXM: 66 clusters of 2, but 30
+        of 4, on 132 SMs)."""
         cluster = dim3(cluster, "cluster")
         key = (int(current_context()), dim3(block, "block"), cluster, smem_bytes)
         if key not in self._clusters:

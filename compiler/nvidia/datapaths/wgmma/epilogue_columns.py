@@ -24,10 +24,11 @@ from warpsched.nvidia.ptx.wgmma_descriptors import SWIZZLE_BYTES
 
 
 class ColumnStaging:
-    """Where consumer ``index``'s thread ``thread`` stages its elements for a column-major C.
-    Emits its values where it is made: make one in the block that stages."""
+    """Where a consumer's thread ``thread`` stages its elements for a column-major C, in that
+    consumer's staging buffer at byte offset ``staging``.  Emits its values where it is made:
+    make one in the block that stages."""
 
-    def __init__(self, em: GemmEmitter, thread: str, index: str, staging: str) -> None:
+    def __init__(self, em: GemmEmitter, thread: str, staging: str) -> None:
         w, cfg = em.w, em.config
         self.em, self.w, self.cfg, self.staging = em, w, cfg, staging
         self.line, self.box_bytes = cfg.staging_line, cfg.staging_box_bytes

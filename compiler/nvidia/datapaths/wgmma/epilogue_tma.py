@@ -208,7 +208,7 @@ def emit_tma_epilogue(
     cfg = em.config
     if cfg.c_column_major:  # one pass (the rules), no transforms (the plan)
         staging = staging_base(em, index)
-        columns = ColumnStaging(em, thread, index, staging)
+        columns = ColumnStaging(em, thread, staging)
         begin_staging(em, leader, index)
         columns.stage(accs)
         store_staged(em, leader, index, origin, range(cfg.staging_boxes), staging)
