@@ -12,7 +12,7 @@ parameters and ``params`` the op's.
   they feed; ``stage_tile``'s ``overlap`` is positive (the data path's plan checks the rest:
   ``wgmma.plan``);
 * a ``tma_load`` completes its bytes on the ``full`` barrier its ``input_produce`` arms with
-  ``expect_tx``; ``multicast cluster`` needs ``cluster_m 2``;
+  ``expect_tx``; ``multicast cluster`` needs ``cluster_m`` 2 or 4;
 * ``expect_tx`` is positive, ``mmas_in_flight`` not negative;
 * a ``persistent_tile_loop`` does not nest in another.
 """
@@ -73,8 +73,8 @@ def placement_problem(
                 "must be inside a sched.nv_input_produce with expect_tx: the TMA copy completes "
                 "its bytes on the full barrier that expect_tx arms"
             )
-        if params.get("multicast") is Multicast.CLUSTER and kernel.get("cluster_m", 1) != 2:
-            return "multicast cluster needs a 2x1 cluster: give the kernel cluster_m 2"
+        if params.get("multicast") is Multicast.CLUSTER and kernel.get("cluster_m", 1) == 1:
+            return "multicast cluster needs a cluster: give the kernel cluster_m 2 or 4"
     if name == "sched.nv_input_produce" and params.get("expect_tx", 1) < 1:
         return f"expect_tx {params['expect_tx']} must be a positive byte count"
     if name == "sched.nv_stage_tile" and params["overlap"] < 1:

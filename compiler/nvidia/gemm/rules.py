@@ -121,8 +121,8 @@ def _block_n_problems(config) -> list[str]:
             f"({config.staging_line} columns); use epilogue = registers or "
             "a column-major C"
         )
-    parts = config.cluster_m
-    if parts > 1 and n % (8 * parts):
+    parts = config.cluster_m  # an unimplemented cluster shape is the cluster rule's error
+    if parts > 1 and parts in CLUSTER_M and n % (8 * parts):
         out.append(
             f"block_n = {n}: a {parts}x1 cluster splits B's tile into {parts} parts of whole "
             f"8-row swizzle atoms, so block_n must be a multiple of {8 * parts}"

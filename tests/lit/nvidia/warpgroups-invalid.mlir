@@ -108,7 +108,7 @@ module attributes {sched.target = "sm_90a"} {
 }
 
 // -----
-// ==== multicast needs a 2x1 cluster ====
+// ==== multicast needs a cluster ====
 module attributes {sched.target = "sm_90a"} {
   sched.nv_kernel @hopper_gemm layout warpgroups<consumers = 2> threads 384 block_m 128 block_n 256 block_k 64 a_layout row b_layout row out_dtype bf16 {
     sched.nv_input_pipeline @ab num_stages 3 producer_count 1 consumer_count 2 payload ab_tiles
@@ -120,7 +120,7 @@ module attributes {sched.target = "sm_90a"} {
           sched.nv_k_loop {
             sched.nv_input_produce @ab expect_tx 49152 {
               sched.nv_tma_load @ab operand a
-              // expected-error@+1 {{'sched.nv_tma_load' op multicast cluster needs a 2x1 cluster: give the kernel cluster_m 2}}
+              // expected-error@+1 {{'sched.nv_tma_load' op multicast cluster needs a cluster: give the kernel cluster_m 2 or 4}}
               sched.nv_tma_load @ab operand b multicast cluster
             }
           }
