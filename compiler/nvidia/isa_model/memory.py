@@ -189,8 +189,10 @@ class SharedMemory(Region):
         spans = sorted(self.barriers)
         self._barrier_span = (spans[0], spans[-1] + 8)
 
-    def check_write(self, lo: int, hi: int, what: str) -> None:
-        """Fault a write of ``[lo, hi)`` into a live barrier or a range still being read."""
+    def check_write(self, lo: int, hi: int, what: str, addrs=None, nbytes: int = 0) -> None:
+        """Fault a write of ``[lo, hi)`` into a live barrier or a range still being read.  With
+        ``addrs`` (the threads' addresses, ``nbytes`` each, spanning ``[lo, hi)``), a range
+        still being read must hold one of the written bytes, not only lie between them."""
         b_lo, b_hi = self._barrier_span
         if lo < b_hi and b_lo < hi:
             for addr in self.barriers:
@@ -198,6 +200,8 @@ class SharedMemory(Region):
                     raise MemoryFault(f"{what} writes the live mbarrier at {addr:#x}")
         for r in self.readers:
             if lo < r.hi and r.lo < hi:
+                if np.ndim(addrs) and not np.any((addrs < r.hi) & (addrs + nbytes > r.lo)):
+                    continue
                 raise Hazard(
                     f"{what} writes shared bytes [{lo:#x}, {hi:#x}) while {r.what} still reads "
                     f"[{r.lo:#x}, {r.hi:#x})"
@@ -205,7 +209,8 @@ class SharedMemory(Region):
 
     def store(self, addrs, values, dtype, count: int, what: str) -> None:
         if self.readers or self.barriers:
-            self.check_write(*span(addrs, np.dtype(dtype).itemsize * count), what)
+            nbytes = np.dtype(dtype).itemsize * count
+            self.check_write(*span(addrs, nbytes), what, addrs, nbytes)
         super().store(addrs, values, dtype, count, what)
 
     def write_bytes(self, addrs: np.ndarray, data: np.ndarray, what: str) -> None:
