@@ -113,3 +113,33 @@ def test_gemm_runs_a_tables_swap_ab_entry_on_the_transposed_product():
         gemm(a, b, out, table=table)
         torch.cuda.synchronize()
         check_matmul(torch, out, a, b)
+
+
+def test_gemm_picks_by_shape_where_a_tables_swap_ab_entry_cannot_run():
+    """Where a swap-AB entry's kernel cannot take the transposed product, ``gemm()`` falls back
+    to the kernel its rule picks for the shape, as without a table: with a column-major A
+    (the entry's 80-column tile would read Aᵀ as a row-major B, whose TMA boxes are 64
+    columns) and for a batch of products (the swap serves one product).  The entry's tile
+    cannot run either product untransposed, so a right answer shows the fallback ran."""
+    import torch
+
+    from warpsched.runtime.gemm import gemm
+    from warpsched.runtime.tune import TuningTable
+
+    table = TuningTable()
+    for shape in TABLE_SHAPES:
+        table.record(shape, swap_config("pp_64x80"), swap_ab=True)
+    gen = torch.Generator(device="cuda").manual_seed(13)
+    for m, n, k in TABLE_SHAPES:
+        a_col = torch.randn(k, m, device="cuda", generator=gen).to(torch.bfloat16).t()
+        b = torch.randn(k, n, device="cuda", generator=gen).to(torch.bfloat16)
+        out = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+        gemm(a_col, b, out, table=table)
+        torch.cuda.synchronize()
+        check_matmul(torch, out, a_col, b)
+        a3 = torch.randn(2, m, k, device="cuda", generator=gen).to(torch.bfloat16)
+        b3 = torch.randn(2, k, n, device="cuda", generator=gen).to(torch.bfloat16)
+        out3 = torch.full((2, m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+        gemm(a3, b3, out3, table=table)
+        torch.cuda.synchronize()
+        check_matmul(torch, out3, a3, b3)
