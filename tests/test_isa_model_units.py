@@ -193,8 +193,8 @@ def test_shared_writes_into_live_reads_and_barriers_fault():
     # threads on both sides of the live range, none in it (two warpgroups' staging buffers)
     around = np.array([0x7F8, 0x7FC, 0xC00, 0xC04], np.uint64)
     smem.store(around, np.ones(4, np.uint32), np.uint32, 1, "st.shared")
-    with pytest.raises(Hazard, match="still reads"):  # one thread's last byte inside
-        smem.store(around - np.uint64(2), np.ones(4, np.uint32), np.uint32, 1, "st.shared")
+    with pytest.raises(Hazard, match="still reads"):  # one thread's last two bytes inside
+        smem.store(around + np.uint64(2), np.ones(4, np.uint32), np.uint32, 1, "st.shared")
     smem.add_barrier(0x1000, Mbarrier(1, "test"))
     with pytest.raises(MemoryFault, match="live mbarrier"):
         smem.write_bytes(0xFF0 + np.arange(32), np.zeros(32, np.uint8), "cp.async.bulk.tensor")
