@@ -1,7 +1,7 @@
 """The fused epilogue on a Hopper GPU: every variant of ``fused_variants`` against float64 torch,
 on tile-aligned and ragged shapes, with C poisoned with NaN first (every element written).  On
 every other shape the bias starts one element into its storage, off the alignment of the pairs
-the kernel reads it in (``FusedEpilogue.prefetch_bias`` then reads it column by column).
+the kernel reads it in (``fused.prefetch_bias`` then reads it column by column).
 
 Skipped without torch, the CUDA driver and a compute-capability-9.0 device.  The kernels load
 by name from the runtime's cache (``python bench/fused_epilogue_vs_torch.py prepare`` fills it

@@ -10,7 +10,7 @@ the ring slot of the last k-block issued (``last``) and the accumulator fragment
 ``stage_tile overlap N`` in the loop (``staged``), part ``j`` of the previous item's staged
 epilogue runs after the MMAs of k-block ``j`` are committed, before the wait
 (``epilogue_staged``).  ``after_first``, if given, emits its work right after the first k-block's
-MMAs are committed (the bias read ahead: ``FusedEpilogue.prefetch_bias``); what it defines dominates the
+MMAs are committed (the bias read ahead: ``fused.prefetch_bias``); what it defines dominates the
 rest of the work item.
 """
 

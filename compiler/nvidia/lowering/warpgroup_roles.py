@@ -16,7 +16,7 @@ position ``q`` of the input pipeline (slot ``q`` uses stage ``q mod S`` at parit
   ``zero_accumulator`` is the wgmma mainloop (``mainloop.Mainloop``); any other k loop carries
   its k-block and ring position and steps both by one;
 * a bias added to the tile the mainloop computes (``fused.bias_ahead``) is read after the first
-  k-block's MMAs (``FusedEpilogue.prefetch_bias``), for the store's fused epilogue.
+  k-block's MMAs (``fused.prefetch_bias``), for the store's fused epilogue.
 """
 
 from __future__ import annotations

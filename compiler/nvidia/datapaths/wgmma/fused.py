@@ -17,7 +17,7 @@ Reads of ``bias`` and ``residual`` clamp their indices into the matrix, so a thr
 lies past M or N reads a valid address; the store drops that element (guarded stores, or the TMA
 store's clipping).
 
-A bias applied to the tile the mainloop computes is read ahead (``FusedEpilogue.prefetch_bias``): right after
+A bias applied to the tile the mainloop computes is read ahead (``prefetch_bias``): right after
 the first k-block's MMAs are issued, each thread loads the ``block_n / 4`` bias values of its
 columns (``c0 + 2·(lane mod 4) + 8j + {0, 1}``, the fragment's) as ``block_n / 8`` pairs, so the
 loads' latency and issue hide under the tensor cores' work instead of stalling the epilogue.  A
@@ -80,6 +80,101 @@ class BiasPairs:
     pairs: tuple[str, ...]
 
 
+class CReads:
+    """Reads of C-typed vectors and matrices (the bias, the residual) for the fused epilogue:
+    indices clamped into the matrix, values widened to f32, and a thread's bias pairs."""
+
+    def __init__(self, em: GemmEmitter) -> None:
+        self.em, self.w, self.out = em, em.w, em.config.out_dtype
+
+    @property
+    def pair_type(self) -> str:
+        """``vector<2 x C's type>``: two adjacent columns' values."""
+        return f"vector<2x{self.out.value}>"
+
+    def clamp(self, index: str, bound: str) -> str:
+        """``index`` if it is below ``bound``, else ``bound - 1``."""
+        w = self.w
+        last = w.addi(bound, -1)
+        return self.em.select(w.icmp("ult", index, bound), index, last)
+
+    def element(self, base: str, index: str) -> str:
+        """Element ``index`` (i64) of a C-typed matrix at ``base``, in C's type."""
+        w, elem = self.w, self.out.value
+        ptr = w.emit(
+            f"llvm.getelementptr {base}[{index}] : ({PTR_GLOBAL}, i64) -> {PTR_GLOBAL}, {elem}"
+        )
+        return w.emit(f"llvm.load {ptr} : {PTR_GLOBAL} -> {elem}")
+
+    def widen(self, value: str) -> str:
+        """A C-typed ``value`` as f32."""
+        if self.out is OutDtype.F32:
+            return value
+        return self.w.emit(f"llvm.fpext {value} : {self.out.value} to f32")
+
+    def bias_element(self, col: str) -> str:
+        """The bias of column ``col`` (clamped into N), in C's type."""
+        wide = self.w.emit(f"llvm.zext {self.clamp(col, ARGS.n)} : i32 to i64")
+        return self.element("%bias", wide)
+
+    def pairs_to(self, label: str, pairs: list[str]) -> None:
+        """Branch to ``label`` with ``pairs`` as its block arguments."""
+        types = ", ".join([self.pair_type] * len(pairs))
+        self.w.stmt(f"llvm.br ^{label}({', '.join(pairs)} : {types})")
+
+    def whole_pairs(self, col_base: str) -> list[str]:
+        """Pair ``j`` of the bias from ``col_base`` as one aligned vector load."""
+        w, elem = self.w, self.out.value
+        wide = w.emit(f"llvm.zext {col_base} : i32 to i64")
+        first = w.emit(
+            f"llvm.getelementptr %bias[{wide}] : ({PTR_GLOBAL}, i64) -> {PTR_GLOBAL}, {elem}"
+        )
+        align = f"{{alignment = {2 * self.out.nbytes} : i64}}"
+        pairs = []
+        for j in range(self.em.config.block_n // 8):
+            ptr = w.emit(
+                f"llvm.getelementptr {first}[{8 * j}] : ({PTR_GLOBAL}) -> {PTR_GLOBAL}, {elem}"
+            )
+            pairs.append(w.emit(f"llvm.load {ptr} {align} : {PTR_GLOBAL} -> {self.pair_type}"))
+        return pairs
+
+    def column_pairs(self, col_base: str) -> list[str]:
+        """Pair ``j`` of the bias from ``col_base``, each column read alone (clamped)."""
+        w, pairs = self.w, []
+        for j in range(self.em.config.block_n // 8):
+            v = w.zero(self.pair_type)
+            for e in range(2):
+                value = self.bias_element(w.addi(col_base, 8 * j + e))
+                v = w.emit(
+                    f"llvm.insertelement {value}, {v}[{w.const(e)} : i32] : {self.pair_type}"
+                )
+            pairs.append(v)
+        return pairs
+
+
+def prefetch_bias(em: GemmEmitter, thread: str, col0: str) -> BiasPairs:
+    """Read the bias of consumer thread ``thread``'s columns in the tile at column ``col0``:
+    one vector per pair when the tile lies inside N and the bias is aligned to a pair, else
+    each column alone, clamped."""
+    w, out = em.w, em.config.out_dtype
+    col_base = w.add(col0, w.muli(em.urem(thread, w.const(4)), 2))
+    address = w.emit(f"llvm.ptrtoint %bias : {PTR_GLOBAL} to i64")
+    offset = em.binop("and", address, w.const(2 * out.nbytes - 1, "i64"), "i64")
+    aligned = w.emit(f'llvm.icmp "eq" {offset}, {w.const(0, "i64")} : i64')
+    inside = em.and_(w.icmp("ule", w.addi(col0, em.config.block_n), ARGS.n), aligned)
+    whole, columns, done = em.label("bias_pairs"), em.label("bias_cols"), em.label("bias_read")
+    em.cond_br(inside, whole, columns)
+    reads = CReads(em)
+    em.open(whole)
+    reads.pairs_to(done, reads.whole_pairs(col_base))
+    em.open(columns)
+    reads.pairs_to(done, reads.column_pairs(col_base))
+    tag = em.label("biaspair")
+    names = tuple(f"%{tag}_{j}" for j in range(em.config.block_n // 8))
+    w.block(done, [(name, reads.pair_type) for name in names])
+    return BiasPairs(names)
+
+
 class FusedEpilogue:
     """The transforms ``steps`` (in program order) of one store, for the elements of C;
     ``batch_rows`` (i64, or None without a batch) is where the tile's batch entry starts in the
@@ -94,67 +189,8 @@ class FusedEpilogue:
     ) -> None:
         self.em, self.w, self.steps, self.batch_rows = em, em.w, steps, batch_rows
         self.out, self.bias = em.config.out_dtype, bias
+        self.reads = CReads(em)
         self._bias: dict[tuple[str, int], str] = {}
-
-    @staticmethod
-    def prefetch_bias(em: GemmEmitter, thread: str, col0: str) -> BiasPairs:
-        """Read the bias of consumer thread ``thread``'s columns in the tile at column ``col0``:
-        one vector per pair when the tile lies inside N and the bias is aligned to a pair, else
-        each column alone, clamped."""
-        w, out = em.w, em.config.out_dtype
-        col_base = w.add(col0, w.muli(em.urem(thread, w.const(4)), 2))
-        address = w.emit(f"llvm.ptrtoint %bias : {PTR_GLOBAL} to i64")
-        offset = em.binop("and", address, w.const(2 * out.nbytes - 1, "i64"), "i64")
-        aligned = w.emit(f'llvm.icmp "eq" {offset}, {w.const(0, "i64")} : i64')
-        inside = em.and_(w.icmp("ule", w.addi(col0, em.config.block_n), ARGS.n), aligned)
-        whole, columns, done = em.label("bias_pairs"), em.label("bias_cols"), em.label("bias_read")
-        em.cond_br(inside, whole, columns)
-        reader = FusedEpilogue(em, ())
-        em.open(whole)
-        reader._pairs_to(done, reader._whole_pairs(col_base))
-        em.open(columns)
-        reader._pairs_to(done, reader._column_pairs(col_base))
-        tag = em.label("biaspair")
-        names = tuple(f"%{tag}_{j}" for j in range(em.config.block_n // 8))
-        w.block(done, [(name, reader._pair_type) for name in names])
-        return BiasPairs(names)
-
-    @property
-    def _pair_type(self) -> str:
-        return f"vector<2x{self.out.value}>"
-
-    def _pairs_to(self, label: str, pairs: list[str]) -> None:
-        types = ", ".join([self._pair_type] * len(pairs))
-        self.w.stmt(f"llvm.br ^{label}({', '.join(pairs)} : {types})")
-
-    def _whole_pairs(self, col_base: str) -> list[str]:
-        """Pair ``j`` of the bias from ``col_base`` as one aligned vector load."""
-        w, elem = self.w, self.out.value
-        wide = w.emit(f"llvm.zext {col_base} : i32 to i64")
-        first = w.emit(
-            f"llvm.getelementptr %bias[{wide}] : ({PTR_GLOBAL}, i64) -> {PTR_GLOBAL}, {elem}"
-        )
-        align = f"{{alignment = {2 * self.out.nbytes} : i64}}"
-        pairs = []
-        for j in range(self.em.config.block_n // 8):
-            ptr = w.emit(
-                f"llvm.getelementptr {first}[{8 * j}] : ({PTR_GLOBAL}) -> {PTR_GLOBAL}, {elem}"
-            )
-            pairs.append(w.emit(f"llvm.load {ptr} {align} : {PTR_GLOBAL} -> {self._pair_type}"))
-        return pairs
-
-    def _column_pairs(self, col_base: str) -> list[str]:
-        """Pair ``j`` of the bias from ``col_base``, each column read alone (clamped)."""
-        w, pairs = self.w, []
-        for j in range(self.em.config.block_n // 8):
-            v = w.zero(self._pair_type)
-            for e in range(2):
-                value = self.bias_element(w.addi(col_base, 8 * j + e))
-                v = w.emit(
-                    f"llvm.insertelement {value}, {v}[{w.const(e)} : i32] : {self._pair_type}"
-                )
-            pairs.append(v)
-        return pairs
 
     def forget(self) -> None:
         """Drop the bias values read so far: the next element is in a block they do not
@@ -174,58 +210,30 @@ class FusedEpilogue:
                 x = self._f("fadd", x, self._residual_at(row, col_base, col_offset))
         return x
 
-    # ---- reads -------------------------------------------------------------------------------
-    def _clamp(self, index: str, bound: str) -> str:
-        """``index`` if it is below ``bound``, else ``bound - 1``."""
-        w = self.w
-        last = w.addi(bound, -1)
-        return self.em.select(w.icmp("ult", index, bound), index, last)
-
-    def _element(self, base: str, index: str) -> str:
-        """Element ``index`` (i64) of a C-typed matrix at ``base``, in C's type."""
-        w, elem = self.w, self.out.value
-        ptr = w.emit(
-            f"llvm.getelementptr {base}[{index}] : ({PTR_GLOBAL}, i64) -> {PTR_GLOBAL}, {elem}"
-        )
-        return w.emit(f"llvm.load {ptr} : {PTR_GLOBAL} -> {elem}")
-
-    def _widen(self, value: str) -> str:
-        """A C-typed ``value`` as f32."""
-        if self.out is OutDtype.F32:
-            return value
-        return self.w.emit(f"llvm.fpext {value} : {self.out.value} to f32")
-
-    def _load(self, base: str, index: str) -> str:
-        """Element ``index`` (i64) of a C-typed matrix at ``base``, as f32."""
-        return self._widen(self._element(base, index))
-
-    def bias_element(self, col: str) -> str:
-        """The bias of column ``col`` (clamped into N), in C's type."""
-        wide = self.w.emit(f"llvm.zext {self._clamp(col, ARGS.n)} : i32 to i64")
-        return self._element("%bias", wide)
-
     def _bias_at(self, col_base: str, col_offset: int) -> str:
         key = (col_base, col_offset)
         if key not in self._bias:
             if self.bias is None:
-                value = self.bias_element(self.w.addi(col_base, col_offset))
+                value = self.reads.bias_element(self.w.addi(col_base, col_offset))
             else:  # read ahead, for the same column base
                 pair, lane = divmod(col_offset, 8)
                 value = self.w.emit(
                     f"llvm.extractelement {self.bias.pairs[pair]}[{self.w.const(lane)} : i32] "
-                    f": {self._pair_type}"
+                    f": {self.reads.pair_type}"
                 )
-            self._bias[key] = self._widen(value)
+            self._bias[key] = self.reads.widen(value)
         return self._bias[key]
 
     def _residual_at(self, row: str, col_base: str, col_offset: int) -> str:
         em, w = self.em, self.w
-        r = w.emit(f"llvm.zext {self._clamp(row, ARGS.m)} : i32 to i64")
+        r = w.emit(f"llvm.zext {self.reads.clamp(row, ARGS.m)} : i32 to i64")
         if self.batch_rows is not None:
             r = em.binop("add", r, self.batch_rows, "i64")
-        c = w.emit(f"llvm.zext {self._clamp(w.addi(col_base, col_offset), ARGS.n)} : i32 to i64")
+        column = self.reads.clamp(w.addi(col_base, col_offset), ARGS.n)
+        c = w.emit(f"llvm.zext {column} : i32 to i64")
         ldr = w.emit("llvm.zext %ldr : i32 to i64")
-        return self._load("%residual", em.binop("add", em.binop("mul", r, ldr, "i64"), c, "i64"))
+        index = em.binop("add", em.binop("mul", r, ldr, "i64"), c, "i64")
+        return self.reads.widen(self.reads.element("%residual", index))
 
     # ---- arithmetic --------------------------------------------------------------------------
     def _f(self, op: str, a: str, b: str) -> str:
@@ -267,8 +275,8 @@ class PendingTransforms:
         self.bias: BiasPairs | None = None
 
     def read_bias_ahead(self, thread: str, col0: str) -> None:
-        """``FusedEpilogue.prefetch_bias`` for the tile at column ``col0``."""
-        self.bias = FusedEpilogue.prefetch_bias(self.em, thread, col0)
+        """``prefetch_bias`` for the tile at column ``col0``."""
+        self.bias = prefetch_bias(self.em, thread, col0)
 
     def take(self, origin: TileOrigin) -> FusedEpilogue | None:
         """The ops as one ``FusedEpilogue`` for the tile at ``origin`` (None without any); both
