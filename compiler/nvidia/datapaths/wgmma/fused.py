@@ -188,8 +188,7 @@ class FusedEpilogue:
         bias: BiasPairs | None = None,
     ) -> None:
         self.em, self.w, self.steps, self.batch_rows = em, em.w, steps, batch_rows
-        self.out, self.bias = em.config.out_dtype, bias
-        self.reads = CReads(em)
+        self.bias, self.reads = bias, CReads(em)
         self._bias: dict[tuple[str, int], str] = {}
 
     def forget(self) -> None:
