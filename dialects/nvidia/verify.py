@@ -32,7 +32,12 @@ from warpsched.core.ir import ir
 from warpsched.nvidia.datapaths.tcgen05.rules import tcgen05_problems
 from warpsched.nvidia.gemm.config import GemmConfigError
 from warpsched.nvidia.program.enums import BatchMode, InDtype, MatrixLayout, OutDtype, Payload
-from warpsched.nvidia.program.kernel import CLUSTER_M, TileScheduler
+from warpsched.nvidia.program.kernel import (
+    CLUSTER_M,
+    CLUSTER_M_TEXT,
+    TileScheduler,
+    cluster_shapes,
+)
 from warpsched.nvidia.program.pipeline_config import (
     BarrierCounts,
     InputPipelineConfig,
@@ -114,11 +119,15 @@ class _Verifier(RoleBodyChecker):
             self.wgmma(op)
 
     def storage(self, op: ir.Operation, params: dict, warpgroups: bool) -> None:
-        """``cluster_m`` is 1, 2 or 4; only warpgroup kernels (TMA + wgmma) choose the operands'
+        """``cluster_m`` is one of ``CLUSTER_M``; only warpgroup kernels (TMA + wgmma) choose the operands'
         storage or a cluster (the other data paths take A row-major, B N×K, f32 C)."""
         cluster = params.get("cluster_m", 1)
         if cluster not in CLUSTER_M:
-            self.error(op, f"cluster_m {cluster} must be 1, 2 or 4 (a 2x1 or 4x1 cluster)")
+            self.error(
+                op,
+                f"cluster_m {cluster} must be {CLUSTER_M_TEXT} "
+                f"(a {cluster_shapes('or', multicast_only=True)} cluster)",
+            )
         chosen = [
             name
             for name, default in (

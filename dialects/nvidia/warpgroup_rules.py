@@ -20,6 +20,7 @@ parameters and ``params`` the op's.
 from __future__ import annotations
 
 from warpsched.nvidia.program.enums import Multicast, Split
+from warpsched.nvidia.program.kernel import CLUSTER_M, spelled
 
 ROLE = "sched.nv_role"
 LOOP = "sched.nv_persistent_tile_loop"
@@ -74,7 +75,8 @@ def placement_problem(
                 "its bytes on the full barrier that expect_tx arms"
             )
         if params.get("multicast") is Multicast.CLUSTER and kernel.get("cluster_m", 1) == 1:
-            return "multicast cluster needs a cluster: give the kernel cluster_m 2 or 4"
+            multi = spelled([str(m) for m in CLUSTER_M if m > 1], "or")
+            return f"multicast cluster needs a cluster: give the kernel cluster_m {multi}"
     if name == "sched.nv_input_produce" and params.get("expect_tx", 1) < 1:
         return f"expect_tx {params['expect_tx']} must be a positive byte count"
     if name == "sched.nv_stage_tile" and params["overlap"] < 1:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import fields
 
 from warpsched.nvidia.program.enums import ConsumerMode, EpilogueKind, MatrixLayout
-from warpsched.nvidia.program.kernel import CLUSTER_M
+from warpsched.nvidia.program.kernel import CLUSTER_M, cluster_shapes
 from warpsched.nvidia.ptx.wgmma_descriptors import ELEMENT_BYTES, SWIZZLE_BYTES
 from warpsched.nvidia.targets import MAX_DYNAMIC_SMEM
 
@@ -73,9 +73,9 @@ def config_problems(config) -> list[str]:
         out += _column_major_problems(config)
     if config.cluster_n != 1 or config.cluster_m not in CLUSTER_M:
         out.append(
-            f"cluster = {config.cluster_m}x{config.cluster_n}: only 1x1, 2x1 and 4x1 clusters "
-            "are implemented (2x1 and 4x1: CTAs on vertically adjacent tiles share B by TMA "
-            "multicast)"
+            f"cluster = {config.cluster_m}x{config.cluster_n}: only {cluster_shapes('and')} "
+            f"clusters are implemented ({cluster_shapes('and', multicast_only=True)}: CTAs on "
+            "vertically adjacent tiles share B by TMA multicast)"
         )
     return out
 

@@ -44,6 +44,22 @@ from warpsched.nvidia.targets import NVTarget
 CLUSTER_M = (1, 2, 4)
 """CTAs of a warpgroup kernel's cluster along M (TMA multicast of B among them)."""
 
+
+def spelled(items: list[str], conjunction: str) -> str:
+    """``items`` as a diagnostic lists them: ``spelled(["1", "2", "4"], "or")`` is "1, 2 or 4"."""
+    return ", ".join(items[:-1]) + f" {conjunction} {items[-1]}" if len(items) > 1 else items[0]
+
+
+CLUSTER_M_TEXT = spelled([str(m) for m in CLUSTER_M], "or")
+"""``CLUSTER_M`` as the diagnostics spell it ("1, 2 or 4")."""
+
+
+def cluster_shapes(conjunction: str, multicast_only: bool = False) -> str:
+    """The cluster shapes ``CLUSTER_M`` allows, as a diagnostic spells them ("1x1, 2x1 and 4x1";
+    ``multicast_only``: without 1x1, "2x1 or 4x1")."""
+    return spelled([f"{m}x1" for m in CLUSTER_M if m > 1 or not multicast_only], conjunction)
+
+
 __all__ = [
     "GemmParams",
     "InputPipeline",
@@ -156,7 +172,7 @@ class Kernel:
         if len(set(names)) != len(names):
             raise ValueError(f"declaration names must be unique, got {names}")
         if self.cluster_m not in CLUSTER_M:
-            raise ValueError(f"cluster_m must be 1, 2 or 4, got {self.cluster_m!r}")
+            raise ValueError(f"cluster_m must be {CLUSTER_M_TEXT}, got {self.cluster_m!r}")
         if self.output_pipeline is not None:
             if self.output_pipeline.config.cta_group == 2 and not self.target.has_tmem:
                 raise ValueError(f"cta_group=2 needs sm_100a, got target {self.target.value}")

@@ -287,6 +287,41 @@ module attributes {sched.target = "sm_90a"} {
 }
 
 // -----
+// ==== a cluster height the kernel cannot launch ====
+module attributes {sched.target = "sm_90a"} {
+  // expected-error@+1 {{'sched.nv_kernel' op cluster_m 3 must be 1, 2 or 4 (a 2x1 or 4x1 cluster)}}
+  sched.nv_kernel @hopper_gemm layout warpgroups<consumers = 2> threads 384 block_m 128 block_n 256 block_k 64 cluster_m 3 a_layout row b_layout row out_dtype bf16 {
+    sched.nv_input_pipeline @ab num_stages 3 producer_count 1 consumer_count 2 payload ab_tiles
+    sched.nv_tile_scheduler @tiles raster along_m group 8 decomposition data_parallel
+    sched.nv_role producer {
+      sched.nv_set_max_registers 40
+      sched.nv_single_thread {
+        sched.nv_persistent_tile_loop @tiles {
+          sched.nv_k_loop {
+            sched.nv_input_produce @ab expect_tx 49152 {
+              sched.nv_tma_load @ab operand a
+              sched.nv_tma_load @ab operand b
+            }
+          }
+        }
+      }
+    }
+    sched.nv_role consumer {
+      sched.nv_set_max_registers 232
+      sched.nv_persistent_tile_loop @tiles split rows {
+        sched.nv_zero_accumulator
+        sched.nv_k_loop {
+          sched.nv_input_consume @ab mmas_in_flight 1 {
+            sched.nv_mma_tile_product @ab
+          }
+        }
+        sched.nv_store_tile tma
+      }
+    }
+  }
+}
+
+// -----
 // ==== a persistent tile loop names a tile scheduler ====
 module attributes {sched.target = "sm_90a"} {
   sched.nv_kernel @hopper_gemm layout warpgroups<consumers = 2> threads 384 block_m 128 block_n 256 block_k 64 a_layout row b_layout row out_dtype bf16 {
