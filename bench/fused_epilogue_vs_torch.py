@@ -44,6 +44,7 @@ CANDIDATES = (
     "bias_gelu_pp_64x128_s6",
     "bias_gelu_coop_tma_ov4",
     "bias_gelu_coop_tma_ov16",
+    "bias_gelu_coop_128x192_s4_ov16",
 )
 PLAIN = "coop_128x256_s3_tma"
 """The candidate of ``gemm_vs_cublas`` that is ``CANDIDATES[0]`` without its epilogue."""

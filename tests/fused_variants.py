@@ -49,6 +49,11 @@ VARIANTS = (
     ),
     Variant("bias_gelu_coop_tma_ov4", {}, ("bias", "stage 4", "gelu_tanh")),
     Variant("bias_gelu_coop_tma_ov16", {}, ("bias", "stage 16", "gelu_tanh")),
+    Variant(
+        "bias_gelu_coop_128x192_s4_ov16",
+        {"block_n": 192, "stages": 4},
+        ("bias", "stage 16", "gelu_tanh"),
+    ),
     Variant("bias_gelu_coop_tma_c2_ov8", {"cluster_m": 2}, ("bias", "stage 8", "gelu_tanh")),
     Variant("gelu_bias_coop_tma_ov8", {}, ("stage 8", "bias", "gelu_tanh")),
     Variant("bias_relu_coop_tma_s4", {"stages": 4, "block_n": 128}, ("bias", "relu")),
