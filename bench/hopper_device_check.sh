@@ -46,7 +46,7 @@ case "${1:-}" in
       tests/test_runtime_driver.py tests/test_fused_epilogue_gpu.py
     for config in coop_128x256_s3_tma coop_128x256_s3_tma_sk pp_128x128_s4_tma coop_128x256_s4_regs \
                   coop_128x256_s3_tma_c2 coop_128x256_s4_tma_c2 \
-                  pp_128x128_s4_tma_c2; do
+                  pp_128x128_s4_tma_c2 coop_128x128_s5_c2x2 coop_128x64_s8_c4x2; do
       for tool in memcheck racecheck synccheck; do
         # cuda-python probes driver entry points with cuGetProcAddress; the misses are
         # host API errors, not kernel faults, so the tools report device errors only.

@@ -292,7 +292,7 @@ def hopper_case(
         config.threads,
         params,
         config.smem_bytes,
-        (config.cluster_m, 1, 1),
+        (config.cluster_size, 1, 1),
         smem_base,
     )
     start = time.perf_counter()

@@ -1,9 +1,10 @@
 """Which Hopper GEMM configurations the ISA model runs, on which shapes, and how many at once.
 
 * ``shape(config)``: a small problem with every edge ragged: two tile rows per cluster row (the
-  last 40 rows deep), two tile columns (the last 24 wide), K = 168 (two k-blocks and a 40-deep
-  one), on 3 SMs (so 3 CTAs share 4 tiles, or one 2x1 cluster walks 4 tile pairs, one of them
-  wholly outside M); one configuration in three writes C with a padded row stride.
+  last 40 rows deep), two tile columns per cluster column and one more (the last 24 wide), K =
+  168 (two k-blocks and a 40-deep one), on 3 SMs (so 3 CTAs share 4 tiles, or one 2x1 cluster
+  walks 4 tile pairs, one of them wholly outside M; a cluster along N walks units whose last
+  tiles lie wholly outside N); one configuration in three writes C with a padded row stride.
 * ``spread(configs)``: for every operand layout and C type, one candidate of each combination
   of consumer mode, epilogue, cluster shape and decomposition, rotating through the tiles,
   stages, rasters and groups.
@@ -30,7 +31,7 @@ SM_COUNT = 3
 
 
 def shape(config, index: int = 0) -> dict:
-    n = config.block_n + 24
+    n = config.block_n * config.cluster_n + 24
     return {
         "m": config.block_m * config.cluster_m + 40,
         "n": n,

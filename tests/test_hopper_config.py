@@ -78,7 +78,8 @@ def test_strings_become_enums():
         ),
         (
             {"block_n": 104, "b_layout": "col", "c_layout": "col", "cluster_m": 2},
-            "block_n = 104: a 2x1 cluster splits B's tile into 2 parts of whole 8-row swizzle atoms",
+            "block_n = 104: 2 CTAs of the 2x1 cluster share B's tile, cut into 2 parts of whole "
+            "8-row swizzle atoms",
         ),
         (
             {"c_layout": "col", "epilogue": "registers"},
@@ -98,11 +99,13 @@ def test_strings_become_enums():
             "decomposition = stream_k: needs cooperative consumers",
         ),
         ({"decomposition": "split"}, "expected one of data_parallel, stream_k"),
-        ({"cluster_n": 2}, "cluster = 1x2: only 1x1, 2x1 and 4x1 clusters are implemented"),
-        ({"cluster_m": 8}, "cluster = 8x1: only 1x1, 2x1 and 4x1 clusters"),
+        ({"cluster_n": 3}, "cluster 1x3: cluster_m and cluster_n must each be 1, 2 or 4"),
+        ({"cluster_m": 8}, "cluster 8x1: cluster_m and cluster_n must each be 1, 2 or 4"),
+        ({"cluster_m": 4, "cluster_n": 4}, "cluster 4x4: 16 CTAs, at most 8"),
         (
             {"cluster_m": 4, "block_n": 48, "b_layout": "col", "c_layout": "col"},
-            "block_n = 48: a 4x1 cluster splits B's tile into 4 parts .* a multiple of 32",
+            "block_n = 48: 4 CTAs of the 4x1 cluster share B's tile, cut into 4 parts .* a "
+            "multiple of 32",
         ),
         ({"consumers": "bogus"}, "consumers = 'bogus': expected one of cooperative, pingpong"),
         ({"stages": 0}, "stages = 0: must be a positive integer"),

@@ -38,6 +38,24 @@ GPU_CONFIGS = {
         "epilogue": "registers",
         "stages": 4,
     },
+    "coop_c1x2": {"cluster_n": 2, "block_n": 128, "stages": 5},
+    "coop_c2x2": {"cluster_m": 2, "cluster_n": 2, "block_n": 128, "stages": 5},
+    "coop_c4x2": {"cluster_m": 4, "cluster_n": 2, "block_n": 64, "stages": 8},
+    "pp_c2x4": {
+        "consumers": "pingpong",
+        "block_n": 128,
+        "stages": 6,
+        "cluster_m": 2,
+        "cluster_n": 4,
+    },
+    "coop_sk_c2x2_regs": {
+        "decomposition": "stream_k",
+        "cluster_m": 2,
+        "cluster_n": 2,
+        "epilogue": "registers",
+        "block_n": 128,
+        "stages": 5,
+    },
 }
 """Configurations the GPU tests use (row/col variants are derived); ``prepare`` caches them."""
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 import pytest
 from isa_model_launch import HopperGemmConfig, hopper_case
 
-from warpsched.nvidia.datapaths.wgmma import producer
 from warpsched.nvidia.isa_model import Deadlock
+from warpsched.nvidia.program.cluster import ClusterShape
 from warpsched.nvidia.ptx.nvvm_ops import NvvmEmitter
 from warpsched.runtime.gemm_geometry import launch_grid
 
@@ -42,7 +42,7 @@ def test_a_4x1_cluster_is_exact(name):
 
 
 def test_a_multicast_into_two_of_the_four_ctas_deadlocks(monkeypatch):
-    monkeypatch.setattr(producer, "cluster_mask", lambda cluster_m: 0b11)
+    monkeypatch.setattr(ClusterShape, "group_mask", lambda self, operand: 0b11)
     with pytest.raises(Deadlock, match="no thread can continue"):
         _wrong("row_b_four_chunks")
 

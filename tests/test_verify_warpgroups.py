@@ -33,6 +33,11 @@ FEATURES = [
     {"cluster_m": 2, "consumers": "pingpong", "block_m": 128, "block_n": 128},
     {"cluster_m": 4, "block_n": 64, "stages": 8},
     {"cluster_m": 4, "decomposition": "stream_k", "block_n": 128, "stages": 5},
+    {"cluster_n": 2, "block_n": 128, "stages": 5},
+    {"cluster_m": 2, "cluster_n": 2, "block_n": 128, "stages": 5},
+    {"cluster_m": 2, "cluster_n": 2, "decomposition": "stream_k", "block_n": 128, "stages": 5},
+    {"cluster_m": 4, "cluster_n": 2, "block_n": 64, "stages": 8},
+    {"cluster_n": 4, "consumers": "pingpong", "block_m": 64, "block_n": 128, "stages": 6},
     {"a_layout": "col", "out_dtype": "f32", "epilogue": "registers", "stages": 6, "block_n": 128},
 ]
 
@@ -141,7 +146,21 @@ def test_a_4x1_cluster_count_that_scales_onto_the_right_one_is_reported():
     (violation,) = check_kernel(broken)
     assert violation.rule == "arrival-count"
     assert violation.at is broken.input_pipelines[0]
-    assert "empty count 9 is not a multiple of the cluster's 4 CTAs" in violation.message
+    assert "empty count 9 is not a multiple of the 4 CTAs of the 4x1 cluster" in violation.message
+
+
+@pytest.mark.parametrize("consumer", [4, 5, 8])
+def test_a_2x2_cluster_with_a_wrong_empty_count_is_an_arrival_count_violation(consumer):
+    """In a 2x2 cluster a CTA's stages are written by three producers (its own, its column
+    peer's B part and its row peer's A part), so the count is 2 × 3 = 6; the exploration runs
+    two CTAs of a column with the count scaled by 2/3, and a count that is not a multiple of
+    three is reported before it."""
+    kernel = expand_gemm(HopperGemmConfig(cluster_m=2, cluster_n=2, block_n=128, stages=5))
+    assert kernel.input_pipelines[0].config.counts.consumer == 6
+    broken = _with_ring(kernel, consumer=consumer)
+    (violation,) = check_kernel(broken)
+    assert violation.rule == "arrival-count"
+    assert violation.at is broken.input_pipelines[0]
 
 
 def test_a_cluster_consumer_that_releases_only_its_own_cta_stalls_the_peer():

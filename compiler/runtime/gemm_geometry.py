@@ -40,17 +40,19 @@ def launch_grid(
     splits: int = 1,
     cluster_slots: int | None = None,
 ) -> int:
-    """CTAs of the persistent launch: one per unit of work (a tile, or a cluster's column of
-    ``cluster_m`` tiles, of each of ``batch`` products; split-K: each of a tile's ``splits``
-    runs), at most one per SM, in whole clusters, and at most ``cluster_slots`` clusters (those
-    the device runs at once, which ``GemmKernel`` asks the driver for; None: one per
-    ``cluster_m`` SMs)."""
-    units = -(-m // (config.block_m * config.cluster_m)) * -(-n // config.block_n) * batch
-    units *= splits
-    slots = sm_count // config.cluster_m
+    """CTAs of the persistent launch: one per unit of work (a tile, or a cluster's block of
+    ``cluster_m × cluster_n`` tiles, of each of ``batch`` products; split-K: each of a tile's
+    ``splits`` runs), at most one per SM, in whole clusters, and at most ``cluster_slots``
+    clusters (those the device runs at once, which ``GemmKernel`` asks the driver for; None:
+    one per ``cluster_size`` SMs)."""
+    units = -(-m // (config.block_m * config.cluster_m)) * -(
+        -n // (config.block_n * config.cluster_n)
+    )
+    units *= batch * splits
+    slots = sm_count // config.cluster_size
     if cluster_slots is not None:
         slots = min(slots, cluster_slots)
-    return max(1, min(units, slots)) * config.cluster_m
+    return max(1, min(units, slots)) * config.cluster_size
 
 
 def gemm_source(config: HopperGemmConfig) -> str:

@@ -12,8 +12,8 @@ that was broken: ``gemm_checks.check_call``'s rules for A, B, C and a strided ba
 the fused epilogue's arguments as ``epilogue_args`` says.
 
 The launch is persistent: one CTA of 384 threads per unit of work, at most one per SM
-(``launch_grid``); with ``c``x1 clusters a unit is a column of ``c`` tiles, and a launch has at
-most as many clusters as the device runs at once.
+(``launch_grid``); in a ``cluster_m × cluster_n`` cluster a unit is a block of that many
+tiles, and a launch has at most as many clusters as the device runs at once.
 """
 
 from __future__ import annotations
@@ -213,7 +213,7 @@ class GemmKernel:
         if cfg.split_k and splits is None:
             splits = split_count(cfg, m, n, k, sms)
         runs = check_splits(cfg, m, n, k, splits, sms)
-        cluster, slots = (cfg.cluster_m, cfg.cluster_n, 1), None
+        cluster, slots = (cfg.cluster_size, 1, 1), None
         if cfg.cluster_size > 1:  # a cluster lies in one GPC: launch as many as run at once
             slots = self._loaded().max_active_clusters(cfg.threads, cluster, cfg.smem_bytes)
         grid = launch_grid(cfg, m, n, sms, count, runs, slots)

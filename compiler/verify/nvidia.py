@@ -29,12 +29,14 @@ of one tile cut into ``SPLITS`` runs (a head, a middle and a tail run, one each,
 gives them) and of two CTAs that walk the six runs of two tiles (head, tail, middle and middle,
 head, tail: the kernel's walk allows a CTA more than one run).  A 2x1 cluster (both CTAs'
 actors and barriers) is explored with its ring cut to 2 stages, so six actors stay within the
-state bound.  A 4x1 cluster is explored as two of its CTAs, the ring cut the same way: every
-CTA's roles act alike (each producer multicasts its part of B to every CTA, each consumer
-releases a stage in every CTA), so two CTAs show every kind of interleaving between them, and
-each ``empty`` count is scaled by 2/4; a count that is not a multiple of 4 is reported before
-the exploration (``_cluster_counts``), since scaled it could match the two CTAs' arrivals.
-Twelve actors would not stay within the bound.
+state bound.  A larger cluster (4x1, 2x2, 4x2...) is explored as two CTAs that share a tile
+(two of a column, which share B, or of a row when ``cluster_m`` is 1), the ring cut the same
+way: every CTA's roles act alike (each producer multicasts its part of a shared tile to its
+group, each consumer releases a stage in every CTA that writes it), so two CTAs show every
+kind of interleaving between them, and each ``empty`` count is scaled from the CTAs that write
+a stage (``ClusterShape.writers``: ``cluster_m + cluster_n - 1``) to the two; a count that is
+not a multiple of the writers is reported before the exploration (``_cluster_counts``), since
+scaled it could match the two CTAs' arrivals.  Twelve actors would not stay within the bound.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ from warpsched.nvidia.datapaths.tcgen05.rules import input_box_bytes
 from warpsched.nvidia.datapaths.wgmma.operands import stage_arrival_bytes
 from warpsched.nvidia.datapaths.wgmma.plan import WgmmaPlanError, uses_wgmma, wgmma_plan
 from warpsched.nvidia.datapaths.wgmma.work import walk_items, walk_split_runs
+from warpsched.nvidia.program.cluster import ClusterShape
 from warpsched.nvidia.program.pipeline_config import BarrierCounts, InputPipelineConfig
 from warpsched.nvidia.program.smem_layout import SmemLayout
 
@@ -69,7 +72,7 @@ from .nvidia_model import DEALLOC, Kind, WorkItem, unroll
 K_BLOCKS = (1, 2)
 CLUSTER_STAGES = 2
 EXPLORED_CTAS = 2
-"""CTAs of a cluster the exploration runs: a 4x1 cluster is explored as two of its CTAs."""
+"""CTAs of a cluster the exploration runs: a larger cluster is explored as two of its CTAs."""
 NAMED_BARRIER_TILES = 3
 """Work items unrolled for the named-barrier table: every ping-pong warpgroup takes one after
 its first (the first skips its turn)."""
@@ -169,32 +172,53 @@ def _cluster_ring(kernel: P.Kernel) -> P.Kernel:
     """A cluster kernel with its rings cut to ``CLUSTER_STAGES`` stages and, beyond
     ``EXPLORED_CTAS`` CTAs, its cluster cut to that many, each ``empty`` count scaled with it
     (see above)."""
-    if kernel.cluster_m == 1:
+    cluster = kernel.cluster
+    if cluster.size == 1:
         return kernel
-    ctas = min(kernel.cluster_m, EXPLORED_CTAS)
+    if cluster.size <= EXPLORED_CTAS:
+        cut, writers = cluster, cluster.size
+    else:
+        along_m = min(cluster.m, EXPLORED_CTAS)
+        cut = ClusterShape(along_m, 1 if along_m > 1 else EXPLORED_CTAS)
+        writers = _writers(kernel)
 
     def counts(c: BarrierCounts) -> BarrierCounts:  # exact for whole CTAs (_cluster_counts)
-        return BarrierCounts(c.producer, max(1, c.consumer * ctas // kernel.cluster_m))
+        return BarrierCounts(c.producer, max(1, c.consumer * cut.size // writers))
 
     rings = tuple(
         dataclasses.replace(p, config=InputPipelineConfig(CLUSTER_STAGES, counts(p.config.counts)))
         for p in kernel.input_pipelines
     )
-    return dataclasses.replace(kernel, input_pipelines=rings, cluster_m=ctas)
+    return dataclasses.replace(kernel, input_pipelines=rings, cluster_m=cut.m, cluster_n=cut.n)
+
+
+def _writers(kernel: P.Kernel) -> int:
+    """The CTAs whose producers write one CTA's stages: its own, and every CTA it shares a
+    multicast tile with (the program's ``multicast cluster`` loads)."""
+    shared = {
+        s.operand.value
+        for body in kernel.bodies
+        for s in P.walk(body.steps)
+        if isinstance(s, P.TmaLoad) and s.multicast is not None
+    }
+    return len(kernel.cluster.writers(0, "a" in shared, "b" in shared))
 
 
 def _cluster_counts(kernel: P.Kernel) -> list[Violation]:
     """In a cluster explored as fewer CTAs than it has, each ``empty`` count must be a multiple
-    of its CTAs (one arrival per consumer warpgroup and CTA): the exploration sees the count
-    scaled to the CTAs it runs, which could not show a count off by less than a CTA's share."""
-    if kernel.cluster_m <= EXPLORED_CTAS:
+    of the CTAs that write a stage (one arrival per consumer warpgroup of each: ``_writers``):
+    the exploration sees the count scaled to the CTAs it runs, which could not show a count off
+    by less than a CTA's share."""
+    if kernel.cluster.size <= EXPLORED_CTAS:
         return []
+    writers = _writers(kernel)
     for pipeline in kernel.input_pipelines:
         count = pipeline.config.counts.consumer
-        if count % kernel.cluster_m:
+        if count % writers:
             msg = (
-                f"empty count {count} is not a multiple of the cluster's {kernel.cluster_m} "
-                "CTAs: every consumer warpgroup of every CTA releases each stage once"
+                f"empty count {count} is not a multiple of the {writers} CTAs of the "
+                f"{kernel.cluster_m}x{kernel.cluster_n} cluster that write each stage: every "
+                "consumer warpgroup of each of them releases the stage once"
             )
             return [Violation(pipeline, "arrival-count", msg)]
     return []
@@ -210,9 +234,10 @@ def init_counts(kernel: P.Kernel) -> dict[tuple, int]:
         cfg = kernel.output_pipeline.config
         pipes.append((kernel.output_pipeline.name, cfg.num_stages, kernel.output_counts))
         out[DEALLOC] = cfg.dealloc_count(kernel.epilogue_threads)
-    for rank in range(kernel.cluster_m):
+    ctas = kernel.cluster.size
+    for rank in range(ctas):
         for name, stages, counts in pipes:
-            key = name if kernel.cluster_m == 1 else f"{name}.cta{rank}"
+            key = name if ctas == 1 else f"{name}.cta{rank}"
             for s in range(stages):
                 out[key, "full", s] = counts.producer
                 out[key, "empty", s] = counts.consumer
@@ -220,12 +245,12 @@ def init_counts(kernel: P.Kernel) -> dict[tuple, int]:
 
 
 def named_barriers(kernel: P.Kernel) -> list[NamedUse]:
-    """Barrier 0 after the init (every thread; a 2x1 cluster syncs through ``barrier.cluster``
+    """Barrier 0 after the init (every thread; a cluster syncs through ``barrier.cluster``
     instead), then every named barrier the actors use, named after the op that uses it: over
     ``NAMED_BARRIER_TILES`` work items, and for stream-K and split-K also the segment and run
     walks, whose items that do not hold a whole tile sync on the handoff barriers."""
     uses = []
-    if kernel.cluster_m == 1:
+    if kernel.cluster.size == 1:
         uses.append(NamedUse(INIT.id_of(), INIT.purpose, kernel.launch_threads, kernel))
     walks = [None] + [plan.work for plan in explorations(kernel) if _segments(plan)]
     for work in walks:

@@ -7,7 +7,7 @@ named-barrier ``bar.arrive`` / ``bar.sync`` of ``value`` threads out of
 ``threads``, a TMEM lifecycle step, or a data step the pictures show
 (``DATA``: no protocol effect).  ``barrier`` names the barrier:
 ``(pipeline, "full" | "empty", stage)``, ``("named", id)`` or ``DEALLOC``; in a
-2x1 cluster the pipeline and the named barrier carry the CTA.  A wait's
+cluster the pipeline and the named barrier carry the CTA.  A wait's
 ``expect`` is how many phases of the barrier the actor means to have completed
 when it passes (``None``: not checked).  ``at`` is the model object that issues it.
 """

@@ -7,7 +7,7 @@ in, and the protocol ``Action``s it has issued.  Every wait records the phase it
 tell a wait that passes on the right phase from one whose parity matches an older or a newer
 one.  While ``skipping`` (a ``split tiles`` warpgroup stepping past the work items another
 warpgroup takes) the actor steps its sides and records the stages it steps past, but issues
-nothing.  In a 2x1 cluster every barrier name carries the actor's CTA (``barrier``).
+nothing.  In a cluster every barrier name carries the actor's CTA (``barrier``).
 """
 
 from __future__ import annotations

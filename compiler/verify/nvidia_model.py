@@ -8,7 +8,7 @@ release), TMA transaction bytes, named barriers and the TMEM lifecycle.  Each ac
 (``nvidia_actor.Actor``) keeps its own (stage, phase) per pipeline side.
 
 A role is one actor, except in a warpgroup kernel (a persistent tile loop with ``split rows``
-or ``split tiles``), where each warpgroup of the role is one, and in a 2x1 cluster, where
+or ``split tiles``), where each warpgroup of the role is one, and in a cluster, where
 each CTA has its own actors and barriers (``nvidia_warpgroups``).  A scheduler tile loop that
 fetches runs ``tiles + 1`` rounds (the ids, then the end marker), one that does not runs one;
 consumers read ``tiles + 1`` ids.  A persistent tile loop walks ``work`` (default: ``tiles``

@@ -2,17 +2,19 @@
 
 ``warpgroup_actors(kernel, work)`` makes one actor per role, except that a role whose
 persistent tile loop splits its work (``split rows`` / ``tiles``) gets one per warpgroup, and a
-2x1 cluster repeats them in each CTA.  The handlers unroll the ops as
+cluster repeats them in each CTA.  The handlers unroll the ops as
 ``warpsched.nvidia.lowering.warpgroup_roles`` lowers them:
 
 * ``persistent_tile_loop``: one round per work item; a ``split tiles`` warpgroup ``c`` of ``W``
   takes items ``c, c + W, ...`` and steps past the stages of the others (``Actor.skipping``);
 * ``input_produce expect_tx N``: wait ``empty``, one ``arrive.expect_tx`` of ``N`` bytes on
   ``full``; each ``tma_load`` then completes its boxes' bytes (``operands.copies``) on the
-  ``full`` barrier of every CTA it lands in: its own, and the peer's for a multicast part;
+  ``full`` barrier of every CTA it lands in: its own, and for the part of a shared tile that
+  the CTA issues, every CTA of the operand's group (``ClusterShape.group``);
 * the wgmma mainloop (``input_consume mmas_in_flight N`` in a k loop): wait ``full`` per
   k-block, release the stage read ``N`` k-blocks before (one elected arrival per warpgroup, in
-  both CTAs of a multicast ring), the rest after the loop;
+  every CTA whose producer writes the stage: ``ClusterShape.writers`` of the operands the
+  program multicasts), the rest after the loop;
 * ``take_turns``: ``bar.sync`` of the warpgroup's order barrier (128 of 256 threads) except on
   warpgroup 0's first item, ``bar.arrive`` of the other's after the body;
 * ``stream_k_fixup``: the handoff's ``bar.sync`` for a head or a tail segment, the body only
@@ -48,8 +50,9 @@ Run = Callable[[Actor, tuple], None]
 def warpgroup_actors(kernel: P.Kernel, work: tuple[WorkItem, ...]) -> list[Actor]:
     """The actors of a kernel with a persistent tile scheduler (see the module docstring)."""
     out = []
-    for rank in range(kernel.cluster_m):
-        prefix = f"CTA {rank} " if kernel.cluster_m > 1 else ""
+    ctas = kernel.cluster.size
+    for rank in range(ctas):
+        prefix = f"CTA {rank} " if ctas > 1 else ""
         for body in kernel.bodies:
             threads = kernel.layout.range_of(body.role).threads
             loops = [s for s in P.walk(body.steps) if isinstance(s, P.PersistentTileLoop)]
@@ -68,7 +71,7 @@ def warpgroup_actors(kernel: P.Kernel, work: tuple[WorkItem, ...]) -> list[Actor
                         warpgroup=c,
                         warpgroups=groups,
                         rank=rank,
-                        cluster=kernel.cluster_m,
+                        cluster=ctas,
                     )
                 )
     return out
@@ -81,9 +84,10 @@ def _plan(r: Actor):
         return None
 
 
-def _multicast(kernel: P.Kernel) -> bool:
+def _multicast(kernel: P.Kernel, operand: str) -> bool:
+    """Whether the program multicasts ``operand``'s loads (``tma_load ... multicast cluster``)."""
     return any(
-        isinstance(s, P.TmaLoad) and s.multicast is Multicast.CLUSTER
+        isinstance(s, P.TmaLoad) and s.operand.value == operand and s.multicast is Multicast.CLUSTER
         for body in kernel.bodies
         for s in P.walk(body.steps)
     )
@@ -129,10 +133,11 @@ def _tma_load(r: Actor, s: P.TmaLoad, run: Run) -> None:
     stage = r.input_stage.get(s.pipeline, 0)
     if plan is None:
         return
-    for copy in (c for c in operands.copies(plan) if c.operand == s.operand.value):
-        if copy.issuer not in (None, r.rank):
+    cluster, operand = r.kernel.cluster, s.operand.value
+    for copy in (c for c in operands.copies(plan) if c.operand == operand):
+        if copy.issuer not in (None, cluster.position(operand, r.rank)):
             continue
-        ranks = range(r.cluster) if copy.issuer is not None else (r.rank,)
+        ranks = cluster.group(operand, r.rank) if copy.issuer is not None else (r.rank,)
         for rank in ranks:
             key = r.barrier(s.pipeline, "full", stage, rank)
             r.emit(Kind.COMPLETE_TX, s, key, operands.copy_bytes(plan, copy))
@@ -158,9 +163,10 @@ def mainloop(r: Actor, s: P.KLoop, run: Run, k_blocks: int | None = None) -> Non
 
 
 def _release(r: Actor, consume: P.InputConsume, stage: int) -> None:
-    """One elected thread of the warpgroup arrives on ``empty[stage]``, in every CTA of a
-    multicast ring."""
-    ranks = range(r.cluster) if _multicast(r.kernel) else (r.rank,)
+    """One elected thread of the warpgroup arrives on ``empty[stage]``, in every CTA whose
+    producer writes the stage (of the operands the program multicasts)."""
+    kernel = r.kernel
+    ranks = kernel.cluster.writers(r.rank, _multicast(kernel, "a"), _multicast(kernel, "b"))
     for rank in ranks:
         r.emit(Kind.ARRIVE, consume, r.barrier(consume.pipeline, "empty", stage, rank), 1)
 

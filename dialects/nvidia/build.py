@@ -63,6 +63,8 @@ def build_kernel(
         params["c_layout"] = g.c_layout
     if kernel.cluster_m != 1:
         params["cluster_m"] = kernel.cluster_m
+    if kernel.cluster_n != 1:
+        params["cluster_n"] = kernel.cluster_n
     op = NvOp.build("sched.nv_kernel", params, loc=loc, ip=ip).operation
     body = ir.InsertionPoint(op.regions[0].blocks[0])
     for p in kernel.input_pipelines:

@@ -75,6 +75,7 @@ def to_kernel(op: ir.Operation, target: NVTarget) -> P.Kernel:
         tuple(bodies),
         tuple(schedulers),
         params.get("cluster_m", 1),
+        params.get("cluster_n", 1),
     )
 
 

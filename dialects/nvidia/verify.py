@@ -33,10 +33,8 @@ from warpsched.nvidia.datapaths.tcgen05.rules import tcgen05_problems
 from warpsched.nvidia.gemm.config import GemmConfigError
 from warpsched.nvidia.program.enums import BatchMode, InDtype, MatrixLayout, OutDtype, Payload
 from warpsched.nvidia.program.kernel import (
-    CLUSTER_M,
-    CLUSTER_M_TEXT,
     TileScheduler,
-    cluster_shapes,
+    cluster_problem,
 )
 from warpsched.nvidia.program.pipeline_config import (
     BarrierCounts,
@@ -119,15 +117,12 @@ class _Verifier(RoleBodyChecker):
             self.wgmma(op)
 
     def storage(self, op: ir.Operation, params: dict, warpgroups: bool) -> None:
-        """``cluster_m`` is one of ``CLUSTER_M``; only warpgroup kernels (TMA + wgmma) choose the operands'
-        storage or a cluster (the other data paths take A row-major, B N×K, f32 C)."""
-        cluster = params.get("cluster_m", 1)
-        if cluster not in CLUSTER_M:
-            self.error(
-                op,
-                f"cluster_m {cluster} must be {CLUSTER_M_TEXT} "
-                f"(a {cluster_shapes('or', multicast_only=True)} cluster)",
-            )
+        """``cluster_m × cluster_n`` is a cluster a kernel can launch (``cluster_problem``); only
+        warpgroup kernels (TMA + wgmma) choose the operands' storage or a cluster (the other
+        data paths take A row-major, B N×K, f32 C)."""
+        problem = cluster_problem(params.get("cluster_m", 1), params.get("cluster_n", 1))
+        if problem:
+            self.error(op, problem)
         chosen = [
             name
             for name, default in (
@@ -137,6 +132,7 @@ class _Verifier(RoleBodyChecker):
                 ("out_dtype", OutDtype.F32),
                 ("c_layout", MatrixLayout.ROW),
                 ("cluster_m", 1),
+                ("cluster_n", 1),
             )
             if params.get(name, default) != default
         ]

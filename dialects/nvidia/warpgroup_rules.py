@@ -12,17 +12,20 @@ parameters and ``params`` the op's.
   they feed; ``stage_tile``'s ``overlap`` is positive (the data path's plan checks the rest:
   ``wgmma.plan``);
 * a ``tma_load`` completes its bytes on the ``full`` barrier its ``input_produce`` arms with
-  ``expect_tx``; ``multicast cluster`` needs ``cluster_m`` 2 or 4;
+  ``expect_tx``; ``multicast cluster`` of B needs ``cluster_m`` 2 or 4, of A ``cluster_n``;
 * ``expect_tx`` is positive, ``mmas_in_flight`` not negative;
 * a ``persistent_tile_loop`` does not nest in another.
 """
 
 from __future__ import annotations
 
-from warpsched.nvidia.program.enums import Multicast, Split
-from warpsched.nvidia.program.kernel import CLUSTER_M, spelled
+from warpsched.nvidia.program.cluster import CLUSTER_SIDES
+from warpsched.nvidia.program.enums import Multicast, Operand, Split
+from warpsched.nvidia.program.kernel import spelled
 
 ROLE = "sched.nv_role"
+MULTICAST_SIDES = spelled([str(s) for s in CLUSTER_SIDES if s > 1], "or")
+"""The cluster sides over which an operand tile is multicast ("2 or 4")."""
 LOOP = "sched.nv_persistent_tile_loop"
 MIN_REGISTERS, MAX_REGISTERS, REGISTER_GRANULE = 24, 256, 8
 EPILOGUE_TRANSFORMS = (
@@ -74,9 +77,14 @@ def placement_problem(
                 "must be inside a sched.nv_input_produce with expect_tx: the TMA copy completes "
                 "its bytes on the full barrier that expect_tx arms"
             )
-        if params.get("multicast") is Multicast.CLUSTER and kernel.get("cluster_m", 1) == 1:
-            multi = spelled([str(m) for m in CLUSTER_M if m > 1], "or")
-            return f"multicast cluster needs a cluster: give the kernel cluster_m {multi}"
+        if params.get("multicast") is Multicast.CLUSTER:
+            knob = "cluster_m" if params["operand"] is Operand.B else "cluster_n"
+            if kernel.get(knob, 1) == 1:
+                sharers = "along M" if knob == "cluster_m" else "along N"
+                return (
+                    f"multicast cluster of operand {params['operand'].value} needs CTAs that "
+                    f"share its tile: give the kernel {knob} {MULTICAST_SIDES} (CTAs {sharers})"
+                )
     if name == "sched.nv_input_produce" and params.get("expect_tx", 1) < 1:
         return f"expect_tx {params['expect_tx']} must be a positive byte count"
     if name == "sched.nv_stage_tile" and params["overlap"] < 1:

@@ -14,6 +14,7 @@ import enum
 from dataclasses import Field, dataclass, fields
 
 from warpsched.nvidia.gemm.rules import GemmConfigError, config_problems
+from warpsched.nvidia.program.cluster import ClusterShape
 from warpsched.nvidia.program.enums import (
     BatchMode,
     ConsumerMode,
@@ -56,7 +57,7 @@ class HopperGemmConfig:
 
     ``block_m × block_n × block_k`` is the CTA tile, ``stages`` the depth of the
     TMA ring, ``consumers`` the consumer mode, ``cluster_m × cluster_n`` the
-    thread-block cluster (TMA multicast of the shared operand), ``raster`` and
+    thread-block cluster (TMA multicast of B along M and of A along N: ``cluster``), ``raster`` and
     ``group`` the persistent scheduler's tile order, ``batch`` whether it walks one product or
     a strided batch of them, ``a_layout``/``b_layout``
     the operands' storage, ``in_dtype`` their element type, ``out_dtype`` C's and ``c_layout``
@@ -162,15 +163,24 @@ class HopperGemmConfig:
         return self.block_m * self.block_n * 4
 
     @property
+    def cluster(self) -> ClusterShape:
+        """The thread-block cluster: which tile each CTA takes and who shares which operand."""
+        return ClusterShape(self.cluster_m, self.cluster_n)
+
+    @property
     def cluster_size(self) -> int:
         return self.cluster_m * self.cluster_n
 
     @property
     def multicast_b(self) -> bool:
-        """2x1 and 4x1 clusters: the cluster's CTAs compute tiles ``(c·i + r, j)`` (rank ``r`` of
-        ``c = cluster_m``) and each loads a part of their common B tile into every CTA's stage
-        (``.multicast::cluster``)."""
-        return self.cluster_m > 1
+        """``cluster_m`` > 1: the CTAs of a cluster column compute vertically adjacent tiles and
+        each loads a part of their common B tile into every one's stage (``.multicast::cluster``)."""
+        return self.cluster.shares("b")
+
+    @property
+    def multicast_a(self) -> bool:
+        """``cluster_n`` > 1: the CTAs of a cluster row share A's tile the same way."""
+        return self.cluster.shares("a")
 
     @property
     def a_stage_bytes(self) -> int:
@@ -269,10 +279,11 @@ class HopperGemmConfig:
 
     @property
     def empty_arrivals(self) -> int:
-        """Arrivals that release a stage: one elected thread per consuming warpgroup per CTA
-        of the multicast group that read it."""
+        """Arrivals that release a stage: one elected thread per consuming warpgroup of every
+        CTA the stage's producers write into (``ClusterShape.writers``: ``cluster_m +
+        cluster_n - 1`` CTAs)."""
         per_cta = self.consumer_warpgroups if self.consumers is ConsumerMode.COOPERATIVE else 1
-        return per_cta * self.cluster_size
+        return per_cta * len(self.cluster.writers(0, self.multicast_a, self.multicast_b))
 
     def attributes(self) -> dict[str, object]:
         """The configuration as ``sched.nv_gemm`` attribute values (enums as their names)."""

@@ -3,7 +3,7 @@
 ``expand_gemm(config)`` writes the fast sm_90a GEMM in the pipeline ops, the program a user can
 edit and that ``sched-to-nvvm`` lowers (``sched-expand-gemm`` prints it)::
 
-    layout warpgroups<consumers = 2>, 384 threads, cluster_m 1, 2 or 4
+    layout warpgroups<consumers = 2>, 384 threads, cluster_m and cluster_n 1, 2 or 4
     @ab: input pipeline of `stages` stages; full counts the producer's one expect_tx arrival,
          empty one release per consuming warpgroup of each CTA that reads the stage
     @tiles: the persistent tile scheduler (raster, group, decomposition)
@@ -17,8 +17,9 @@ edit and that ``sched-to-nvvm`` lowers (``sched-expand-gemm`` prints it)::
                         [stream_k_fixup {] store_tile tma|registers [}] }
 
 Cooperative consumers split each tile's rows (``split rows``); ping-pong consumers take
-alternate tiles (``split tiles``) and take turns for the mainloop.  With 2x1 clusters B is
-multicast to both CTAs (``tma_load @ab operand b multicast cluster``).
+alternate tiles (``split tiles``) and take turns for the mainloop.  In a cluster B is multicast
+along M (``tma_load @ab operand b multicast cluster`` when ``cluster_m`` > 1) and A along N
+(``operand a multicast cluster`` when ``cluster_n`` > 1).
 """
 
 from __future__ import annotations
@@ -72,14 +73,14 @@ def expand_gemm(config: HopperGemmConfig) -> P.Kernel:
         (_producer(config), _consumer(config)),
         (scheduler,),
         config.cluster_m,
+        config.cluster_n,
     )
 
 
 def _producer(config: HopperGemmConfig) -> P.RoleBody:
-    multicast = Multicast.CLUSTER if config.multicast_b else None
     loads = (
-        P.TmaLoad(RING, Operand.A),
-        P.TmaLoad(RING, Operand.B, multicast=multicast),
+        P.TmaLoad(RING, Operand.A, multicast=Multicast.CLUSTER if config.multicast_a else None),
+        P.TmaLoad(RING, Operand.B, multicast=Multicast.CLUSTER if config.multicast_b else None),
     )
     produce = P.InputProduce(RING, loads, expect_tx=config.stage_bytes)
     loop = P.PersistentTileLoop(TILES, (P.KLoop((produce,)),))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import fields
 
 from warpsched.nvidia.program.enums import ConsumerMode, EpilogueKind, MatrixLayout
-from warpsched.nvidia.program.kernel import CLUSTER_M, cluster_shapes
+from warpsched.nvidia.program.kernel import cluster_problem
 from warpsched.nvidia.ptx.wgmma_descriptors import ELEMENT_BYTES, SWIZZLE_BYTES
 from warpsched.nvidia.targets import MAX_DYNAMIC_SMEM
 
@@ -64,19 +64,18 @@ def config_problems(config) -> list[str]:
             f"decomposition = {config.decomposition.value}: needs cooperative consumers (both "
             "warpgroups on every k-block run)"
         )
-    if config.split_k and (config.cluster_m != 1 or config.batched):
+    if config.split_k and (config.cluster_size != 1 or config.batched):
         out.append(
-            "decomposition = split_k: takes one product without clusters (cluster_m = 1, "
-            "batch = single); its launch gives every split its own CTA"
+            "decomposition = split_k: takes one product without clusters (cluster_m = "
+            "cluster_n = 1, batch = single); its launch gives every split its own CTA"
         )
     if config.c_column_major:
         out += _column_major_problems(config)
-    if config.cluster_n != 1 or config.cluster_m not in CLUSTER_M:
-        out.append(
-            f"cluster = {config.cluster_m}x{config.cluster_n}: only {cluster_shapes('and')} "
-            f"clusters are implemented ({cluster_shapes('and', multicast_only=True)}: CTAs on "
-            "vertically adjacent tiles share B by TMA multicast)"
-        )
+    cluster = cluster_problem(config.cluster_m, config.cluster_n)
+    if cluster:
+        out.append(cluster)
+    else:
+        out += _cluster_part_problems(config)
     return out
 
 
@@ -99,8 +98,7 @@ def _column_major_problems(config) -> list[str]:
 
 def _block_n_problems(config) -> list[str]:
     """``block_n``: wgmma's N (a multiple of 8, at most 256).  An MN-major B arrives in TMA boxes
-    of 64 columns, a TMA epilogue stages C in 128-byte boxes, and a 2x1 cluster splits a
-    K-major B tile into two halves of whole 8-row swizzle atoms."""
+    of 64 columns and a TMA epilogue stages C in 128-byte boxes."""
     n = config.block_n
     if n % 8 or not 8 <= n <= 256:
         return [f"block_n = {n}: must be a multiple of 8 from 8 to 256 (wgmma N)"]
@@ -121,10 +119,22 @@ def _block_n_problems(config) -> list[str]:
             f"({config.staging_line} columns); use epilogue = registers or "
             "a column-major C"
         )
-    parts = config.cluster_m  # an unimplemented cluster shape is the cluster rule's error
-    if parts > 1 and parts in CLUSTER_M and n % (8 * parts):
-        out.append(
-            f"block_n = {n}: a {parts}x1 cluster splits B's tile into {parts} parts of whole "
-            f"8-row swizzle atoms, so block_n must be a multiple of {8 * parts}"
-        )
+    return out
+
+
+def _cluster_part_problems(config) -> list[str]:
+    """A shared operand's tile is cut into one part per CTA that shares it: a K-major tile into
+    parts of whole 8-row swizzle atoms, an MN-major one into whole 64-row boxes (round-robin,
+    so a CTA may issue none)."""
+    out = []
+    for operand, knob, rows, sharers in (
+        ("B", "block_n", config.block_n, config.cluster_m),
+        ("A", "block_m", config.block_m, config.cluster_n),
+    ):
+        if sharers > 1 and rows % (8 * sharers):
+            out.append(
+                f"{knob} = {rows}: {sharers} CTAs of the {config.cluster_m}x{config.cluster_n} "
+                f"cluster share {operand}'s tile, cut into {sharers} parts of whole 8-row "
+                f"swizzle atoms, so {knob} must be a multiple of {8 * sharers}"
+            )
     return out

@@ -43,7 +43,8 @@ def is_mainloop(loop: P.KLoop) -> bool:
 
 class Mainloop:
     """The mainloop of ``consumer`` over ``loop``; ``last`` is the ring slot of its last k-block.
-    ``multicast``: releases arrive in every CTA of the cluster; ``staged``: the epilogue part
+    ``peer_flips``: releases also arrive in CTA ``rank ^ f`` of the cluster for each ``f``
+    (``ClusterShape.peer_flips``); ``staged``: the epilogue part
     that overlaps it, if any; ``after_first``: work to emit after its first k-block's MMAs."""
 
     def __init__(
@@ -51,11 +52,11 @@ class Mainloop:
         consumer: ConsumerWarpgroup,
         loop: P.KLoop,
         lower_body: BodyLowering,
-        multicast: bool,
+        peer_flips: tuple[int, ...],
         staged: StagedEpilogue | None = None,
         after_first: Callable[[], None] | None = None,
     ) -> None:
-        self.consumer, self.lower_body, self.multicast = consumer, lower_body, multicast
+        self.consumer, self.lower_body, self.peer_flips = consumer, lower_body, peer_flips
         self.staged, self.after_first = staged, after_first
         self.consume: P.InputConsume = loop.body[0]
         if self.consume.mmas_in_flight != MMAS_IN_FLIGHT:
@@ -88,11 +89,11 @@ class Mainloop:
         if self.staged:
             self.staged.after_block(em.binop("sub", "%ckb", item.k_begin), item.unit)
         c.wait_group(MMAS_IN_FLIGHT)
-        c.release(self.last, self.multicast)
+        c.release(self.last, self.peer_flips)
         w.stmt(f"llvm.br ^{loop}({w.addi('%ckb', 1)}, {', '.join([nxt, *accs])} : {types})")
         em.open(done)
         c.wait_group(0)
-        c.release(self.last, self.multicast)
+        c.release(self.last, self.peer_flips)
         if self.staged:
             self.staged.after_k_loop(em.binop("sub", item.k_end, item.k_begin), item.unit)
         return names

@@ -64,11 +64,13 @@ class WarpgroupRoleLowering:
         self.ring_next: str | None = None
         self.continue_label = ""
         self.tma_stores = False
-        self.multicast = any(
-            isinstance(s, P.TmaLoad) and s.multicast is Multicast.CLUSTER
+        shared = {
+            s.operand.value
             for body in kernel.bodies
             for s in P.walk(body.steps)
-        )
+            if isinstance(s, P.TmaLoad) and s.multicast is Multicast.CLUSTER
+        }
+        self.peer_flips = kernel.cluster.peer_flips("a" in shared, "b" in shared)
 
     def steps(self, steps: tuple[P.Step, ...]) -> None:
         for step in steps:
@@ -206,7 +208,7 @@ class WarpgroupRoleLowering:
                     "right before its k loop, in a consumer's persistent tile loop"
                 )
             self.mainloop = Mainloop(
-                self.consumer, s, self._consume_body, self.multicast, self.staged, self.after_first
+                self.consumer, s, self._consume_body, self.peer_flips, self.staged, self.after_first
             )
             self.accs = self.mainloop.emit(self.ring, self.item)
             self.zeroed = False

@@ -6,10 +6,10 @@
         this CTA's first unit and step, the stream-K split)
     thread 0: init each declared pipeline's full[s] / empty[s] with its declared counts;
               fence.mbarrier_init
-    bar.sync 0                    (2x1 clusters: barrier.cluster over both CTAs)
+    bar.sync 0                    (clusters: barrier.cluster over every CTA of the cluster)
     warpgroup 0:   the producer role's steps       (warpgroup_roles.WarpgroupRoleLowering)
     warpgroups 1+: the consumer role's steps
-    2x1 clusters:  barrier.cluster before exit, so no CTA leaves while its peer may still
+    clusters:      barrier.cluster before exit, so no CTA leaves while a peer may still
                    arrive on its barriers
 
 The function takes ``(tmap_a, tmap_b, tmap_c, c, M, N, K, ldc, workspace)``
@@ -53,7 +53,7 @@ def lower_warpgroup_kernel(kernel: P.Kernel) -> LoweredKernel:
         em.fence_mbarrier_init()
 
     em.if_then(is_zero, init, "init")
-    cluster = kernel.cluster_m > 1
+    cluster = kernel.cluster.size > 1
     if cluster:
         em.cluster_sync(aligned=True)
     else:
@@ -86,7 +86,7 @@ def lower_warpgroup_kernel(kernel: P.Kernel) -> LoweredKernel:
         plan.smem_bytes,
         True,
         DataPath.WGMMA,
-        (kernel.cluster_m, 1, 1),
+        (kernel.cluster.size, 1, 1),
         (plan.block_m, plan.block_n, plan.block_k),
         plan,
         tuple(name.lstrip("%") for name, _ in extra),

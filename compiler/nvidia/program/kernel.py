@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from warpsched.nvidia.program.cluster import CLUSTER_SIDES, MAX_CLUSTER, ClusterShape
 from warpsched.nvidia.program.enums import (
     BatchMode,
     Decomposition,
@@ -41,23 +42,30 @@ from warpsched.nvidia.program.steps import *  # noqa: F403 - the step classes, o
 from warpsched.nvidia.program.steps import STEP_CLASSES, Step, walk
 from warpsched.nvidia.targets import NVTarget
 
-CLUSTER_M = (1, 2, 4)
-"""CTAs of a warpgroup kernel's cluster along M (TMA multicast of B among them)."""
-
 
 def spelled(items: list[str], conjunction: str) -> str:
     """``items`` as a diagnostic lists them: ``spelled(["1", "2", "4"], "or")`` is "1, 2 or 4"."""
     return ", ".join(items[:-1]) + f" {conjunction} {items[-1]}" if len(items) > 1 else items[0]
 
 
-CLUSTER_M_TEXT = spelled([str(m) for m in CLUSTER_M], "or")
-"""``CLUSTER_M`` as the diagnostics spell it ("1, 2 or 4")."""
+CLUSTER_SIDES_TEXT = spelled([str(s) for s in CLUSTER_SIDES], "or")
+"""``CLUSTER_SIDES`` as the diagnostics spell them ("1, 2 or 4")."""
 
 
-def cluster_shapes(conjunction: str, multicast_only: bool = False) -> str:
-    """The cluster shapes ``CLUSTER_M`` allows, as a diagnostic spells them ("1x1, 2x1 and 4x1";
-    ``multicast_only``: without 1x1, "2x1 or 4x1")."""
-    return spelled([f"{m}x1" for m in CLUSTER_M if m > 1 or not multicast_only], conjunction)
+def cluster_problem(cluster_m: int, cluster_n: int) -> str | None:
+    """Why a warpgroup kernel cannot have a ``cluster_m × cluster_n`` cluster (CTAs along M that
+    share B, along N that share A: ``cluster.ClusterShape``), or None when it can."""
+    if cluster_m not in CLUSTER_SIDES or cluster_n not in CLUSTER_SIDES:
+        return (
+            f"cluster {cluster_m}x{cluster_n}: cluster_m and cluster_n must each be "
+            f"{CLUSTER_SIDES_TEXT}"
+        )
+    if cluster_m * cluster_n > MAX_CLUSTER:
+        return (
+            f"cluster {cluster_m}x{cluster_n}: {cluster_m * cluster_n} CTAs, at most "
+            f"{MAX_CLUSTER} (the portable cluster size)"
+        )
+    return None
 
 
 __all__ = [
@@ -146,8 +154,9 @@ class RoleBody:
 class Kernel:
     """``sched.nv_kernel``: a warp-specialized GEMM kernel (its data path decides the signature:
     ``warpsched.nvidia.datapaths``).  ``output_pipeline`` is None for a kernel whose MMA role keeps
-    its accumulators in registers (TMA + wgmma); ``cluster_m`` is the ``cluster_m``x1 cluster of
-    TMA multicast (1: none; 2 or 4)."""
+    its accumulators in registers (TMA + wgmma); ``cluster_m × cluster_n`` is its thread-block
+    cluster (``cluster.ClusterShape``: CTAs along M share B, along N share A by TMA multicast;
+    1x1: none)."""
 
     name: str
     target: NVTarget
@@ -159,6 +168,7 @@ class Kernel:
     bodies: tuple[RoleBody, ...]
     schedulers: tuple[TileScheduler, ...] = ()
     cluster_m: int = 1
+    cluster_n: int = 1
 
     def __post_init__(self) -> None:
         if not self.name.isidentifier():
@@ -171,8 +181,9 @@ class Kernel:
         names += [s.name for s in self.schedulers]
         if len(set(names)) != len(names):
             raise ValueError(f"declaration names must be unique, got {names}")
-        if self.cluster_m not in CLUSTER_M:
-            raise ValueError(f"cluster_m must be {CLUSTER_M_TEXT}, got {self.cluster_m!r}")
+        problem = cluster_problem(self.cluster_m, self.cluster_n)
+        if problem:
+            raise ValueError(problem)
         if self.output_pipeline is not None:
             if self.output_pipeline.config.cta_group == 2 and not self.target.has_tmem:
                 raise ValueError(f"cta_group=2 needs sm_100a, got target {self.target.value}")
@@ -206,6 +217,10 @@ class Kernel:
                     f"{type(step).__name__} names output pipeline '{ref}', "
                     f"but the kernel's is {have!r}"
                 )
+
+    @property
+    def cluster(self) -> ClusterShape:
+        return ClusterShape(self.cluster_m, self.cluster_n)
 
     def scheduler(self, name: str) -> TileScheduler:
         """The tile scheduler called ``name``; ValueError when there is none."""

@@ -39,8 +39,9 @@ DECLARATIONS = (
         "scheduler declarations and one ``sched.nv_role`` per role of its warp-role layout.  "
         "``a_layout`` (default row), ``b_layout`` (default col: B stored N×K), ``in_dtype`` "
         "(A's and B's element type, default bf16), ``out_dtype`` (default f32) and ``c_layout`` "
-        "(default row) give the operands' storage; ``cluster_m`` (default 1; 2 or 4) the CTAs "
-        "of a cluster along M that share B.",
+        "(default row) give the operands' storage; ``cluster_m`` and ``cluster_n`` (default 1; "
+        "1, 2 or 4 each, at most 8 CTAs) the thread-block cluster: its CTAs along M share B's "
+        "tile, those along N share A's.",
         (sym("sym_name"),),
         (
             Param("layout", Kind.LAYOUT),
@@ -49,6 +50,7 @@ DECLARATIONS = (
             integer("block_n"),
             integer("block_k"),
             integer("cluster_m", True),
+            integer("cluster_n", True),
             named("a_layout", MatrixLayout, True),
             named("b_layout", MatrixLayout, True),
             named("in_dtype", InDtype, True),
@@ -183,8 +185,9 @@ INPUT = (
         "Wait ``full[cs]``; run the body; every thread that ran it arrives on ``empty[cs]``; "
         "step.  With ``mmas_in_flight N`` (wgmma): the body's MMAs are committed as one "
         "group and the stage is released once they have read it: after the next k-block's "
-        "MMAs are issued, ``wgmma.wait_group N`` and one elected thread per warpgroup (per CTA "
-        "of a multicast cluster) arrives on the stage read ``N`` k-blocks before; at the end of "
+        "MMAs are issued, ``wgmma.wait_group N`` and one elected thread per warpgroup (in every "
+        "CTA of a multicast cluster whose producer writes the stage) arrives on the stage read "
+        "``N`` k-blocks before; at the end of "
         "the k loop, ``wait_group 0`` and the remaining releases.",
         *AB,
         keywords=(integer("mmas_in_flight", True),),
@@ -195,8 +198,9 @@ INPUT = (
         "tma_load",
         "One ``cp.async.bulk.tensor.2d`` per box of ``operand``'s k-block tile into the "
         "producer stage, completing its bytes on ``full[ps]`` (128-byte swizzle; out-of-range "
-        "rows, columns and K are zero-filled).  ``multicast cluster``: each CTA of the 2x1 "
-        "cluster loads its part of the box into the same stage of both CTAs.",
+        "rows, columns and K are zero-filled).  ``multicast cluster``: the CTAs of the cluster "
+        "that share the operand's tile (B: a column of ``cluster_m``, A: a row of ``cluster_n``) "
+        "each load a part of the box into the same stage of all of them.",
         *AB,
         keywords=(named("operand", Operand), named("multicast", Multicast, True)),
         holds=("pipeline", P),

@@ -40,13 +40,18 @@ sched.nv_gemm @stream_k_pingpong consumers pingpong block_n 128 decomposition st
 // -----
 // ==== split-K likewise; and it takes one product without clusters ====
 // expected-error@+2 {{'sched.nv_gemm' op decomposition = split_k: needs cooperative consumers (both warpgroups on every k-block run)}}
-// expected-error@+1 {{'sched.nv_gemm' op decomposition = split_k: takes one product without clusters (cluster_m = 1, batch = single); its launch gives every split its own CTA}}
+// expected-error@+1 {{'sched.nv_gemm' op decomposition = split_k: takes one product without clusters (cluster_m = cluster_n = 1, batch = single); its launch gives every split its own CTA}}
 sched.nv_gemm @split_k_pingpong_cluster consumers pingpong block_n 128 cluster_m 2 decomposition split_k
 
 // -----
-// ==== only Nx1 clusters (B multicast across 2 or 4 M tiles) are built ====
-// expected-error@+1 {{'sched.nv_gemm' op cluster = 1x2: only 1x1, 2x1 and 4x1 clusters are implemented (2x1 and 4x1: CTAs on vertically adjacent tiles share B by TMA multicast)}}
-sched.nv_gemm @cluster cluster_n 2
+// ==== a cluster of more CTAs than the portable size ====
+// expected-error@+1 {{'sched.nv_gemm' op cluster 4x4: 16 CTAs, at most 8 (the portable cluster size)}}
+sched.nv_gemm @cluster cluster_m 4 cluster_n 4
+
+// -----
+// ==== a cluster side the multicast masks do not split ====
+// expected-error@+1 {{'sched.nv_gemm' op cluster 1x3: cluster_m and cluster_n must each be 1, 2 or 4}}
+sched.nv_gemm @cluster cluster_n 3
 
 // -----
 // ==== a single-stage ring cannot overlap loads with MMA ====

@@ -108,7 +108,7 @@ module attributes {sched.target = "sm_90a"} {
 }
 
 // -----
-// ==== multicast needs a cluster ====
+// ==== multicast of B needs CTAs along M ====
 module attributes {sched.target = "sm_90a"} {
   sched.nv_kernel @hopper_gemm layout warpgroups<consumers = 2> threads 384 block_m 128 block_n 256 block_k 64 a_layout row b_layout row out_dtype bf16 {
     sched.nv_input_pipeline @ab num_stages 3 producer_count 1 consumer_count 2 payload ab_tiles
@@ -120,7 +120,7 @@ module attributes {sched.target = "sm_90a"} {
           sched.nv_k_loop {
             sched.nv_input_produce @ab expect_tx 49152 {
               sched.nv_tma_load @ab operand a
-              // expected-error@+1 {{'sched.nv_tma_load' op multicast cluster needs a cluster: give the kernel cluster_m 2 or 4}}
+              // expected-error@+1 {{'sched.nv_tma_load' op multicast cluster of operand b needs CTAs that share its tile: give the kernel cluster_m 2 or 4 (CTAs along M)}}
               sched.nv_tma_load @ab operand b multicast cluster
             }
           }
@@ -289,7 +289,7 @@ module attributes {sched.target = "sm_90a"} {
 // -----
 // ==== a cluster height the kernel cannot launch ====
 module attributes {sched.target = "sm_90a"} {
-  // expected-error@+1 {{'sched.nv_kernel' op cluster_m 3 must be 1, 2 or 4 (a 2x1 or 4x1 cluster)}}
+  // expected-error@+1 {{'sched.nv_kernel' op cluster 3x1: cluster_m and cluster_n must each be 1, 2 or 4}}
   sched.nv_kernel @hopper_gemm layout warpgroups<consumers = 2> threads 384 block_m 128 block_n 256 block_k 64 cluster_m 3 a_layout row b_layout row out_dtype bf16 {
     sched.nv_input_pipeline @ab num_stages 3 producer_count 1 consumer_count 2 payload ab_tiles
     sched.nv_tile_scheduler @tiles raster along_m group 8 decomposition data_parallel
@@ -344,6 +344,76 @@ module attributes {sched.target = "sm_90a"} {
       sched.nv_set_max_registers 232
       // expected-error@+1 {{'sched.nv_persistent_tile_loop' op 'scheduler' must name a tile scheduler; @ab is an input pipeline of ab_tiles}}
       sched.nv_persistent_tile_loop @ab split rows {
+        sched.nv_zero_accumulator
+        sched.nv_k_loop {
+          sched.nv_input_consume @ab mmas_in_flight 1 {
+            sched.nv_mma_tile_product @ab
+          }
+        }
+        sched.nv_store_tile tma
+      }
+    }
+  }
+}
+
+// -----
+// ==== multicast of A needs CTAs along N ====
+module attributes {sched.target = "sm_90a"} {
+  sched.nv_kernel @hopper_gemm layout warpgroups<consumers = 2> threads 384 block_m 128 block_n 256 block_k 64 cluster_m 2 a_layout row b_layout row out_dtype bf16 {
+    sched.nv_input_pipeline @ab num_stages 3 producer_count 1 consumer_count 4 payload ab_tiles
+    sched.nv_tile_scheduler @tiles raster along_m group 8 decomposition data_parallel
+    sched.nv_role producer {
+      sched.nv_set_max_registers 40
+      sched.nv_single_thread {
+        sched.nv_persistent_tile_loop @tiles {
+          sched.nv_k_loop {
+            sched.nv_input_produce @ab expect_tx 49152 {
+              // expected-error@+1 {{'sched.nv_tma_load' op multicast cluster of operand a needs CTAs that share its tile: give the kernel cluster_n 2 or 4 (CTAs along N)}}
+              sched.nv_tma_load @ab operand a multicast cluster
+              sched.nv_tma_load @ab operand b multicast cluster
+            }
+          }
+        }
+      }
+    }
+    sched.nv_role consumer {
+      sched.nv_set_max_registers 232
+      sched.nv_persistent_tile_loop @tiles split rows {
+        sched.nv_zero_accumulator
+        sched.nv_k_loop {
+          sched.nv_input_consume @ab mmas_in_flight 1 {
+            sched.nv_mma_tile_product @ab
+          }
+        }
+        sched.nv_store_tile tma
+      }
+    }
+  }
+}
+
+// -----
+// ==== CTAs along N share A's tile, so its loads must be multicast ====
+module attributes {sched.target = "sm_90a"} {
+  // expected-error@+1 {{'sched.nv_kernel' op cannot take the TMA + wgmma data path: cluster_n 2: the CTAs of a cluster row share A's tile, each loading a part for all of them, so operand a's sched.nv_tma_load must be multicast cluster}}
+  sched.nv_kernel @hopper_gemm layout warpgroups<consumers = 2> threads 384 block_m 128 block_n 128 block_k 64 cluster_m 2 cluster_n 2 a_layout row b_layout row out_dtype bf16 {
+    sched.nv_input_pipeline @ab num_stages 5 producer_count 1 consumer_count 6 payload ab_tiles
+    sched.nv_tile_scheduler @tiles raster along_m group 8 decomposition data_parallel
+    sched.nv_role producer {
+      sched.nv_set_max_registers 40
+      sched.nv_single_thread {
+        sched.nv_persistent_tile_loop @tiles {
+          sched.nv_k_loop {
+            sched.nv_input_produce @ab expect_tx 32768 {
+              sched.nv_tma_load @ab operand a
+              sched.nv_tma_load @ab operand b multicast cluster
+            }
+          }
+        }
+      }
+    }
+    sched.nv_role consumer {
+      sched.nv_set_max_registers 232
+      sched.nv_persistent_tile_loop @tiles split rows {
         sched.nv_zero_accumulator
         sched.nv_k_loop {
           sched.nv_input_consume @ab mmas_in_flight 1 {

@@ -9,8 +9,9 @@ The role lowering calls these pieces in the order the program's ops give
 * ``mma(stage, accs, first)``: one k-block's ``wgmma.mma_async`` m64nNk16 per m64 row block
   and k16 step (``scale-d = 0`` on the first step of a tile that starts from zero), after
   ``wgmma.fence``; ``commit()`` closes the group.
-* ``release(q)``: one elected thread of the warpgroup arrives on ring slot ``q``'s ``empty``
-  barrier (and, in a multicast cluster, on the peer CTA's, since both producers write it).
+* ``release(q, flips)``: one elected thread of the warpgroup arrives on ring slot ``q``'s
+  ``empty`` barrier, and in a multicast cluster on that of every CTA ``rank ^ f`` (``f`` in
+  ``flips``: ``ClusterShape.peer_flips``), since their producers write the stage too.
 * ``wait_turn``/``pass_turn``: the ping-pong order (``ORDER_BARRIERS``): warpgroup ``c`` starts
   a mainloop only after the other finished issuing its previous one.
 
@@ -107,17 +108,17 @@ class ConsumerWarpgroup:
         """``wgmma.wait_group pending``: all but the ``pending`` youngest groups are done."""
         self.w.stmt(f"nvvm.wgmma.wait.group.sync.aligned {pending}")
 
-    def release(self, q: str, multicast: bool) -> None:
-        """One thread of the warpgroup arrives on slot ``q``'s ``empty`` barrier (of every CTA
-        of the cluster when the ring is multicast: each one's producer writes this stage)."""
+    def release(self, q: str, flips: tuple[int, ...]) -> None:
+        """One thread of the warpgroup arrives on slot ``q``'s ``empty`` barrier, here and in
+        CTA ``rank ^ f`` of the cluster for each ``f`` in ``flips`` (the CTAs whose producers
+        also write this stage: ``ClusterShape.peer_flips``)."""
         em = self.em
         bar = em.empty_barrier(em.slot(q).stage)
 
         def arrive() -> None:
             em.mbarrier_arrive(bar)
-            if multicast:
-                for flip in range(1, em.config.cluster_m):
-                    em.arrive_peer_cta(bar, flip)
+            for flip in flips:
+                em.arrive_peer_cta(bar, flip)
 
         em.if_then(self.leader, arrive, "release")
 

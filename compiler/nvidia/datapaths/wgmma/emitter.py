@@ -6,12 +6,12 @@ the 1024-byte-aligned shared base, the stage and barrier addresses of a ring
 *slot* (slot ``q`` uses stage ``q mod stages`` at parity ``(q div stages) & 1``)
 and the tile order of the persistent scheduler.
 
-The scheduler walks *units*: a tile, or with ``c``x1 clusters (``c = cluster_m``, 2 or
-4) ``c`` vertically adjacent tiles, one per CTA of the cluster (rank ``r`` takes tile row
-``c·i + r``).  Unit ``u`` of a CTA is its cluster's ``first_unit + j·unit_step``;
-every role of every CTA walks the same units, so the cluster's rings stay in step.
-A CTA whose tile row is past M still loads its part of B for the others; its own
-A rows are zero-filled by TMA and its stores fall outside C.
+The scheduler walks *units*: a tile, or in an ``m × n`` cluster (``program.cluster``) a block
+of ``m × n`` tiles, one per CTA of the cluster (rank ``r`` takes tile ``(m·i + r mod m,
+n·j + r div m)`` of unit ``(i, j)``).  Unit ``u`` of a CTA is its cluster's ``first_unit +
+j·unit_step``; every role of every CTA walks the same units, so the cluster's rings stay in
+step.  A CTA whose tile lies past M or N still loads its parts of the shared tiles for the
+others; its own rows or columns are zero-filled by TMA and its stores fall outside C.
 """
 
 from __future__ import annotations
@@ -148,14 +148,29 @@ class GemmEmitter(NvvmEmitter):
         self.tiles_n = self.ceil_div(ARGS.n, config.block_n)
         self.rank: str | None = None
         """``%cluster_ctarank`` in a cluster (None without: every CTA is rank 0)."""
-        if config.multicast_b:
+        self.rank_row: str | None = None
+        """The CTA's row in its cluster (``rank mod cluster_m``; None when ``cluster_m`` is 1)."""
+        self.rank_column: str | None = None
+        """Its column (``rank div cluster_m``; None when ``cluster_n`` is 1)."""
+        self.units_m, self.units_n = self.tiles_m, self.tiles_n
+        cluster = config.cluster
+        if cluster.size > 1:
             self.rank = self.sreg("cluster.ctarank")
-            self.first_unit = self.udiv(cta, w.const(config.cluster_m))
-            self.unit_step = self.udiv(grid, w.const(config.cluster_m))
-            self.units_m = self.ceil_div(self.tiles_m, config.cluster_m)
+            self.first_unit = self.udiv(cta, w.const(cluster.size))
+            self.unit_step = self.udiv(grid, w.const(cluster.size))
+            if cluster.m > 1:
+                self.units_m = self.ceil_div(self.tiles_m, cluster.m)
+                self.rank_row = (
+                    self.rank if cluster.n == 1 else self.urem(self.rank, w.const(cluster.m))
+                )
+            if cluster.n > 1:
+                self.units_n = self.ceil_div(self.tiles_n, cluster.n)
+                self.rank_column = (
+                    self.rank if cluster.m == 1 else self.udiv(self.rank, w.const(cluster.m))
+                )
         else:
-            self.first_unit, self.unit_step, self.units_m = cta, grid, self.tiles_m
-        self.units_per_product = w.mul(self.units_m, self.tiles_n)
+            self.first_unit, self.unit_step = cta, grid
+        self.units_per_product = w.mul(self.units_m, self.units_n)
         self.total_units = (
             w.mul(self.units_per_product, ARGS.batch) if config.batched else self.units_per_product
         )
@@ -229,16 +244,16 @@ class GemmEmitter(NvvmEmitter):
     def tile_coords(self, u: str) -> tuple[str | None, str, str]:
         """(batch entry, tile row, tile column) of this CTA's tile in unit ``u``: with a batched
         scheduler the entry first (None without), then within the entry's product the units in
-        grouped order (``group`` units wide), then the CTA's row of a cluster unit."""
+        grouped order (``group`` units wide), then the CTA's tile of a cluster unit."""
         w, cfg = self.w, self.config
         batch = None
         if cfg.batched:
             batch = self.udiv(u, self.units_per_product)
             u = self.binop("sub", u, w.mul(batch, self.units_per_product))
         major, minor = (
-            (self.units_m, self.tiles_n)
+            (self.units_m, self.units_n)
             if cfg.raster is Raster.ALONG_M
-            else (self.tiles_n, self.units_m)
+            else (self.units_n, self.units_m)
         )
         per_group = w.muli(minor, cfg.group)
         g = self.udiv(u, per_group)
@@ -247,10 +262,13 @@ class GemmEmitter(NvvmEmitter):
         r = self.binop("sub", u, w.mul(g, per_group))
         along = w.add(first, self.urem(r, width))
         across = self.udiv(r, width)
-        unit_m, tn = (along, across) if cfg.raster is Raster.ALONG_M else (across, along)
-        if self.rank is None:
-            return batch, unit_m, tn
-        return batch, w.add(w.muli(unit_m, cfg.cluster_m), self.rank), tn
+        unit_m, unit_n = (along, across) if cfg.raster is Raster.ALONG_M else (across, along)
+        tm, tn = unit_m, unit_n
+        if self.rank_row is not None:
+            tm = w.add(w.muli(unit_m, cfg.cluster_m), self.rank_row)
+        if self.rank_column is not None:
+            tn = w.add(w.muli(unit_n, cfg.cluster_n), self.rank_column)
+        return batch, tm, tn
 
     def batch_rows(self, batch: str | None) -> str | None:
         """The i64 row of C (and of a residual) where entry ``batch``'s product starts:

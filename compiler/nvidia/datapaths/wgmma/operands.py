@@ -6,10 +6,11 @@ stage tile.  An operand stored with M (or N) contiguous is *MN-major*: its
 stage tile is ``mn / 64`` chunks, each one ``64 (M/N) × 64 (K)`` box of 8 KiB.
 Both use the 128-byte swizzle, which wgmma reads through ``descriptors``.
 
-With 2x1 or 4x1 clusters (``multicast_b``) the cluster's common B tile is split
-between its ``c = cluster_m`` CTAs: MN-major chunk ``i`` is rank ``i mod c``'s, a
-K-major box is cut into ``c`` parts of ``block_n / c`` rows, and each CTA
-multicasts its part into the same offset of every CTA's stage.
+In a cluster (``program.cluster``) an operand tile that ``s > 1`` CTAs share (B by a cluster
+column, A by a cluster row) is split between them: MN-major chunk ``i`` is issued by the CTA
+at position ``i mod s`` of the group, a K-major box is cut into ``s`` parts of ``mn / s``
+rows, part ``p`` issued by position ``p``, and each CTA multicasts its part into the same
+offset of every stage of its group.
 """
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ class OperandCopy:
     """One ``cp.async.bulk.tensor`` per stage (``.2d``, ``.3d`` batched): operand ``"a"`` or ``"b"``, whether the
     tensor map's inner dimension is K (``k_inner``), the byte offset of its box in the
     stage, and the M/N offset of its box inside the tile.  ``issuer`` is None for a copy
-    every CTA makes into its own stage, else the cluster rank that multicasts it to all."""
+    every CTA makes into its own stage, else the position in the operand's sharing group
+    (``ClusterShape.position``) of the CTA that multicasts it to the group."""
 
     operand: str
     k_inner: bool
@@ -84,9 +86,10 @@ def copies(config: HopperGemmConfig) -> tuple[OperandCopy, ...]:
     out = []
     for operand, base in (("a", 0), ("b", config.a_stage_bytes)):
         tile = operand_tile(config, operand)
-        shared = operand == "b" and config.multicast_b
+        sharers = config.cluster.sharers(operand)
+        shared = sharers > 1
         if tile.major is Major.K:
-            parts = config.cluster_m if shared else 1
+            parts = sharers
             rows = tile.mn // parts
             out.extend(
                 OperandCopy(
@@ -101,7 +104,7 @@ def copies(config: HopperGemmConfig) -> tuple[OperandCopy, ...]:
                     False,
                     base + c * tile.chunk_bytes,
                     c * CHUNK,
-                    c % config.cluster_m if shared else None,
+                    c % sharers if shared else None,
                 )
                 for c in range(tile.mn // CHUNK)
             )
@@ -117,15 +120,14 @@ def copy_bytes(config: HopperGemmConfig, copy: OperandCopy) -> int:
 
 def stage_arrival_bytes(config: HopperGemmConfig) -> int:
     """Bytes that complete on one CTA's ``full`` barrier per stage: its own copies and, in a
-    cluster, every part of B (its own and the other ranks' multicasts)."""
+    cluster, every part of a shared tile (its own and its group's multicasts)."""
     return sum(copy_bytes(config, c) for c in copies(config))
 
 
 def box_rows(config: HopperGemmConfig, operand: str) -> int:
-    """Rows (M or N) of a K-major operand's TMA box: the tile's, or B's ``1 / cluster_m`` when
-    the cluster splits it."""
-    rows = operand_tile(config, operand).mn
-    return rows // config.cluster_m if operand == "b" and config.multicast_b else rows
+    """Rows (M or N) of a K-major operand's TMA box: the tile's, or ``1 / s`` of it when ``s``
+    CTAs of the cluster share it."""
+    return operand_tile(config, operand).mn // config.cluster.sharers(operand)
 
 
 def tensor_map_shape(

@@ -5,7 +5,7 @@ buffers, shared-memory offsets, accumulator fragments) the emitters use: the til
 storage from the kernel, the ring depth from its A/B pipeline, the consumer split from the
 consumer role's persistent tile loop (``rows``: cooperative, ``tiles``: ping-pong), the store
 path from its ``store_tile``, the tile order from the tile scheduler and the cluster from
-``cluster_m``.  What the program does, and in which order, stays the program's: the lowering
+``cluster_m`` and ``cluster_n``.  What the program does, and in which order, stays the program's: the lowering
 walks its ops (``warpsched.nvidia.lowering``).  ``WgmmaPlanError`` lists every rule the kernel
 breaks, each naming the op or parameter to change.
 """
@@ -15,7 +15,14 @@ from __future__ import annotations
 from warpsched.nvidia import program as P
 from warpsched.nvidia.datapaths.wgmma.fused import TRANSFORMS
 from warpsched.nvidia.gemm.config import ConsumerMode, GemmConfigError, HopperGemmConfig
-from warpsched.nvidia.program.enums import Decomposition, EpilogueKind, Payload, Split
+from warpsched.nvidia.program.enums import (
+    Decomposition,
+    EpilogueKind,
+    Multicast,
+    Operand,
+    Payload,
+    Split,
+)
 from warpsched.nvidia.program.roles import WARPGROUP_SIZE, Role
 
 CONSUMER_WARPGROUPS = 2
@@ -74,7 +81,7 @@ def wgmma_plan(kernel: P.Kernel) -> HopperGemmConfig:
                 "sched.nv_stream_k_fixup, and only such a scheduler may have one"
             ]
         )
-    problems += _staging_problems(kernel, scheduler)
+    problems += _staging_problems(kernel, scheduler) + _multicast_problems(kernel)
     if problems:
         raise WgmmaPlanError(problems)
     g = kernel.gemm
@@ -88,6 +95,7 @@ def wgmma_plan(kernel: P.Kernel) -> HopperGemmConfig:
             consumers=ConsumerMode.COOPERATIVE if split is Split.ROWS else ConsumerMode.PINGPONG,
             epilogue=stores[0].path,
             cluster_m=kernel.cluster_m,
+            cluster_n=kernel.cluster_n,
             raster=scheduler.raster,
             group=scheduler.group,
             decomposition=scheduler.decomposition,
@@ -159,6 +167,30 @@ def _staging_problems(kernel: P.Kernel, scheduler) -> list[str]:
             "sched.nv_stage_tile finishes a tile in the next work item's mainloop, so every "
             "work item must be a whole tile: decomposition data_parallel"
         )
+    return problems
+
+
+def _multicast_problems(kernel: P.Kernel) -> list[str]:
+    """A tile that the CTAs of a cluster share (B along M, A along N) is loaded in parts, each
+    multicast to the others (``operands.copies``), so its ``tma_load``s must say ``multicast
+    cluster``: the releases follow what the program says."""
+    problems = []
+    for operand, knob, sharers, along in (
+        (Operand.B, "cluster_m", kernel.cluster_m, "column"),
+        (Operand.A, "cluster_n", kernel.cluster_n, "row"),
+    ):
+        loads = [
+            s
+            for body in kernel.bodies
+            for s in P.walk(body.steps)
+            if isinstance(s, P.TmaLoad) and s.operand is operand
+        ]
+        if sharers > 1 and any(s.multicast is not Multicast.CLUSTER for s in loads):
+            problems.append(
+                f"{knob} {sharers}: the CTAs of a cluster {along} share {operand.value.upper()}'s "
+                f"tile, each loading a part for all of them, so operand {operand.value}'s "
+                "sched.nv_tma_load must be multicast cluster"
+            )
     return problems
 
 

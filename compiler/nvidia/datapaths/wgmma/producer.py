@@ -5,9 +5,11 @@ with a batched scheduler: the batch entry is the outermost coordinate, times the
 step, so an operand every entry shares is read at entry 0)
 (``operands.copies``) into the stage, completing on its ``full`` barrier, which the enclosing
 ``sched.nv_input_produce`` armed with ``arrive.expect_tx``.  Out-of-range rows, columns and K
-are zero-filled by TMA.  With a multicast B in a 2x1 or 4x1 cluster, the producer of rank ``r``
-issues its part of the box (the copies whose ``issuer`` is ``r``) into the same offset of every
-CTA's stage; ``full`` still expects the whole stage, whose bytes arrive from every producer.
+are zero-filled by TMA.  With an operand tile shared in a cluster (``program.cluster``: B by a
+cluster column, A by a cluster row), the producer at position ``p`` of the operand's group
+issues its part of the box (the copies whose ``issuer`` is ``p``) into the same offset of every
+stage of the group (``multicast_mask``); ``full`` still expects the whole stage, whose bytes
+arrive from every producer of its groups.
 """
 
 from __future__ import annotations
@@ -18,9 +20,17 @@ from warpsched.nvidia.ptx.nvvm_ops import PTR_SHARED
 from warpsched.nvidia.ptx.tma import PTR_CLUSTER, load_box
 
 
-def cluster_mask(cluster_m: int) -> int:
-    """The multicast mask of a copy into every CTA of a ``cluster_m``x1 cluster."""
-    return (1 << cluster_m) - 1
+def multicast_mask(em: GemmEmitter, operand: str) -> str:
+    """The i16 mask of the CTAs that read this CTA's tile of ``operand``: its cluster group's
+    (``ClusterShape.mask``), a constant where the group is rank 0's for every CTA."""
+    w, cluster = em.w, em.config.cluster
+    shift = em.rank_column if operand == "b" else em.rank_row
+    if shift is None:
+        return w.const(cluster.group_mask(operand), "i16")
+    if operand == "b":
+        shift = w.muli(shift, cluster.m)
+    wide = em.binop("shl", w.const(cluster.group_mask(operand)), shift)
+    return w.emit(f"llvm.trunc {wide} : i32 to i16")
 
 
 def issue_loads(
@@ -28,7 +38,7 @@ def issue_loads(
 ) -> None:
     """The copies of ``operand`` (``"a"`` or ``"b"``) for the k-block at ``k0`` of the tile at
     ``origin`` into ``stage``: the copies every CTA makes into its own stage in order, then each
-    rank's multicast part, issued by that rank only."""
+    part of a shared tile, issued by the CTA at that position of the operand's group only."""
     w = em.w
     mine = [c for c in copies(em.config) if c.operand == operand]
     mn0 = origin.row if operand == "a" else origin.col
@@ -38,14 +48,15 @@ def issue_loads(
         outer = (w.mul(origin.batch, step),)
     for copy in (c for c in mine if c.issuer is None):
         _issue(em, copy, stage, full, mn0, k0, outer)
-    for rank in sorted({c.issuer for c in mine} - {None}):
-        group = [c for c in mine if c.issuer == rank]
+    position = em.rank_row if operand == "b" else em.rank_column
+    for part in sorted({c.issuer for c in mine} - {None}):
+        group = [c for c in mine if c.issuer == part]
 
         def multicast(group: list[OperandCopy] = group) -> None:
             for copy in group:
                 _issue(em, copy, stage, full, mn0, k0, outer, multicast=True)
 
-        em.if_then(w.icmp("eq", em.rank, w.const(rank)), multicast, f"mcast{rank}")
+        em.if_then(w.icmp("eq", position, w.const(part)), multicast, f"mcast{part}")
 
 
 def _issue(
@@ -59,7 +70,7 @@ def _issue(
     multicast: bool = False,
 ) -> None:
     """One ``cp.async.bulk.tensor`` of ``copy`` into ``stage``, completing on ``full`` (into
-    every CTA of the cluster, each on its own ``full``, when ``multicast``); ``outer`` are the
+    every CTA of its group, each on its own ``full``, when ``multicast``); ``outer`` are the
     coordinates beyond the matrix's two (the batch entry's)."""
     w = em.w
     dst = em.w.emit(
@@ -69,5 +80,5 @@ def _issue(
     mn = w.addi(mn0, copy.mn_offset)
     coords = ((k0, mn) if copy.k_inner else (mn, k0)) + outer
     tmap = ARGS.tmap_a if copy.operand == "a" else ARGS.tmap_b
-    mask = w.const(cluster_mask(em.config.cluster_m), "i16") if multicast else None
+    mask = multicast_mask(em, copy.operand) if multicast else None
     load_box(w, dst, tmap, coords, full, multicast=mask)

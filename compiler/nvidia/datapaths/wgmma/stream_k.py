@@ -12,7 +12,7 @@ consumer warpgroup ``c`` of CTA ``ctaid``.
   groups of four floats laid out so that a warp's stores are contiguous (group ``g`` of thread
   ``t`` at float ``4·(128·g + t)``); ``bar.sync 5 + c, 128``; its leader issues
   ``fence.acq_rel.gpu`` and ``st.relaxed.gpu`` of 1 into the slot's flag.
-* The *tail* segment's warpgroup, in the CTA one cluster later (``ctaid + cluster_m``: the
+* The *tail* segment's warpgroup, in the CTA one cluster later (``ctaid`` + the cluster's CTAs: the
   same rank of the next cluster), has its leader spin on ``ld.acquire.gpu`` of that CTA's flag
   until it reads 1 and reset it to 0 (so the workspace is zero again when the kernel ends),
   ``bar.sync 5 + c, 128``, then every thread adds the partial to its accumulators and stores the
@@ -110,10 +110,10 @@ def write_partial(
 def add_partial(
     em: GemmEmitter, accs: list[str], thread: str, leader: str, index: str
 ) -> list[str]:
-    """Tail segment: wait for the head's flag (in CTA ``ctaid - cluster_m``), reset it, and
+    """Tail segment: wait for the head's flag (in CTA ``ctaid`` - the cluster's CTAs), reset it, and
     return ``accs`` plus the head's partial sums."""
     w, cfg = em.w, em.config
-    flag, partial = _slot(em, index, w.addi(em.sreg("ctaid.x"), -cfg.cluster_m))
+    flag, partial = _slot(em, index, w.addi(em.sreg("ctaid.x"), -cfg.cluster_size))
     em.if_then(leader, lambda: _take_flag(em, flag), "sk_wait")
     _handoff_sync(em, index)
     mine = em.elem(partial, w.muli(thread, 4), "f32", PTR_GLOBAL)
