@@ -56,28 +56,77 @@ CANDIDATES = {
         "cluster_m": 2,
     },
 }
+CLUSTER_2D_CANDIDATES = {
+    # 2-D clusters: CTAs along M share B, along N share A (each multicasts its part of a tile).
+    f"{mode}_{bm}x{bn}_s{st}_c{cm}x{cn}": {
+        **({"consumers": "pingpong"} if mode == "pp" else {}),
+        "block_m": bm,
+        "block_n": bn,
+        "stages": st,
+        "cluster_m": cm,
+        "cluster_n": cn,
+    }
+    for mode, bm, bn, st, cm, cn in (
+        ("coop", 128, 256, 3, 2, 2),
+        ("coop", 128, 256, 4, 2, 2),
+        ("coop", 128, 192, 4, 2, 2),
+        ("coop", 128, 128, 5, 1, 2),
+        ("coop", 128, 128, 5, 2, 2),
+        ("coop", 128, 128, 5, 4, 2),
+        ("coop", 128, 128, 5, 2, 4),
+        ("coop", 128, 64, 8, 2, 2),
+        ("coop", 128, 64, 8, 4, 2),
+        ("pp", 64, 128, 6, 1, 2),
+        ("pp", 64, 128, 6, 2, 2),
+        ("pp", 64, 128, 6, 4, 2),
+    )
+}
+CANDIDATES.update(CLUSTER_2D_CANDIDATES)
 SWAP_CANDIDATES = {
     # C^T = B^T·A^T (swap-AB): the kernel's rows are N (64 per consumer warpgroup), its columns
     # M in any multiple of 8 (A read K-major), and C is stored column-major (c_layout col).
-    f"swap_{mode}_{bm}x{bn}_s{st}{tail}": {
+    f"swap_{mode}_{bm}x{bn}_s{st}{tail}" + (f"_c{cm}x{cn}" if cm * cn > 1 else ""): {
         "consumers": "cooperative" if mode == "coop" else "pingpong",
         "block_m": bm,
         "block_n": bn,
         "stages": st,
         **({"decomposition": "stream_k"} if tail else {}),
+        **({"cluster_m": cm, "cluster_n": cn} if cm * cn > 1 else {}),
     }
-    for mode, bm, bn, st, tail in (
-        ("coop", 128, 112, 6, ""),
-        ("coop", 128, 144, 5, ""),
-        ("coop", 128, 160, 5, ""),
-        ("coop", 128, 200, 4, ""),
-        ("coop", 128, 224, 3, ""),
-        ("coop", 128, 256, 3, ""),
-        ("coop", 128, 256, 3, "_sk"),
-        ("pp", 64, 80, 8, ""),
-        ("pp", 64, 104, 8, ""),
-        ("pp", 64, 152, 6, ""),
-        ("pp", 64, 192, 5, ""),
+    for mode, bm, bn, st, tail, cm, cn in (
+        ("coop", 128, 96, 6, "", 1, 1),
+        ("coop", 128, 112, 6, "", 1, 1),
+        ("coop", 128, 128, 5, "", 1, 1),
+        ("coop", 128, 144, 5, "", 1, 1),
+        ("coop", 128, 160, 5, "", 1, 1),
+        ("coop", 128, 176, 4, "", 1, 1),
+        ("coop", 128, 192, 4, "", 1, 1),
+        ("coop", 128, 200, 4, "", 1, 1),
+        ("coop", 128, 208, 4, "", 1, 1),
+        ("coop", 128, 224, 3, "", 1, 1),
+        ("coop", 128, 240, 3, "", 1, 1),
+        ("coop", 128, 256, 3, "", 1, 1),
+        ("coop", 128, 256, 3, "_sk", 1, 1),
+        ("pp", 64, 64, 10, "", 1, 1),
+        ("pp", 64, 72, 8, "", 1, 1),
+        ("pp", 64, 80, 8, "", 1, 1),
+        ("pp", 64, 96, 8, "", 1, 1),
+        ("pp", 64, 104, 8, "", 1, 1),
+        ("pp", 64, 112, 7, "", 1, 1),
+        ("pp", 64, 128, 6, "", 1, 1),
+        ("pp", 64, 136, 6, "", 1, 1),
+        ("pp", 64, 152, 6, "", 1, 1),
+        ("pp", 64, 176, 5, "", 1, 1),
+        ("pp", 64, 192, 5, "", 1, 1),
+        ("coop", 128, 96, 6, "", 2, 2),
+        ("coop", 128, 96, 6, "", 4, 2),
+        ("coop", 128, 128, 5, "", 2, 2),
+        ("coop", 128, 160, 5, "", 2, 2),
+        ("coop", 128, 160, 5, "", 4, 2),
+        ("pp", 64, 80, 8, "", 2, 2),
+        ("pp", 64, 104, 8, "", 1, 2),
+        ("pp", 64, 104, 8, "", 1, 4),
+        ("coop", 128, 216, 3, "", 1, 2),
     )
 }
 HEADLINE = [(4096, 4096, 4096), (8192, 8192, 8192), (16384, 16384, 4096), (8192, 8192, 1024)]

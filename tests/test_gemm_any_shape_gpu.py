@@ -14,6 +14,7 @@ from hopper_device import hopper_present
 
 from warpsched.nvidia.gemm.config import HopperGemmConfig
 from warpsched.runtime.gemm_heuristic import rule_configs
+from warpsched.runtime.gemm_select import selection_configs
 
 pytestmark = [
     pytest.mark.gpu,
@@ -30,7 +31,7 @@ def gemm_default_configs() -> list[HopperGemmConfig]:
             for inputs in ("bf16", "f16"):
                 for c in (inputs, "f32"):
                     base = HopperGemmConfig(a_layout=a, b_layout=b, in_dtype=inputs, out_dtype=c)
-                    out.extend(rule_configs(base))
+                    out.extend(rule_configs(base) + selection_configs(base))
     return out
 
 
@@ -194,3 +195,35 @@ def test_custom_op_under_torch_compile_and_cuda_graph():
     graph.replay()
     torch.cuda.synchronize()
     check_matmul(torch, static_c, static_a, static_b)
+
+
+@pytest.mark.parametrize(
+    "m, n, k, b_cols",
+    [
+        (1536, 1536, 1536, 1536),  # a swap-AB 128×144 kernel (one full wave)
+        (1000, 504, 3000, 504),  # a swap-AB 64×80 kernel, B's rows off 128 bytes
+        (512, 2992, 3000, 2992),  # 128×128 tiles in 2x2 clusters
+        (1000, 1536, 3000, 1544),  # 4x2 clusters, B a view of padded rows
+    ],
+)
+def test_the_kernels_gemm_picks_by_measured_times(m, n, k, b_cols):
+    """Products where ``gemm_select`` takes a kernel the rule does not (a swap-AB kernel or a 2-D
+    cluster), into a NaN-poisoned C, against float64."""
+    import torch
+
+    from warpsched.runtime.gemm import gemm
+    from warpsched.runtime.gemm_candidates import Candidate
+    from warpsched.runtime.gemm_heuristic import shape_attributes
+    from warpsched.runtime.gemm_select import select_kernel
+
+    aligned = b_cols * 2 % 128 == 0
+    pick = select_kernel(m, n, k, True, aligned, 132)
+    assert pick.swap or pick.cluster_n > 1
+    assert pick != Candidate.of_attributes(shape_attributes(m, n, 132, k, True, aligned))
+    gen = torch.Generator(device="cuda").manual_seed(m + n + k)
+    a = torch.randn(m, k, device="cuda", generator=gen).to(torch.bfloat16)
+    b = torch.randn(k, b_cols, device="cuda", generator=gen).to(torch.bfloat16)[:, :n]
+    c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+    gemm(a, b, c)
+    torch.cuda.synchronize()
+    check_matmul(torch, c, a, b)

@@ -54,6 +54,8 @@ def test_space_restricts_the_search():
     assert [(c.raster.value, c.stages) for c in found] == [("along_m", 4), ("along_n", 4)]
     paired = candidates(HopperGemmConfig(), dataclasses.replace(space, cluster_m=(1, 2)))
     assert [c.cluster_m for c in paired] == [1, 2, 1, 2]
+    grids = candidates(HopperGemmConfig(), dataclasses.replace(space, cluster_n=(1, 2)))
+    assert [c.cluster_n for c in grids] == [1, 2, 1, 2]  # 2-D clusters when asked for
 
 
 def test_compile_all_fills_the_cache(tmp_path, monkeypatch):

@@ -10,8 +10,10 @@ into an aligned buffer (``gemm_dispatch.staging``); a C whose rows TMA cannot wr
 by the register epilogue, or into a padded buffer and copied (``gemm_dispatch.c_route``); a
 column-major ``out`` that TMA can address is stored column-major by the kernel (``c_layout
 col``), other non-contiguous ones through a row-major buffer.  The configuration is
-``config`` when given, else a ``TuningTable`` entry for the shape, else ``gemm_heuristic``'s
-rule; its layouts and element types always follow the operands and ``out``.
+``config`` when given, else a ``TuningTable`` entry for the shape, else for one product the
+kernel ``gemm_select`` picks (the rule's, or one the shipped times measured clearly faster,
+possibly computing ``Cᵀ = Bᵀ·Aᵀ``), and for a batch ``gemm_heuristic``'s rule; its layouts and
+element types always follow the operands and ``out``.
 
 Objects that are not torch tensors (``__cuda_array_interface__``, DLPack without torch) take
 the 2-D path only, and must be TMA-legal as ``as_matrix`` checks.
@@ -38,6 +40,7 @@ from .gemm_dispatch import (
 )
 from .gemm_heuristic import ROW_ALIGN, default_config
 from .gemm_kernel import GemmKernel, sm_count
+from .gemm_select import select_kernel
 from .gemm_swap import swapped_product, with_variant
 from .tensors import Layout, TensorArgumentError, as_matrix, short_dtype, torch_dtype
 
@@ -60,7 +63,7 @@ def gemm(a, b, out=None, *, config: HopperGemmConfig | None = None, table=None, 
     tile, ring, consumers, cluster and decomposition; ``table`` (a ``TuningTable``) does so for
     the shapes it holds, and computes ``Cᵀ = Bᵀ·Aᵀ`` where its entry says ``swap_ab`` (and C's
     transpose is a TMA-stored matrix; otherwise the shape picks); without either,
-    ``gemm_heuristic`` picks by shape.  Raises
+    ``gemm_select`` picks by shape (``gemm_heuristic`` for a batch).  Raises
     ``TensorArgumentError`` / ``GemmArgumentError`` naming the rule a bad call breaks."""
     torch = _torch()
     if torch is None or not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)):
@@ -208,8 +211,7 @@ def _gemm_2d(a, b, out, config, table, stream, batch: Batch | None = None):
         if base is not None and table.swaps((m, n, k)):
             product = None if batch else swapped_product(base, variant, a_arg, b_arg, c_arg)
             if product is not None:
-                kernel = kernel_for(product.config)
-                return kernel._run(b, product.a, product.b, out, product.c, stream)
+                return _run_swapped(product, b, out, stream)
             base = None  # the entry's kernel computes the transposed product: pick by shape
     if base is None:
         a_aligned, b_aligned = (
@@ -218,9 +220,23 @@ def _gemm_2d(a, b, out, config, table, stream, batch: Batch | None = None):
         )
         entries = batch.count if batch else 1
         sms = sm_count(a_arg.device or 0)
-        base = default_config(m, n, sms, HopperGemmConfig(), a_aligned, b_aligned, entries, k)
+        if batch is None:
+            pick = select_kernel(m, n, k, a_aligned, b_aligned, sms)
+            base = pick.config()
+            if pick.swap:
+                product = swapped_product(base, variant, a_arg, b_arg, c_arg)
+                if product is not None:
+                    return _run_swapped(product, b, out, stream)
+                base = None  # a swap kernel this call cannot run: the rule's
+        if base is None:
+            base = default_config(m, n, sms, HopperGemmConfig(), a_aligned, b_aligned, entries, k)
     chosen = with_variant(base, variant)
     return kernel_for(chosen)._run(a, a_arg, b_arg, out, c_arg, stream, batch=batch)
+
+
+def _run_swapped(product, b, out, stream):
+    """Launch the kernel of ``Cᵀ = Bᵀ·Aᵀ`` (``gemm_swap.SwappedProduct``) into ``out``."""
+    return kernel_for(product.config)._run(b, product.a, product.b, out, product.c, stream)
 
 
 def _torch():

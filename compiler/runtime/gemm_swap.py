@@ -38,6 +38,24 @@ def with_variant(base: HopperGemmConfig, variant: dict) -> HopperGemmConfig:
         raise
 
 
+FLIPPED = {MatrixLayout.ROW: MatrixLayout.COL, MatrixLayout.COL: MatrixLayout.ROW}
+
+
+def transposed_variant(product: HopperGemmConfig) -> dict:
+    """What a kernel takes to compute ``Cᵀ = Bᵀ·Aᵀ`` of the same memory as a product of
+    ``product``'s layouts and types: the operands' layouts exchanged and flipped, C's flipped
+    (stored by the TMA epilogue), one product (apply with ``with_variant``)."""
+    return {
+        "a_layout": FLIPPED[product.b_layout],
+        "b_layout": FLIPPED[product.a_layout],
+        "c_layout": FLIPPED[product.c_layout],
+        "in_dtype": product.in_dtype,
+        "out_dtype": product.out_dtype,
+        "epilogue": EpilogueKind.TMA,
+        "batch": BatchMode.SINGLE,
+    }
+
+
 @dataclass(frozen=True)
 class SwappedProduct:
     """The kernel configuration and the operands of ``Cᵀ = Bᵀ·Aᵀ``: ``a`` is Bᵀ, ``b`` is Aᵀ

@@ -23,8 +23,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..nvidia.gemm.config import EpilogueKind, GemmConfigError, HopperGemmConfig
-from ..nvidia.program.enums import MatrixLayout
+from ..nvidia.gemm.config import GemmConfigError, HopperGemmConfig
+from .gemm_swap import transposed_variant, with_variant
 
 Shape = tuple[int, int, int]
 SWAP_AB = "swap_ab"
@@ -72,6 +72,8 @@ class SearchSpace:
     raster: tuple[str, ...] = ("along_m", "along_n")
     group: tuple[int, ...] = (8, 16)
     cluster_m: tuple[int, ...] = (1, 2)
+    cluster_n: tuple[int, ...] = (1,)
+    """CTAs along N that share A (2-D clusters with ``cluster_m``): not searched by default."""
     decomposition: tuple[str, ...] = ("data_parallel", "stream_k")
     swap_tiles: tuple[tuple[int, int], ...] = SWAP_TILES
 
@@ -84,7 +86,10 @@ def candidates(
     each number of TMA-epilogue staging passes (a deeper ring can cost a second pass, so
     both are timed)."""
     out: dict[tuple, HopperGemmConfig] = {}
-    for (bm, bn), stages, mode, epi, raster, group, cluster_m, split in itertools.product(
+    for (
+        bm,
+        bn,
+    ), stages, mode, epi, raster, group, cluster_m, cluster_n, split in itertools.product(
         space.tiles,
         sorted(space.stages, reverse=True),
         space.consumers,
@@ -92,6 +97,7 @@ def candidates(
         space.raster,
         space.group,
         space.cluster_m,
+        space.cluster_n,
         space.decomposition,
     ):
         try:
@@ -105,11 +111,12 @@ def candidates(
                 raster=raster,
                 group=group,
                 cluster_m=cluster_m,
+                cluster_n=cluster_n,
                 decomposition=split,
             )
         except GemmConfigError:
             continue
-        key = (bm, bn, mode, epi, raster, group, cluster_m, split, config.staging_passes)
+        key = (bm, bn, mode, epi, raster, group, cluster_m, cluster_n, split, config.staging_passes)
         out.setdefault(key, config)
     return [dataclasses.replace(c, name=f"{base.name}_{i}") for i, c in enumerate(out.values())]
 
@@ -123,14 +130,7 @@ def swap_candidates(
     ``base`` (a column-major C is not batched)."""
     if base.batched:
         return []
-    flip = {MatrixLayout.ROW: MatrixLayout.COL, MatrixLayout.COL: MatrixLayout.ROW}
-    swapped = dataclasses.replace(
-        base,
-        a_layout=flip[base.b_layout],
-        b_layout=flip[base.a_layout],
-        c_layout=flip[base.c_layout],
-        epilogue=EpilogueKind.TMA,
-    )
+    swapped = with_variant(base, transposed_variant(base))
     found = candidates(
         swapped, dataclasses.replace(space, tiles=space.swap_tiles, epilogue=("tma",))
     )

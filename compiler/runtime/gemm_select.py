@@ -1,0 +1,74 @@
+"""The kernel ``gemm()`` runs for one product when no table names one: the rule, or a kernel
+measured to be clearly faster.
+
+``select_kernel(m, n, k, a_aligned, b_aligned, sm_count)`` starts from the rule's kernel
+(``gemm_heuristic.shape_attributes``) and predicts the time of every kernel of the shipped
+times table on the product (``gemm_times.MeasuredTimes``: a wave model fitted to measured
+times, corrected by the measured products nearest to it).  It takes the fastest predicted
+kernel when it beats the rule's by ``SWITCH`` or more, and the rule's otherwise: the rule is
+what earlier measurements chose, so a small predicted gain, within the model's error, is not
+worth a change.  The picks include swap-AB kernels (``Cᵀ = Bᵀ·Aᵀ``, which ``gemm()`` runs on the
+transposed views where C's transpose is TMA-stored, and otherwise replaces by the rule's) and
+2-D clusters.  The table was measured on an H100 SXM (132 SMs, bf16 row-major operands); on a
+device with another SM count the rule decides alone.  Picks are cached per product.  What the
+choice gains is measured in docs/benchmarks.md ("gemm() picks by measured times").
+"""
+
+from __future__ import annotations
+
+import functools
+
+from ..nvidia.gemm.config import EpilogueKind, GemmConfigError, HopperGemmConfig
+from .gemm_candidates import Candidate
+from .gemm_heuristic import shape_attributes
+from .gemm_swap import transposed_variant, with_variant
+from .gemm_times import TABLE, MeasuredTimes, Product
+
+SWITCH = 1.05
+"""The predicted speed-up over the rule's kernel a measured kernel needs to be taken."""
+
+
+@functools.cache
+def shipped_times() -> MeasuredTimes:
+    """The times table shipped with the package (``gemm_times.TABLE``), fitted once."""
+    return MeasuredTimes(TABLE.read_text(), TABLE.name)
+
+
+@functools.lru_cache(maxsize=4096)
+def select_kernel(
+    m: int, n: int, k: int, a_aligned: bool, b_aligned: bool, sm_count: int
+) -> Candidate:
+    """The kernel for a single ``m × n × k`` product (see the module docstring); ``a_aligned``,
+    ``b_aligned``: the operand's rows start on 128-byte boundaries."""
+    rule = Candidate.of_attributes(shape_attributes(m, n, sm_count, k, a_aligned, b_aligned))
+    times = shipped_times()
+    if sm_count != times.device.sms or rule not in times.candidates:
+        return rule
+    predicted = times.predict(Product(m, n, k, not a_aligned, not b_aligned))
+    fastest = min(predicted, key=predicted.get)
+    return fastest if predicted[rule] >= SWITCH * predicted[fastest] else rule
+
+
+def selection_configs(base: HopperGemmConfig) -> list[HopperGemmConfig]:
+    """Every configuration ``gemm()`` may launch through ``select_kernel`` for one product of
+    ``base``'s layouts and types: each kernel of the shipped table with the TMA and the register
+    epilogue (``gemm_swap.with_variant``'s, where the ring leaves no room to stage C), a swap-AB
+    kernel on the transposed layouts (``gemm_swap.transposed_variant``) where it takes them.
+    What a cache must hold, beside ``gemm_heuristic.rule_configs``, for ``gemm()`` to run every
+    single product without a compiler."""
+    product = {
+        field: getattr(base, field)
+        for field in ("a_layout", "b_layout", "c_layout", "in_dtype", "out_dtype")
+    }
+    out = []
+    for candidate in shipped_times().candidates:
+        if candidate.swap:
+            variants = [transposed_variant(base)]
+        else:
+            variants = [{**product, "epilogue": epilogue} for epilogue in EpilogueKind]
+        for variant in variants:
+            try:
+                out.append(with_variant(candidate.config(), variant))
+            except GemmConfigError:  # a width a row-major Aᵀ cannot take: gemm() takes the rule
+                continue
+    return list(dict.fromkeys(out))

@@ -1,0 +1,217 @@
+"""Predicted kernel times for a product, from a table of measured ones.
+
+The table (``gemm_times_h100.tsv``, written by ``bench/gemm_select_data.py``) holds the time of
+every ``Candidate`` on a few thousand products measured on one GPU.  ``MeasuredTimes.predict``
+estimates each candidate's time on any product in two steps:
+
+1. **Waves.**  A persistent kernel runs its units of work (tiles, or a cluster's block of them)
+   in waves of as many as the device holds at once (one per SM, or the clusters that fit), so
+   its time is about ``w0 + w1·waves + w2·work + w3·split + (w4·off_a + w5·off_b)·work``:
+   ``work`` is the k-blocks one CTA walks (waves × k-blocks; stream-K: its share of all of them;
+   split-K: waves × k-blocks per run), ``split`` split-K's partial-sum traffic, and ``off_a``,
+   ``off_b`` say that A's or B's rows start off 128-byte boundaries (``WaveFeatures``).  The
+   weights are fitted per candidate by least squares on the relative error.
+2. **Neighbours.**  The fit's error on the ``NEIGHBOURS`` measured products nearest to the one
+   asked for (in log M, log N, log K and the two alignments) corrects it, weighted by nearness:
+   what waves do not explain (L2 traffic, a tile's fit to the product's edges) varies slowly
+   with the shape.
+
+A candidate computing ``Cᵀ = Bᵀ·Aᵀ`` sees the product transposed (its M is N).  The table's
+header names its device, SM count and the clusters of each size the device runs at once.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..nvidia.gemm.config import HopperGemmConfig
+from .gemm_candidates import Candidate
+from .gemm_geometry import split_count
+
+NEIGHBOURS = 10
+SEARCH_WINDOW = 200
+"""The nearest products searched first for each candidate's ``NEIGHBOURS`` measured ones."""
+NEAR = 0.3
+"""Distance added to every neighbour's before it is inverted into a weight."""
+ALIGNMENT_WEIGHT = 3.0
+"""How far apart (in octaves of M, N or K) rows on and off 128-byte boundaries count."""
+ROW_ALIGN = 128
+
+
+class TimesTableError(ValueError):
+    """A times table that cannot be read; the message names the line."""
+
+
+@dataclass(frozen=True)
+class Product:
+    """``C = A·B`` with A ``m × k`` and B ``k × n`` (row-major, the table's layout);
+    ``off_a``/``off_b``: the operand's rows start off 128-byte boundaries."""
+
+    m: int
+    n: int
+    k: int
+    off_a: bool = False
+    off_b: bool = False
+
+    @classmethod
+    def of(cls, m: int, n: int, k: int, element_bytes: int = 2) -> Product:
+        """The product of row-major operands with leading dimensions ``k`` and ``n``."""
+        return cls(m, n, k, k * element_bytes % ROW_ALIGN != 0, n * element_bytes % ROW_ALIGN != 0)
+
+    @property
+    def key(self) -> tuple[float, ...]:
+        """Where the product lies for the neighbour search."""
+        return (
+            math.log2(self.m),
+            math.log2(self.n),
+            math.log2(self.k),
+            ALIGNMENT_WEIGHT * self.off_a,
+            ALIGNMENT_WEIGHT * self.off_b,
+        )
+
+
+@dataclass(frozen=True)
+class Device:
+    """What the wave count needs of the GPU: its SMs and how many clusters of each size it runs
+    at once."""
+
+    sms: int
+    cluster_slots: dict[int, int]
+
+    def slots(self, cluster_size: int) -> int:
+        return self.sms if cluster_size == 1 else self.cluster_slots[cluster_size]
+
+
+def wave_features(candidate: Candidate, p: Product, device: Device) -> tuple[float, ...]:
+    """``(1, waves, work, split, work·off_a, work·off_b)`` of ``candidate`` on ``p`` (see the
+    module docstring)."""
+    config = _config(candidate)
+    rows, cols = (p.n, p.m) if candidate.swap else (p.m, p.n)
+    units = -(-rows // (config.block_m * config.cluster_m)) * -(
+        -cols // (config.block_n * config.cluster_n)
+    )
+    slots = device.slots(config.cluster_size)
+    k_blocks = -(-p.k // config.block_k)
+    split = 0.0
+    if config.split_k:
+        runs = split_count(config, rows, cols, p.k, device.sms)
+        waves = -(-(units * runs) // device.sms)
+        work = waves * k_blocks / runs
+        split = runs * config.block_m * config.block_n / 16384
+    elif config.stream_k:
+        waves = -(-units // slots)
+        work = max(units * k_blocks / slots, k_blocks)
+    else:
+        waves = -(-units // slots)
+        work = waves * k_blocks
+    return (1.0, float(waves), work, split, work * p.off_a, work * p.off_b)
+
+
+_CONFIGS: dict[Candidate, HopperGemmConfig] = {}
+
+
+def _config(candidate: Candidate) -> HopperGemmConfig:
+    """The candidate's kernel on the table's row-major A and B (``Candidate.config``)."""
+    if candidate not in _CONFIGS:
+        _CONFIGS[candidate] = candidate.config()
+    return _CONFIGS[candidate]
+
+
+class MeasuredTimes:
+    """The times table ``text`` (see ``read``) and the model fitted to it."""
+
+    def __init__(self, text: str, source: str = "<times>") -> None:
+        self.device, self.candidates, self.products, times = read(text, source)
+        import numpy as np
+
+        self._np = np
+        self._keys = np.array([p.key for p in self.products])
+        self._weights = []
+        residuals = np.full((len(self.products), len(self.candidates)), np.nan)
+        for j, candidate in enumerate(self.candidates):
+            measured = np.array([row[j] for row in times])
+            have = ~np.isnan(measured)
+            x = np.array(
+                [
+                    wave_features(candidate, p, self.device)
+                    for p, h in zip(self.products, have, strict=True)
+                    if h
+                ]
+            )
+            t = measured[have]
+            w, *_ = np.linalg.lstsq(x / t[:, None], np.ones_like(t), rcond=None)
+            residuals[have, j] = np.log(t / np.maximum(x @ w, 1e-9))
+            self._weights.append(w)
+        self._residuals = residuals
+
+    def predict(self, p: Product) -> dict[Candidate, float]:
+        """Each candidate's estimated time (µs) on ``p``."""
+        np = self._np
+        distance = np.linalg.norm(self._keys - np.array(p.key), axis=1)
+        order = np.argsort(distance, kind="stable")
+        for window in (SEARCH_WINDOW, len(order)):  # the nearest first: enough almost always
+            residual = self._residuals[order[:window]]
+            usable = ~np.isnan(residual)
+            counted = np.cumsum(usable, axis=0)
+            if counted[-1].min() >= NEIGHBOURS:
+                break
+        nearest = usable & (counted <= NEIGHBOURS)
+        order = order[: len(residual)]
+        weight = nearest / (distance[order] + NEAR)[:, None]
+        correction = (np.where(nearest, residual, 0.0) * weight).sum(0) / weight.sum(0)
+        out = {}
+        for j, candidate in enumerate(self.candidates):
+            base = float(np.dot(wave_features(candidate, p, self.device), self._weights[j]))
+            out[candidate] = max(base, 1e-9) * math.exp(float(correction[j]))
+        return out
+
+
+def read(text: str, source: str) -> tuple[Device, list[Candidate], list[Product], list[list]]:
+    """A times table: ``#`` comment lines (one ``# device: sms N; cluster_slots S:C ...``), a
+    header ``m n k`` and candidate names, then one tab-separated row per product of its sizes
+    and times in µs (``-``: not measured); ``TimesTableError`` names a bad line."""
+    device, header, rows = None, None, []
+    for number, line in enumerate(text.splitlines(), 1):
+        where = f"{source}:{number}"
+        if line.startswith("# device:"):
+            device = _device(line, where)
+        elif line.startswith("#") or not line.strip():
+            continue
+        elif header is None:
+            header = line.split("\t")
+            if header[:3] != ["m", "n", "k"]:
+                raise TimesTableError(f"{where}: the header must start with m, n, k")
+            candidates = [Candidate.parse(name) for name in header[3:]]
+        else:
+            cells = line.split("\t")
+            if len(cells) != len(header):
+                raise TimesTableError(f"{where}: {len(cells)} cells, the header has {len(header)}")
+            m, n, k = (int(c) for c in cells[:3])
+            rows.append(
+                (Product.of(m, n, k), [math.nan if c == "-" else float(c) for c in cells[3:]])
+            )
+    if device is None or header is None or not rows:
+        raise TimesTableError(f"{source}: needs a '# device:' line, a header and rows")
+    return device, candidates, [p for p, _ in rows], [t for _, t in rows]
+
+
+def _device(line: str, where: str) -> Device:
+    """``# device: sms 132; cluster_slots 2:66 4:30 8:15`` (anything after a ``;`` more is
+    ignored)."""
+    fields = dict(
+        part.strip().split(" ", 1) for part in line[len("# device:") :].split(";") if part.strip()
+    )
+    try:
+        slots = dict(
+            tuple(int(x) for x in pair.split(":")) for pair in fields["cluster_slots"].split()
+        )
+        return Device(int(fields["sms"]), slots)
+    except (KeyError, ValueError) as exc:
+        raise TimesTableError(
+            f"{where}: expected '# device: sms N; cluster_slots S:C ...'"
+        ) from exc
+
+
+TABLE = Path(__file__).with_name("gemm_times_h100.tsv")

@@ -1,0 +1,133 @@
+"""gemm()'s choice of kernel by shape (``gemm_select``): the shipped times table, the model
+fitted to it, and the rule it starts from.
+
+The model's predictions are checked against the table they were fitted on (a feature that reads
+the product wrongly, such as a swap-AB kernel's rows taken as M, misplaces them), and the pick
+against its definition: the rule's kernel unless another is predicted ``SWITCH`` faster."""
+
+from __future__ import annotations
+
+import math
+import statistics
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from warpsched.nvidia.gemm.config import HopperGemmConfig
+from warpsched.runtime.gemm_candidates import Candidate, CandidateNameError
+from warpsched.runtime.gemm_heuristic import shape_attributes
+from warpsched.runtime.gemm_select import SWITCH, select_kernel, selection_configs, shipped_times
+from warpsched.runtime.gemm_times import (
+    TABLE,
+    Device,
+    Product,
+    TimesTableError,
+    read,
+    wave_features,
+)
+
+H100 = 132
+
+
+@pytest.fixture(scope="module")
+def table():
+    return read(TABLE.read_text(), TABLE.name)
+
+
+def test_every_kernel_of_the_table_is_named_as_it_parses(table):
+    _, candidates, products, _ = table
+    assert len(candidates) >= 40 and len(products) >= 1000
+    for candidate in candidates:
+        assert Candidate.parse(candidate.name) == candidate
+        candidate.config()  # a legal kernel
+
+
+def test_the_rule_kernels_are_in_the_table(table):
+    """select_kernel compares the rule's pick with the others: it must be measured."""
+    _, candidates, products, _ = table
+    for p in products[::7]:
+        rule = shape_attributes(p.m, p.n, H100, p.k, not p.off_a, not p.off_b)
+        assert Candidate.of_attributes(rule) in candidates
+
+
+def test_the_predictions_follow_the_measured_times(table):
+    """On the products measured, the predicted times lie within 5 % of the measured ones for
+    the median kernel, and the fastest predicted kernel is within 3 % of the fastest measured on
+    three products in four."""
+    _, candidates, products, times = table
+    model = shipped_times()
+    errors, close = [], []
+    for p, row in list(zip(products, times, strict=True))[::5]:
+        predicted = model.predict(p)
+        measured = {c: t for c, t in zip(candidates, row, strict=True) if not math.isnan(t)}
+        errors += [abs(math.log(predicted[c] / t)) for c, t in measured.items()]
+        pick = min(measured, key=predicted.get)
+        close.append(min(measured.values()) / measured[pick] >= 0.97)
+    assert statistics.median(errors) < 0.05
+    assert sum(close) >= 0.75 * len(close)
+
+
+def test_a_swap_kernel_sees_the_product_transposed():
+    """A swap-AB 64×80 kernel's rows are N: 8320 × 80 takes 130 × 1 units, one wave; read as
+    M it would be 2 × 104 units, two waves."""
+    device = Device(H100, {2: 66, 4: 30, 8: 15})
+    swap = Candidate.parse("swap_pp_64x80_s8")
+    assert wave_features(swap, Product(80, 8320, 1024), device)[1] == 1.0
+    assert wave_features(swap, Product(8320, 80, 1024), device)[1] == 2.0
+
+
+@given(
+    m=st.integers(1, 6000),
+    n=st.integers(8, 6000).map(lambda x: x // 8 * 8),
+    k=st.integers(8, 20000).map(lambda x: x // 8 * 8),
+    a_aligned=st.booleans(),
+    b_aligned=st.booleans(),
+)
+@settings(max_examples=60, deadline=None)
+def test_the_pick_is_the_rule_or_a_clearly_faster_kernel(m, n, k, a_aligned, b_aligned):
+    pick = select_kernel(m, n, k, a_aligned, b_aligned, H100)
+    rule = Candidate.of_attributes(shape_attributes(m, n, H100, k, a_aligned, b_aligned))
+    if pick != rule:
+        predicted = shipped_times().predict(Product(m, n, k, not a_aligned, not b_aligned))
+        assert predicted[rule] >= SWITCH * predicted[pick]
+        assert pick == min(predicted, key=predicted.get)
+    pick.config()  # a legal kernel
+
+
+def test_another_device_takes_the_rule():
+    """The table is an H100's: a device of another SM count keeps the rule's kernel."""
+    rule = Candidate.of_attributes(shape_attributes(1536, 1536, 114, 1536))
+    assert select_kernel(1536, 1536, 1536, True, True, 114) == rule
+
+
+def test_the_measured_winners_are_taken_where_the_rule_loses():
+    """1536³: the rule's 128×256 tiles use 72 of the 132 SMs; a swap-AB 128×144 tile fills
+    them (measured 0.96 of cuBLAS against 0.81)."""
+    pick = select_kernel(1536, 1536, 1536, True, True, H100)
+    rule = Candidate.of_attributes(shape_attributes(1536, 1536, H100, 1536))
+    assert pick != rule and pick.swap
+
+
+def test_selection_configs_cover_every_table_kernel_in_each_layout():
+    for a, b in (("row", "row"), ("col", "row"), ("row", "col"), ("col", "col")):
+        base = HopperGemmConfig(a_layout=a, b_layout=b)
+        configs = selection_configs(base)
+        assert len(configs) >= len(shipped_times().candidates)
+        swapped = [c for c in configs if c.c_layout.value == "col"]
+        assert swapped and all(c.a_layout.value != b or c.b_layout.value != a for c in swapped)
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("m\tn\tk\tcoop_128x256_s3\n1\t2\t3\t4\n", "needs a '# device:' line"),
+        ("# device: sms 132; cluster_slots 2:66\nx\ty\n", "must start with m, n, k"),
+        ("# device: sms 132; cluster_slots 2:66\nm\tn\tk\tcoop_128x256_s3\n1\t2\n", ":3: 2 cells"),
+        ("# device: sms many\nm\tn\tk\n", ":1: expected '# device: sms N"),
+        ("# device: sms 132; cluster_slots 2:66\nm\tn\tk\tcoop_9x9\n", "not a kernel name"),
+    ],
+)
+def test_a_bad_table_names_its_line(text, message):
+    with pytest.raises((TimesTableError, CandidateNameError), match=message):
+        read(text, "t.tsv")
