@@ -34,6 +34,8 @@ import gemm_vs_cublas as G
 MIN_NEAR_BEST = 12
 NEAR = 1.03
 ROUNDS = 7
+SMS = 132
+"""The SMs of the H100 SXM the runs measured (``gemm_select`` uses the table on such a device)."""
 CLUSTER_SLOTS = "2:66 4:30 8:15"
 """Clusters of 2, 4 and 8 CTAs an H100 SXM runs at once (``cuOccupancyMaxActiveClusters`` for
 these kernels, measured on the lent H100)."""
@@ -132,7 +134,7 @@ def table(out_path: str, runs: list[str], device: str) -> int:
         for name, t in times.items():
             near[name] += t <= NEAR * fastest
         aligned = [x * 2 % ROW_ALIGN == 0 for x in (r["k"], r["n"])]
-        attributes = shape_attributes(r["m"], r["n"], 132, r["k"], *aligned)
+        attributes = shape_attributes(r["m"], r["n"], SMS, r["k"], *aligned)
         rule.add(Candidate.of_attributes(attributes).name)
     kept = [n for n in near if near[n] >= MIN_NEAR_BEST or n in rule]
     lines = [
@@ -142,7 +144,7 @@ def table(out_path: str, runs: list[str], device: str) -> int:
         "does not take the product.",
         f"# Written by bench/gemm_select_data.py table from {len(runs)} runs, {len(rows)} "
         "products.",
-        f"# device: name {device}; sms 132; cluster_slots {CLUSTER_SLOTS}",
+        f"# device: name {device}; sms {SMS}; cluster_slots {CLUSTER_SLOTS}",
         "\t".join(["m", "n", "k", *kept]),
     ]
     for r in rows:

@@ -237,15 +237,15 @@ def default_config(
     ``ROW_ALIGN``-byte boundaries."""
     if batch > 1:
         attributes = batch_attributes(m, n, k, batch, sm_count, a_aligned and b_aligned)
-        return configured(base, attributes)
-    return configured(base, shape_attributes(m, n, sm_count, k, a_aligned, b_aligned))
+        return _configured(base, attributes)
+    return _configured(base, shape_attributes(m, n, sm_count, k, a_aligned, b_aligned))
 
 
 KEPT = ("name", "a_layout", "b_layout", "in_dtype", "out_dtype", "epilogue", "batch")
 """What ``default_config`` takes from its base: the operands decide these."""
 
 
-def configured(base: HopperGemmConfig, attributes: dict[str, object]) -> HopperGemmConfig:
+def _configured(base: HopperGemmConfig, attributes: dict[str, object]) -> HopperGemmConfig:
     """``base`` with every attribute but ``KEPT`` at its default, then ``attributes``."""
     chosen = {
         f.name: getattr(DEFAULTS, f.name)
@@ -283,7 +283,7 @@ def rule_configs(base: HopperGemmConfig) -> list[HopperGemmConfig]:
     multiples), in each batch mode of ``RULE_KERNELS``: what a cache must hold for ``gemm()``
     to run every shape without a compiler."""
     return [
-        configured(base, {**attributes, "epilogue": epilogue, "batch": batch})
+        _configured(base, {**attributes, "epilogue": epilogue, "batch": batch})
         for attributes, batches in RULE_KERNELS
         for epilogue in ("tma", "registers")
         for batch in batches

@@ -29,6 +29,7 @@ from pathlib import Path
 from ..nvidia.gemm.config import HopperGemmConfig
 from .gemm_candidates import Candidate
 from .gemm_geometry import split_count
+from .gemm_heuristic import ROW_ALIGN
 
 NEIGHBOURS = 10
 SEARCH_WINDOW = 200
@@ -37,7 +38,6 @@ NEAR = 0.3
 """Distance added to every neighbour's before it is inverted into a weight."""
 ALIGNMENT_WEIGHT = 3.0
 """How far apart (in octaves of M, N or K) rows on and off 128-byte boundaries count."""
-ROW_ALIGN = 128
 
 
 class TimesTableError(ValueError):
