@@ -195,13 +195,7 @@ def _cluster_ring(kernel: P.Kernel) -> P.Kernel:
 def _writers(kernel: P.Kernel) -> int:
     """The CTAs whose producers write one CTA's stages: its own, and every CTA it shares a
     multicast tile with (the program's ``multicast cluster`` loads)."""
-    shared = {
-        s.operand.value
-        for body in kernel.bodies
-        for s in P.walk(body.steps)
-        if isinstance(s, P.TmaLoad) and s.multicast is not None
-    }
-    return len(kernel.cluster.writers(0, "a" in shared, "b" in shared))
+    return len(kernel.stage_writers(0))
 
 
 def _cluster_counts(kernel: P.Kernel) -> list[Violation]:

@@ -34,7 +34,7 @@ from warpsched.nvidia import program as P
 from warpsched.nvidia.datapaths.wgmma import operands
 from warpsched.nvidia.datapaths.wgmma.plan import WgmmaPlanError, wgmma_plan
 from warpsched.nvidia.lowering.mainloop import is_mainloop
-from warpsched.nvidia.program.enums import EpilogueKind, Multicast, Split
+from warpsched.nvidia.program.enums import EpilogueKind, Split
 from warpsched.nvidia.program.roles import WARPGROUP_SIZE
 
 from .named_barriers import HANDOFF, ORDER, WGMMA_STAGING
@@ -82,15 +82,6 @@ def _plan(r: Actor):
         return wgmma_plan(r.kernel)
     except WgmmaPlanError:
         return None
-
-
-def _multicast(kernel: P.Kernel, operand: str) -> bool:
-    """Whether the program multicasts ``operand``'s loads (``tma_load ... multicast cluster``)."""
-    return any(
-        isinstance(s, P.TmaLoad) and s.operand.value == operand and s.multicast is Multicast.CLUSTER
-        for body in kernel.bodies
-        for s in P.walk(body.steps)
-    )
 
 
 # ---- role set-up and the persistent loop ---------------------------------------------------------
@@ -165,9 +156,7 @@ def mainloop(r: Actor, s: P.KLoop, run: Run, k_blocks: int | None = None) -> Non
 def _release(r: Actor, consume: P.InputConsume, stage: int) -> None:
     """One elected thread of the warpgroup arrives on ``empty[stage]``, in every CTA whose
     producer writes the stage (of the operands the program multicasts)."""
-    kernel = r.kernel
-    ranks = kernel.cluster.writers(r.rank, _multicast(kernel, "a"), _multicast(kernel, "b"))
-    for rank in ranks:
+    for rank in r.kernel.stage_writers(r.rank):
         r.emit(Kind.ARRIVE, consume, r.barrier(consume.pipeline, "empty", stage, rank), 1)
 
 

@@ -36,7 +36,7 @@ from warpsched.nvidia.datapaths.wgmma.stream_k import finish_tile
 from warpsched.nvidia.datapaths.wgmma.work import WorkItem, WorkWalk
 from warpsched.nvidia.lowering.errors import LoweringError
 from warpsched.nvidia.lowering.mainloop import Mainloop, is_mainloop
-from warpsched.nvidia.program.enums import EpilogueKind, Multicast, Split
+from warpsched.nvidia.program.enums import EpilogueKind, Split
 from warpsched.nvidia.program.roles import WARPGROUP_SIZE, Role
 
 REGISTER_FILE = 65536
@@ -64,12 +64,7 @@ class WarpgroupRoleLowering:
         self.ring_next: str | None = None
         self.continue_label = ""
         self.tma_stores = False
-        shared = {
-            s.operand.value
-            for body in kernel.bodies
-            for s in P.walk(body.steps)
-            if isinstance(s, P.TmaLoad) and s.multicast is Multicast.CLUSTER
-        }
+        shared = kernel.multicast_operands
         self.peer_flips = kernel.cluster.peer_flips("a" in shared, "b" in shared)
 
     def steps(self, steps: tuple[P.Step, ...]) -> None:

@@ -133,7 +133,8 @@ class Operand(enum.Enum):
 
 class Multicast(enum.Enum):
     """Where a TMA load lands: ``NONE``, the issuing CTA's stage; ``CLUSTER``, the same stage of
-    both CTAs of a 2x1 cluster, each CTA issuing its part of the box."""
+    every CTA of the cluster that shares the operand's tile (``cluster.ClusterShape.group``),
+    each CTA issuing its part of the box."""
 
     NONE = "none"
     CLUSTER = "cluster"

@@ -26,6 +26,7 @@ from warpsched.nvidia.program.enums import (
     Decomposition,
     InDtype,
     MatrixLayout,
+    Multicast,
     OutDtype,
     Payload,
     Raster,
@@ -221,6 +222,22 @@ class Kernel:
     @property
     def cluster(self) -> ClusterShape:
         return ClusterShape(self.cluster_m, self.cluster_n)
+
+    @property
+    def multicast_operands(self) -> frozenset[str]:
+        """The operands (``"a"``, ``"b"``) whose ``tma_load``s say ``multicast cluster``."""
+        return frozenset(
+            s.operand.value
+            for body in self.bodies
+            for s in walk(body.steps)
+            if isinstance(s, STEP_CLASSES["sched.nv_tma_load"]) and s.multicast is Multicast.CLUSTER
+        )
+
+    def stage_writers(self, rank: int) -> tuple[int, ...]:
+        """The CTAs whose producers write CTA ``rank``'s stages, itself first: its own and, for
+        each operand the program multicasts, its group's (``ClusterShape.writers``)."""
+        shared = self.multicast_operands
+        return self.cluster.writers(rank, "a" in shared, "b" in shared)
 
     def scheduler(self, name: str) -> TileScheduler:
         """The tile scheduler called ``name``; ValueError when there is none."""
