@@ -63,7 +63,8 @@ def selection_configs(base: HopperGemmConfig) -> list[HopperGemmConfig]:
     out = []
     for candidate in shipped_times().candidates:
         if candidate.swap:
-            variants = [transposed_variant(base)]
+            layouts = (base.a_layout, base.b_layout, base.c_layout)
+            variants = [{**product, **transposed_variant(*layouts)}]
         else:
             variants = [{**product, "epilogue": epilogue} for epilogue in EpilogueKind]
         for variant in variants:

@@ -41,16 +41,16 @@ def with_variant(base: HopperGemmConfig, variant: dict) -> HopperGemmConfig:
 FLIPPED = {MatrixLayout.ROW: MatrixLayout.COL, MatrixLayout.COL: MatrixLayout.ROW}
 
 
-def transposed_variant(product: HopperGemmConfig) -> dict:
-    """What a kernel takes to compute ``Cᵀ = Bᵀ·Aᵀ`` of the same memory as a product of
-    ``product``'s layouts and types: the operands' layouts exchanged and flipped, C's flipped
-    (stored by the TMA epilogue), one product (apply with ``with_variant``)."""
+def transposed_variant(
+    a_layout: MatrixLayout, b_layout: MatrixLayout, c_layout: MatrixLayout
+) -> dict:
+    """What a kernel takes to compute ``Cᵀ = Bᵀ·Aᵀ`` of the same memory as a product whose A,
+    B and C have these layouts: the operands' layouts exchanged and flipped, C's flipped (stored
+    by the TMA epilogue), one product (apply with ``with_variant``)."""
     return {
-        "a_layout": FLIPPED[product.b_layout],
-        "b_layout": FLIPPED[product.a_layout],
-        "c_layout": FLIPPED[product.c_layout],
-        "in_dtype": product.in_dtype,
-        "out_dtype": product.out_dtype,
+        "a_layout": FLIPPED[b_layout],
+        "b_layout": FLIPPED[a_layout],
+        "c_layout": FLIPPED[c_layout],
         "epilogue": EpilogueKind.TMA,
         "batch": BatchMode.SINGLE,
     }
@@ -76,17 +76,10 @@ def swapped_product(
     takes the transposed layouts (a width that is not a multiple of 64 needs a row-major A)."""
     if c is None or not c.tma_ready:
         return None
-    at, bt, ct = a.transposed("Aᵀ"), b.transposed("Bᵀ"), c.transposed("Cᵀ")
-    flipped = {
-        **variant,
-        "a_layout": layout_of(bt.layout),
-        "b_layout": layout_of(at.layout),
-        "c_layout": layout_of(ct.layout),
-        "epilogue": EpilogueKind.TMA,
-        "batch": BatchMode.SINGLE,
-    }
+    layouts = (layout_of(x.layout) for x in (a, b, c))
+    flipped = {**variant, **transposed_variant(*layouts)}
     try:
         config = with_variant(base, flipped)
     except GemmConfigError:
         return None
-    return SwappedProduct(config, bt, at, ct)
+    return SwappedProduct(config, b.transposed("Bᵀ"), a.transposed("Aᵀ"), c.transposed("Cᵀ"))

@@ -130,7 +130,7 @@ def swap_candidates(
     ``base`` (a column-major C is not batched)."""
     if base.batched:
         return []
-    swapped = with_variant(base, transposed_variant(base))
+    swapped = with_variant(base, transposed_variant(base.a_layout, base.b_layout, base.c_layout))
     found = candidates(
         swapped, dataclasses.replace(space, tiles=space.swap_tiles, epilogue=("tma",))
     )
