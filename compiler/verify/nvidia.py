@@ -27,16 +27,9 @@ items of 1 and ``S + 1`` k-blocks (``S`` the ring's stages, so every slot wraps)
 stream-K, the segment walks of both CTAs of a split; with split-K, the walks of the three CTAs
 of one tile cut into ``SPLITS`` runs (a head, a middle and a tail run, one each, as the launch
 gives them) and of two CTAs that walk the six runs of two tiles (head, tail, middle and middle,
-head, tail: the kernel's walk allows a CTA more than one run).  A 2x1 cluster (both CTAs'
-actors and barriers) is explored with its ring cut to 2 stages, so six actors stay within the
-state bound.  A larger cluster (4x1, 2x2, 4x2...) is explored as two CTAs that share a tile
-(two of a column, which share B, or of a row when ``cluster_m`` is 1), the ring cut the same
-way: every CTA's roles act alike (each producer multicasts its part of a shared tile to its
-group, each consumer releases a stage in every CTA that writes it), so two CTAs show every
-kind of interleaving between them, and each ``empty`` count is scaled from the CTAs that write
-a stage (``ClusterShape.writers``: ``cluster_m + cluster_n - 1``) to the two; a count that is
-not a multiple of the writers is reported before the exploration (``_cluster_counts``), since
-scaled it could match the two CTAs' arrivals.  Twelve actors would not stay within the bound.
+head, tail: the kernel's walk allows a CTA more than one run).  A cluster is explored with its
+ring cut to 2 stages, as at most two of its CTAs, its ``empty`` counts scaled with them
+(``nvidia_cluster``), so the actors stay within the state bound.
 """
 
 from __future__ import annotations
@@ -49,8 +42,6 @@ from warpsched.nvidia.datapaths.tcgen05.rules import input_box_bytes
 from warpsched.nvidia.datapaths.wgmma.operands import stage_arrival_bytes
 from warpsched.nvidia.datapaths.wgmma.plan import WgmmaPlanError, uses_wgmma, wgmma_plan
 from warpsched.nvidia.datapaths.wgmma.work import walk_items, walk_split_runs
-from warpsched.nvidia.program.cluster import ClusterShape
-from warpsched.nvidia.program.pipeline_config import BarrierCounts, InputPipelineConfig
 from warpsched.nvidia.program.smem_layout import SmemLayout
 
 from .counterexample import Violation
@@ -65,14 +56,12 @@ from .named_barriers import (
     NamedUse,
     check_named,
 )
+from .nvidia_cluster import cluster_counts, explored_cluster
 from .nvidia_explore import explore
 from .nvidia_findings import agreement, classify, termination, trace_of
 from .nvidia_model import DEALLOC, Kind, WorkItem, unroll
 
 K_BLOCKS = (1, 2)
-CLUSTER_STAGES = 2
-EXPLORED_CTAS = 2
-"""CTAs of a cluster the exploration runs: a larger cluster is explored as two of its CTAs."""
 NAMED_BARRIER_TILES = 3
 """Work items unrolled for the named-barrier table: every ping-pong warpgroup takes one after
 its first (the first skips its turn)."""
@@ -95,7 +84,7 @@ class Exploration:
 
 def check_kernel(kernel: P.Kernel) -> list[Violation]:
     """The first violations of ``kernel``'s protocol (at most one per check)."""
-    explored = _cluster_ring(kernel)
+    explored = explored_cluster(kernel)
     originals = dict(zip(map(id, explored.input_pipelines), kernel.input_pipelines, strict=True))
     return [
         dataclasses.replace(v, at=originals.get(id(v.at), v.at)) for v in _check(kernel, explored)
@@ -106,7 +95,7 @@ def _check(kernel: P.Kernel, explored: P.Kernel) -> list[Violation]:
     out = _tmem(kernel) + check_named(named_barriers(explored))
     if out:
         return out
-    structural = _cluster_counts(kernel) or _expect_tx(kernel)
+    structural = cluster_counts(kernel) or _expect_tx(kernel)
     plans = list(explorations(explored))
     for index, plan in enumerate(plans):
         unrolled = unroll(explored, plan.tiles, plan.k_blocks, plan.work)
@@ -166,56 +155,6 @@ def explorations(kernel: P.Kernel) -> Iterator[Exploration]:
             WorkItem(i.k_end - i.k_begin, i.k_begin == 0, i.k_end == k_blocks) for i in walk
         )
         yield Exploration(len(work), k_blocks, work)
-
-
-def _cluster_ring(kernel: P.Kernel) -> P.Kernel:
-    """A cluster kernel with its rings cut to ``CLUSTER_STAGES`` stages and, beyond
-    ``EXPLORED_CTAS`` CTAs, its cluster cut to that many, each ``empty`` count scaled with it
-    (see above)."""
-    cluster = kernel.cluster
-    if cluster.size == 1:
-        return kernel
-    if cluster.size <= EXPLORED_CTAS:
-        cut, writers = cluster, cluster.size
-    else:
-        along_m = min(cluster.m, EXPLORED_CTAS)
-        cut = ClusterShape(along_m, 1 if along_m > 1 else EXPLORED_CTAS)
-        writers = _writers(kernel)
-
-    def counts(c: BarrierCounts) -> BarrierCounts:  # exact for whole CTAs (_cluster_counts)
-        return BarrierCounts(c.producer, max(1, c.consumer * cut.size // writers))
-
-    rings = tuple(
-        dataclasses.replace(p, config=InputPipelineConfig(CLUSTER_STAGES, counts(p.config.counts)))
-        for p in kernel.input_pipelines
-    )
-    return dataclasses.replace(kernel, input_pipelines=rings, cluster_m=cut.m, cluster_n=cut.n)
-
-
-def _writers(kernel: P.Kernel) -> int:
-    """The CTAs whose producers write one CTA's stages: its own, and every CTA it shares a
-    multicast tile with (the program's ``multicast cluster`` loads)."""
-    return len(kernel.stage_writers(0))
-
-
-def _cluster_counts(kernel: P.Kernel) -> list[Violation]:
-    """In a cluster explored as fewer CTAs than it has, each ``empty`` count must be a multiple
-    of the CTAs that write a stage (one arrival per consumer warpgroup of each: ``_writers``):
-    the exploration sees the count scaled to the CTAs it runs, which could not show a count off
-    by less than a CTA's share."""
-    if kernel.cluster.size <= EXPLORED_CTAS:
-        return []
-    writers = _writers(kernel)
-    for pipeline in kernel.input_pipelines:
-        count = pipeline.config.counts.consumer
-        if count % writers:
-            msg = (
-                f"empty count {count} is not a multiple of the {writers} CTAs of the "
-                f"{kernel.cluster_m}x{kernel.cluster_n} cluster that write each stage: every "
-                "consumer warpgroup of each of them releases the stage once"
-            )
-            return [Violation(pipeline, "arrival-count", msg)]
-    return []
 
 
 def init_counts(kernel: P.Kernel) -> dict[tuple, int]:
