@@ -255,9 +255,10 @@ def prepare() -> int:
     from test_column_major_gpu import column_major_configs
     from test_gemm_any_shape_gpu import gemm_default_configs
     from test_hopper_gpu import gpu_test_configs
+    from test_split_k_gpu import split_k_gpu_configs
 
     every = [config(name) for name in (*CANDIDATES, *SWAP_CANDIDATES)] + gpu_test_configs()
-    every += gemm_default_configs() + column_major_configs()
+    every += gemm_default_configs() + column_major_configs() + split_k_gpu_configs()
     return cache(every)
 
 

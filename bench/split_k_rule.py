@@ -1,50 +1,117 @@
-"""Split-K against the default ``gemm()`` and cuBLAS on the shapes nobody tuned for, to read off
-when ``gemm_heuristic`` should take split-K.
+"""Split-K, alone and in clusters, against the default ``gemm()`` and cuBLAS on deep products,
+to read off when ``gemm_heuristic`` should take split-K and which kernel.
 
     .venv/bin/python bench/split_k_rule.py prepare    # here: compile the kernels into the cache
     python3 bench/split_k_rule.py run                 # on a GPU
 
-For every shape of ``gemm_vs_cublas.UNTUNED``, row-major bf16: ``torch.matmul`` (cuBLAS),
-``gemm()`` with no configuration (the rule's kernel), and each split-K kernel of ``SPLIT_K`` with
-``split_count``'s runs (half the SMs), with as many runs as fill every SM, and with half as
-many as ``split_count``'s; each is checked against float64 and timed as CUDA graphs on rotating
-inputs beside cuBLAS.  The table gives TFLOP/s and the ratio to cuBLAS."""
+For every shape of ``gemm_vs_cublas.UNTUNED`` and ``HOLDOUT`` that some kernel of ``SPLIT_K``
+can cut into two runs or more, row-major bf16: ``torch.matmul`` (cuBLAS), the kernel of
+``gemm_heuristic``'s rule (``rule``), and each split-K kernel with every split count of ``SPLITS`` its launch takes
+(every run its own CTA, or cluster: ``gemm_checks.check_splits``) and ``split_count``'s.  A
+swap-AB kernel (``swap_``) computes ``Cᵀ = Bᵀ·Aᵀ`` on the transposed views.  Each is checked
+against float64 and timed as CUDA graphs on rotating inputs beside cuBLAS.  The table gives,
+per kernel, the ratio to cuBLAS of its fastest split count (``S``), the first row cuBLAS's
+TFLOP/s; ``--json`` also prints every timing as one JSON line per shape."""
 
 from __future__ import annotations
 
+import json
 import sys
 
-from gemm_vs_cublas import L2_BYTES, TOLERANCE, UNTUNED, _time_graphs, cache, device_sms
+from gemm_vs_cublas import HOLDOUT, L2_BYTES, TOLERANCE, UNTUNED, _time_graphs, cache, device_sms
 
 from warpsched.nvidia.gemm.config import HopperGemmConfig
-from warpsched.runtime.gemm_geometry import split_count
+from warpsched.runtime.gemm_geometry import MIN_SPLIT_BLOCKS, run_ctas
 from warpsched.runtime.gemm_heuristic import SPLIT_K_64_CONFIG, default_config
 
 H100_SMS = 132
+SWAP_LAYOUTS = {"a_layout": "col", "b_layout": "col", "c_layout": "col"}
+
+
+def _split(name: str, block_n: int, stages: int, cm: int = 1, cn: int = 1) -> HopperGemmConfig:
+    layouts = SWAP_LAYOUTS if name.startswith("swap_") else {}
+    return HopperGemmConfig(
+        name=name,
+        block_n=block_n,
+        stages=stages,
+        cluster_m=cm,
+        cluster_n=cn,
+        decomposition="split_k",
+        **layouts,
+    )
+
+
 SPLIT_K = {
     "sk_128x64": SPLIT_K_64_CONFIG,
-    "sk_128x128": HopperGemmConfig(block_n=128, stages=5, decomposition="split_k"),
+    "sk_128x128": _split("sk_128x128", 128, 5),
+    **{
+        f"sk_128x{bn}_c{cm}x{cn}": _split(f"sk_128x{bn}_c{cm}x{cn}", bn, st, cm, cn)
+        for bn, st, cm, cn in (
+            (64, 8, 1, 2),
+            (64, 8, 2, 1),
+            (64, 8, 2, 2),
+            (64, 8, 1, 4),
+            (64, 8, 4, 2),
+            (128, 5, 1, 2),
+            (128, 5, 2, 1),
+            (128, 5, 2, 2),
+        )
+    },
+    **{
+        f"swap_sk_128x{bn}_c{cm}x{cn}": _split(f"swap_sk_128x{bn}_c{cm}x{cn}", bn, st, cm, cn)
+        for bn, st, cm, cn in (
+            (64, 8, 1, 1),
+            (64, 8, 2, 1),
+            (64, 8, 1, 2),
+            (96, 6, 1, 1),
+            (96, 6, 1, 2),
+            (96, 6, 1, 4),
+            (96, 6, 2, 2),
+            (128, 5, 1, 2),
+        )
+    },
 }
+"""The split-K kernels measured: 128-row tiles (swap-AB: 128 columns of C), and cluster shapes
+whose CTAs share A (``c1xN``), B (``cMx1``) or both."""
+SPLITS = (2, 3, 4, 5, 6, 8, 11, 16)
+
+
+def _rows_cols(config: HopperGemmConfig, m: int, n: int) -> tuple[int, int]:
+    """The kernel's C rows and columns for an ``m × n`` product (swapped for swap-AB)."""
+    return (n, m) if config.c_column_major else (m, n)
+
+
+def _shapes() -> list[tuple[int, int, int]]:
+    """The shapes some kernel of ``SPLIT_K`` cuts into two runs or more on the H100."""
+    return [
+        (m, n, k)
+        for m, n, k in UNTUNED + HOLDOUT
+        if -(-k // 64) >= 2 * MIN_SPLIT_BLOCKS
+        and any(2 * run_ctas(c, *_rows_cols(c, m, n)) <= H100_SMS for c in SPLIT_K.values())
+    ]
+
+
+def _rule(m: int, n: int, k: int) -> HopperGemmConfig:
+    """The rule's kernel for a row-major bf16 ``m × n × k`` product on the H100."""
+    return default_config(m, n, H100_SMS, HopperGemmConfig(), k % 64 == 0, n % 64 == 0, k=k)
 
 
 def prepare() -> int:
-    defaults = [
-        default_config(m, n, H100_SMS, HopperGemmConfig(), k * 2 % 128 == 0, n * 2 % 128 == 0, k=k)
-        for m, n, k in UNTUNED
-    ]
-    return cache([*SPLIT_K.values(), *defaults])
+    return cache([*SPLIT_K.values(), *(_rule(*shape) for shape in _shapes())])
 
 
-def run() -> int:
+def run(as_json: bool) -> int:
     import torch
 
-    from warpsched.runtime.gemm import gemm, kernel_for
+    from warpsched.runtime.epilogue_args import GemmArgumentError
+    from warpsched.runtime.gemm import kernel_for
+    from warpsched.runtime.tensors import as_matrix
 
-    sms = device_sms(torch)
-    names = ["default"] + [f"{name} S{part}" for name in SPLIT_K for part in ("", "×2", "/2")]
+    device_sms(torch)
+    names = ["rule", *SPLIT_K]
     print("\n| M×N×K | cuBLAS TFLOP/s | " + " | ".join(names) + " |")
     print("|---|---|" + "---|" * len(names))
-    for index, (m, n, k) in enumerate(UNTUNED[int(sys.argv[2]) if len(sys.argv) > 2 else 0 :]):
+    for index, (m, n, k) in enumerate(_shapes()):
         g = torch.Generator(device="cuda").manual_seed(index)
         sets = max(2, -(-2 * L2_BYTES // (2 * (m * k + k * n + m * n))))
         data = [
@@ -55,53 +122,66 @@ def run() -> int:
             for _ in range(sets)
         ]
         outs = [torch.empty(m, n, device="cuda").bfloat16() for _ in data]
+        rule = kernel_for(_rule(m, n, k))
         fns = {
             "cublas": lambda i, d=data, o=outs: torch.matmul(*d[i], out=o[i]),
-            "default": lambda i, d=data, o=outs: gemm(*d[i], o[i]),
+            "rule": lambda i, d=data, o=outs, r=rule: r(*d[i], o[i]),
         }
-        labels = {}
         for name, config in SPLIT_K.items():
             kernel = kernel_for(config)
-            full = split_count(config, m, n, k, sms)
-            tiles = -(-m // config.block_m) * -(-n // config.block_n)
-            if tiles > sms:  # split-K gives every run its own CTA
-                continue
-            every_sm = split_count(config, m, n, k, 2 * sms)  # it fills half the SMs it is given
-            for part, splits in (("", full), ("×2", every_sm), ("/2", max(1, full // 2))):
-                label = f"{name} S{part}"
-                labels[label] = splits
-                fns[label] = lambda i, d=data, o=outs, kn=kernel, s=splits: kn._run(
-                    d[i][0], *_args(d[i]), o[i], None, None, splits=s
-                )
+            for splits in (None, *SPLITS):
+                fn = _launcher(kernel, config, data, outs, splits, as_matrix)
+                try:
+                    fn(0)
+                except GemmArgumentError:  # more runs than the launch takes, or than k-blocks
+                    continue
+                fns[f"{name} S={splits or 'rule'}"] = fn
+        ref = data[0][0].double() @ data[0][1].double()
         for label, fn in fns.items():
+            outs[0].fill_(float("nan"))
             fn(0)
-            ref = data[0][0].double() @ data[0][1].double()
             err = ((outs[0].double() - ref).norm() / ref.norm()).item()
             if not err < TOLERANCE:
                 raise AssertionError(f"{label} {m}x{n}x{k}: rel_err {err:.2e}")
         ms = _time_graphs(torch, fns, sets)
-        flop = 2 * m * n * k
-        tflops = {label: flop / t / 1e9 for label, t in ms.items()}
-        cells = " | ".join(
-            f"{tflops[x]:.1f} ({tflops[x] / tflops['cublas']:.3f})"
-            + (f" S={labels[x]}" if x in labels else "")
-            if x in tflops
-            else "—"
-            for x in names
-        )
-        print(f"| {m}×{n}×{k} | {tflops['cublas']:.1f} | {cells} |", flush=True)
+        tflops = {label: 2 * m * n * k / t / 1e9 for label, t in ms.items()}
+        cells = []
+        for name in names:
+            runs = {x: v for x, v in tflops.items() if x == name or x.startswith(f"{name} S=")}
+            if not runs:
+                cells.append("—")
+                continue
+            best = max(runs, key=runs.get)
+            tail = best[len(name) :].strip()
+            cells.append(f"{runs[best] / tflops['cublas']:.3f} {tail}".strip())
+        print(f"| {m}×{n}×{k} | {tflops['cublas']:.1f} | " + " | ".join(cells) + " |", flush=True)
+        if as_json:
+            print(json.dumps({"m": m, "n": n, "k": k, "ms": ms}), flush=True)
         torch.cuda.empty_cache()
     return 0
 
 
-def _args(pair):
-    from warpsched.runtime.tensors import as_matrix
+def _launcher(kernel, config, data, outs, splits, as_matrix):
+    """``fn(i)``: ``kernel`` on input set ``i`` into ``outs[i]`` with ``splits`` runs (None:
+    ``split_count``'s); a swap-AB kernel on the transposed views."""
 
-    return as_matrix(pair[0], "A"), as_matrix(pair[1], "B")
+    def fn(i):
+        a, b = data[i]
+        if config.c_column_major:
+            a, b, out = b.t(), a.t(), outs[i].t()
+        else:
+            out = outs[i]
+        kernel._run(a, as_matrix(a, "A"), as_matrix(b, "B"), out, None, None, splits=splits)
+
+    return fn
 
 
 if __name__ == "__main__":
-    modes = {"prepare": prepare, "run": run}
-    if len(sys.argv) not in (2, 3) or sys.argv[1] not in modes:
-        sys.exit("usage: split_k_rule.py prepare | run [FIRST_SHAPE_INDEX]")
-    sys.exit(modes[sys.argv[1]]())
+    args = sys.argv[1:]
+    as_json = "--json" in args
+    args = [x for x in args if x != "--json"]
+    if args == ["prepare"]:
+        sys.exit(prepare())
+    if args == ["run"]:
+        sys.exit(run(as_json))
+    sys.exit("usage: split_k_rule.py prepare | run [--json]")

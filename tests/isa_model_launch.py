@@ -51,7 +51,7 @@ from warpsched.nvidia.program.enums import Activation
 from warpsched.nvidia.program.roles import Role
 from warpsched.nvidia.ptx.wgmma_descriptors import Major, OperandTile  # noqa: F401
 from warpsched.passes.pipeline import parse_pipeline, run_pipeline
-from warpsched.runtime.gemm_geometry import launch_grid
+from warpsched.runtime.gemm_geometry import launch_grid, run_ctas
 from warpsched.runtime.tune import candidates
 
 LAYOUTS = tuple(itertools.product(("row", "col"), ("row", "col")))
@@ -228,8 +228,8 @@ def hopper_case(
     in one launch, each operand's entries ``ENTRY_GAP`` poisoned elements apart, C's stacked
     ``M`` rows apart; ``shared`` (``"a"`` or ``"b"``) is an operand all entries share (one
     matrix, batch step 0).  The parameters ``(batch, a_batch_step, b_batch_step)`` follow
-    ``workspace``.  A split-K kernel gets ``splits`` runs per tile, each its own CTA (the
-    launch is then ``tiles · splits`` CTAs, whatever ``sm_count``).  ``memory`` and
+    ``workspace``.  A split-K kernel gets ``splits`` runs per tile, each its own CTA or cluster
+    (the launch is then ``run_ctas · splits`` CTAs, whatever ``sm_count``).  ``memory`` and
     ``workspace_at`` (an address in it) run the kernel on an earlier run's memory and workspace,
     as the runtime reuses a workspace from launch to launch."""
     rng = np.random.default_rng(seed)
@@ -254,7 +254,7 @@ def hopper_case(
     a_stride = k if config.a_layout.value == "row" else m
     b_stride = n if config.b_layout.value == "row" else k
     if config.split_k:
-        sm_count = -(-m // config.block_m) * -(-n // config.block_n) * splits
+        sm_count = run_ctas(config, m, n) * splits
     grid = launch_grid(config, m, n, sm_count, count, splits)
     workspace = config.workspace_bytes(grid)
     lowered = fused_lowered(config, fused) if fused else None

@@ -24,7 +24,7 @@ from warpsched.runtime.gemm_dispatch import (
     plan_matmul,
     staging,
 )
-from warpsched.runtime.gemm_geometry import split_count
+from warpsched.runtime.gemm_geometry import run_ctas, split_count
 from warpsched.runtime.gemm_heuristic import (
     MEDIUM,
     MEDIUM_DEEP_RING,
@@ -336,7 +336,7 @@ def test_few_deep_tiles_take_split_k():
     assert shape_attributes(384, 384, H100_SMS, k=256) == TINY
     assert shape_attributes(1000, 1000, H100_SMS, k=4096) == NARROW
     split = HopperGemmConfig(**SPLIT_K_64)
-    assert split_count(split, 384, 384, 16384, H100_SMS) == 3  # 18 tiles: 132 // 18 // 2
+    assert split_count(split, 384, 384, 16384, H100_SMS) == 4  # 18 tiles: 66 / 18 rounds to 4
     assert split_count(split, 512, 512, 1024, H100_SMS) == 2  # 32 tiles
     assert split_count(split, 200, 200, 20000, H100_SMS) == 8
     assert split_count(split, 64, 64, 64, H100_SMS) == 1
@@ -347,7 +347,7 @@ def test_few_deep_tiles_take_split_k():
     [
         (None, r"splits=None: must be 1\.\.8"),
         (9, r"splits=9: must be 1\.\.8"),
-        (5, r"4 tiles × 5 runs exceed the 16 SMs"),
+        (5, r"4 CTAs per run × 5 runs exceed the 16 CTAs that run at once"),
     ],
 )
 def test_a_split_count_the_launch_cannot_take_is_refused(splits, message):
@@ -357,3 +357,17 @@ def test_a_split_count_the_launch_cannot_take_is_refused(splits, message):
     assert check_splits(split, 256, 256, 512, 4, 16) == 4
     with pytest.raises(GemmArgumentError, match="only a split_k kernel takes a split count"):
         check_splits(HopperGemmConfig(), 256, 256, 512, 2, 16)
+
+
+def test_a_clustered_split_k_run_takes_a_cluster_per_unit():
+    """In a 2×1 cluster every run of a unit is a whole cluster, whose block of tiles may reach
+    past M: 1000×1000 in 128×128 tiles is 8 × 8 tiles, 4 × 8 units of 2 CTAs, so one run of
+    every unit takes 64 CTAs; two runs fit 132 CTAs, three do not, and half of 132 is nearest
+    to one run."""
+    pairs = HopperGemmConfig(block_n=128, stages=5, cluster_m=2, decomposition="split_k")
+    assert run_ctas(pairs, 1000, 1000) == 64
+    assert run_ctas(pairs, 1100, 1000) == 80  # 9 tile rows: 5 units, the last half past M
+    assert split_count(pairs, 1000, 1000, 4096, H100_SMS) == 1
+    assert check_splits(pairs, 1000, 1000, 4096, 2, H100_SMS) == 2
+    with pytest.raises(GemmArgumentError, match="64 CTAs per run × 3 runs exceed the 132"):
+        check_splits(pairs, 1000, 1000, 4096, 3, H100_SMS)

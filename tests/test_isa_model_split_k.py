@@ -4,7 +4,9 @@ Each tile's k-blocks are cut into ``splits`` runs, one CTA each; every run but t
 its partial sums to the workspace and raises its flag, and the last run's CTA waits for the
 flags, adds the partials and stores the tile.  The cases cover both store paths, the operand
 layouts, an f32 C, ragged M, N and K, uneven runs (K's k-blocks not a multiple of the split
-count), one split (no handoff) and as many splits as k-blocks.  The workspace's flags must be
+count), one split (no handoff), as many splits as k-blocks, and clusters (each run its own
+cluster, whose CTAs keep their partials in their own slots: ``stream_k.run_slot``), with units
+partly past M and N and a swap-AB kernel's 1×4 cluster.  The workspace's flags must be
 lowered again when the kernel ends (``hopper_case`` asserts it).  One-line mutations of the
 reduction (the partials not added, the wait for the flags skipped, the first run's partial left
 out) must fail.
@@ -23,6 +25,7 @@ from isa_model_launch import (
 )
 
 from warpsched.nvidia.gemm.expand import expand_gemm
+from warpsched.nvidia.isa_model import Deadlock
 from warpsched.nvidia.lowering.kernel import lower_kernel
 
 CASES = {
@@ -38,6 +41,26 @@ CASES = {
         {"block_n": 64, "stages": 8},
         (136, 130, 900, 7),
     ),
+    "cluster_1x2_sharing_a": ({"block_n": 64, "stages": 8, "cluster_n": 2}, (136, 200, 640, 3)),
+    "cluster_2x1_sharing_b_rows_past_m": (
+        {"block_n": 128, "stages": 5, "cluster_m": 2},
+        (136, 130, 520, 2),
+    ),
+    "cluster_2x2_registers": (
+        {"block_n": 64, "stages": 6, "cluster_m": 2, "cluster_n": 2, "epilogue": "registers"},
+        (200, 72, 456, 3),
+    ),
+    "swap_ab_cluster_1x4": (
+        {
+            "block_n": 96,
+            "stages": 6,
+            "cluster_n": 4,
+            "a_layout": "col",
+            "b_layout": "col",
+            "c_layout": "col",
+        },
+        (130, 390, 512, 2),
+    ),
 }
 
 
@@ -48,11 +71,14 @@ def _wrong(name: str) -> int:
 
 
 def _caught(name: str) -> bool:
-    """The run is wrong, or leaves a workspace flag raised (``hopper_case`` asserts)."""
+    """The run is wrong, leaves a workspace flag raised (``hopper_case`` asserts), or waits
+    forever for a flag."""
     try:
         return _wrong(name) > 0
     except AssertionError as exc:
         return "flags left raised" in str(exc)
+    except Deadlock:
+        return True
 
 
 @pytest.mark.parametrize("name", CASES)
@@ -118,3 +144,10 @@ def test_the_last_run_loads_several_partials_before_it_adds_them(block_n, togeth
         assert len(loads) == runs * vectors
         if runs > 1:
             assert max(loads) < body.index("llvm.fadd")
+
+
+def test_a_clusters_ctas_sharing_one_slot_are_caught(monkeypatch):
+    """Each CTA of a run's cluster keeps its partial in its own slot: with the rank left out of
+    ``run_slot``, the cluster's CTAs overwrite each other's partials and raise one flag."""
+    monkeypatch.setattr(wgmma_stream_k, "run_slot", lambda em, run: run)
+    assert _caught("cluster_2x2_registers")

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from ..nvidia.gemm.config import EpilogueKind, HopperGemmConfig, MatrixLayout
 from .epilogue_args import GemmArgumentError
 from .gemm_dispatch import TMA_ALIGN
-from .gemm_geometry import INT32_MAX, tile_count
+from .gemm_geometry import INT32_MAX, run_ctas, tile_count
 from .tensors import Layout, MatrixArg
 
 MAX_TMA_STRIDE = 2**40
@@ -126,11 +126,11 @@ def _check_batch(cfg: HopperGemmConfig, batch: Batch | None, m: int, c: MatrixAr
 
 
 def check_splits(
-    cfg: HopperGemmConfig, m: int, n: int, k: int, splits: int | None, sm_count: int
+    cfg: HopperGemmConfig, m: int, n: int, k: int, splits: int | None, ctas: int
 ) -> int:
-    """The split count of a launch: ``splits`` for a split-K kernel (every run its own CTA,
-    so tiles × splits at most the SM count, and 1..k-blocks runs), which a kernel of another
-    decomposition must not be given; 1 for those."""
+    """The split count of a launch: ``splits`` for a split-K kernel (every run its own CTA, or
+    cluster, so the runs' CTAs at most the ``ctas`` that run at once, and 1..k-blocks runs),
+    which a kernel of another decomposition must not be given; 1 for those."""
     if not cfg.split_k:
         if splits is not None:
             raise GemmArgumentError(
@@ -138,13 +138,13 @@ def check_splits(
                 "only a split_k kernel takes a split count"
             )
         return 1
-    tiles = tile_count(cfg, m, n)
+    per_run = run_ctas(cfg, m, n)
     k_blocks = -(-k // cfg.block_k)
     if not isinstance(splits, int) or not 1 <= splits <= k_blocks:
         raise GemmArgumentError(f"splits={splits!r}: must be 1..{k_blocks} (K's k-blocks)")
-    if tiles * splits > sm_count:
+    if per_run * splits > ctas:
         raise GemmArgumentError(
-            f"splits={splits}: {tiles} tiles × {splits} runs exceed the {sm_count} SMs; split-K "
-            "gives every run its own CTA"
+            f"splits={splits}: {per_run} CTAs per run × {splits} runs exceed the {ctas} CTAs "
+            "that run at once; split-K gives every run its own CTA"
         )
     return splits

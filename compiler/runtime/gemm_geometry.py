@@ -71,11 +71,21 @@ def tile_count(config: HopperGemmConfig, m: int, n: int) -> int:
     return -(-m // config.block_m) * -(-n // config.block_n)
 
 
-def split_count(config: HopperGemmConfig, m: int, n: int, k: int, sm_count: int) -> int:
-    """Split-K's runs per tile for an ``m × n × k`` product: as many as fill half the SMs with
-    one run each (the last run adds the others' partials one after another, so more runs cost
-    more than the SMs they add: H100, 512×512×8192 0.81 of cuBLAS with 4 runs, 0.78 with 8;
-    ``bench/split_k_rule.py``), but runs of at least ``MIN_SPLIT_BLOCKS`` k-blocks, and at least
-    one."""
+def run_ctas(config: HopperGemmConfig, m: int, n: int) -> int:
+    """Split-K: the CTAs one run of every unit takes (a cluster's CTAs per unit, so tiles past M
+    or N in a unit's block count too)."""
+    units_m = -(-m // (config.block_m * config.cluster_m))
+    return units_m * -(-n // (config.block_n * config.cluster_n)) * config.cluster_size
+
+
+def split_count(config: HopperGemmConfig, m: int, n: int, k: int, ctas: int) -> int:
+    """Split-K's runs per tile for an ``m × n × k`` product on ``ctas`` CTAs that run at once
+    (the SMs, or the clusters the device runs at once times their size): as many as come nearest
+    to filling half of them with one run each, but runs of at least ``MIN_SPLIT_BLOCKS``
+    k-blocks, and at least one.  More runs cost more than the SMs they add, for the last run adds
+    the others' partials (H100, 512×512×8192 on 128×64 tiles: 0.91 of cuBLAS with 2 runs, 0.85
+    with 3 or 4); fewer leave SMs idle (384×384×16384: 0.79 with 3 runs of 18 CTAs, 0.87 with
+    4, 0.84 with 5; ``bench/split_k_rule.py``, three runs, docs/benchmarks.md)."""
     k_blocks = -(-k // config.block_k)
-    return max(1, min(sm_count // tile_count(config, m, n) // 2, k_blocks // MIN_SPLIT_BLOCKS))
+    half = ctas / 2 / run_ctas(config, m, n)
+    return max(1, min(int(half + 0.5), k_blocks // MIN_SPLIT_BLOCKS))

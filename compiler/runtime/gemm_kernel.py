@@ -210,12 +210,13 @@ class GemmKernel:
         extra = epilogue_params(self.extra_params, epilogue, c, count)
         cfg = self.config
         sms = sm_count(a.device or 0)
-        if cfg.split_k and splits is None:
-            splits = split_count(cfg, m, n, k, sms)
-        runs = check_splits(cfg, m, n, k, splits, sms)
-        cluster, slots = (cfg.cluster_size, 1, 1), None
+        cluster, slots, ctas = (cfg.cluster_size, 1, 1), None, sms
         if cfg.cluster_size > 1:  # a cluster lies in one GPC: launch as many as run at once
             slots = self._loaded().max_active_clusters(cfg.threads, cluster, cfg.smem_bytes)
+            ctas = min(sms // cfg.cluster_size, slots) * cfg.cluster_size
+        if cfg.split_k and splits is None:
+            splits = split_count(cfg, m, n, k, ctas)
+        runs = check_splits(cfg, m, n, k, splits, ctas)
         grid = launch_grid(cfg, m, n, sms, count, runs, slots)
         if cfg.splits_tiles and grid > MAX_SPLITTING_CTAS:
             raise GemmArgumentError(

@@ -96,8 +96,9 @@ def wave_features(candidate: Candidate, p: Product, device: Device) -> tuple[flo
     k_blocks = -(-p.k // config.block_k)
     split = 0.0
     if config.split_k:
-        runs = split_count(config, rows, cols, p.k, device.sms)
-        waves = -(-(units * runs) // device.sms)
+        ctas = min(device.sms, slots * config.cluster_size)
+        runs = split_count(config, rows, cols, p.k, ctas)
+        waves = -(-(units * config.cluster_size * runs) // ctas)
         work = waves * k_blocks / runs
         split = runs * config.block_m * config.block_n / 16384
     elif config.stream_k:

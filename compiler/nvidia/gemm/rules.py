@@ -64,10 +64,10 @@ def config_problems(config) -> list[str]:
             f"decomposition = {config.decomposition.value}: needs cooperative consumers (both "
             "warpgroups on every k-block run)"
         )
-    if config.split_k and (config.cluster_size != 1 or config.batched):
+    if config.split_k and config.batched:
         out.append(
-            "decomposition = split_k: takes one product without clusters (cluster_m = "
-            "cluster_n = 1, batch = single); its launch gives every split its own CTA"
+            "decomposition = split_k: takes one product (batch = single); its launch gives "
+            "every split its own CTA"
         )
     if config.c_column_major:
         out += _column_major_problems(config)

@@ -38,10 +38,10 @@ sched.nv_gemm @f32_staging out_dtype f32 stages 5
 sched.nv_gemm @stream_k_pingpong consumers pingpong block_n 128 decomposition stream_k
 
 // -----
-// ==== split-K likewise; and it takes one product without clusters ====
+// ==== split-K likewise; and it takes one product ====
 // expected-error@+2 {{'sched.nv_gemm' op decomposition = split_k: needs cooperative consumers (both warpgroups on every k-block run)}}
-// expected-error@+1 {{'sched.nv_gemm' op decomposition = split_k: takes one product without clusters (cluster_m = cluster_n = 1, batch = single); its launch gives every split its own CTA}}
-sched.nv_gemm @split_k_pingpong_cluster consumers pingpong block_n 128 cluster_m 2 decomposition split_k
+// expected-error@+1 {{'sched.nv_gemm' op decomposition = split_k: takes one product (batch = single); its launch gives every split its own CTA}}
+sched.nv_gemm @split_k_pingpong_batched consumers pingpong block_n 128 batch strided decomposition split_k
 
 // -----
 // ==== a cluster of more CTAs than the portable size ====

@@ -18,11 +18,13 @@ consumer warpgroup ``c`` of CTA ``ctaid``.
   ``bar.sync 5 + c, 128``, then every thread adds the partial to its accumulators and stores the
   tile as usual.
 
-Split-K (``work.py``) gives each run of a tile its own CTA, so run ``r`` owns slot ``2·r + c``:
+Split-K (``work.py``) gives each run of a unit its own cluster, so the CTA of rank ``q`` of run
+``r``'s cluster owns slot ``2·(r·size + q) + c`` (``run_slot``; ``size``, the cluster's CTAs):
 every run but a tile's last writes its partial and raises its flag as a head does
-(``write_partial`` at slot ``r``); the last run's leader waits for the flags of the tile's
-``S - 1`` earlier runs in turn and resets each, ``bar.sync 5 + c, 128``, and every thread adds
-their partials, in run order, to its accumulators before the store (``add_partials``).  It loads
+(``write_partial`` at its run's slot); the last run's leader waits for the flags of the tile's
+``S - 1`` earlier runs (the same rank's slots) in turn and resets each, ``bar.sync 5 + c,
+128``, and every thread adds their partials, in run order, to its accumulators before the store
+(``add_partials``).  It loads
 the partials of several runs before it adds them (``partials_in_flight``: 4 runs for a 128×64
 tile, 2 for 128×128, 1 for 128×256), so their loads wait out one L2 latency together.
 
@@ -57,6 +59,16 @@ def _slot(em: GemmEmitter, index: str, cta: str) -> tuple[str, str]:
     return flag, em.elem(ARGS.workspace, offset, "i8", PTR_GLOBAL)
 
 
+def run_slot(em: GemmEmitter, run: str) -> str:
+    """Split-K: the CTA slot of this CTA's part of run ``run`` (``run · size + rank`` in a
+    cluster of ``size`` CTAs; the run itself without one).  Every run has its own cluster, so
+    the slots of one launch are distinct and below its grid."""
+    size = em.config.cluster_size
+    if size == 1:
+        return run
+    return em.w.add(em.w.muli(run, size), em.rank)
+
+
 def _groups(em: GemmEmitter, accs: list[str]):
     """(accumulator, first element, float offset for thread 0) of each group of four."""
     per_atom = em.config.block_n // 2
@@ -88,7 +100,7 @@ def write_partial(
     slot: str | None = None,
 ) -> None:
     """Head segment: store the partial sums ``accs`` of consumer ``index`` into the slot of CTA
-    ``ctaid`` (split-K: of run ``slot``) and raise its flag."""
+    ``ctaid`` (split-K: slot ``slot``, its run's) and raise its flag."""
     w = em.w
     flag, partial = _slot(em, index, slot if slot is not None else em.sreg("ctaid.x"))
     mine = em.elem(partial, w.muli(thread, 4), "f32", PTR_GLOBAL)
@@ -157,7 +169,7 @@ def add_partials(
         w.block(loop, [(run, "i32")])
         em.cond_br(w.icmp("ult", run, end), body, done)
         em.open(body)
-        _take_flag(em, _slot(em, index, run)[0])
+        _take_flag(em, _slot(em, index, run_slot(em, run))[0])
         w.stmt(f"llvm.br ^{loop}({w.addi(run, 1)} : i32)")
         em.open(done)
 
@@ -194,7 +206,7 @@ def _sum_runs(
     em.cond_br(w.icmp("ule", w.addi(run, together), end), add, done)
     em.open(add)
     starts = [
-        em.elem(_slot(em, index, w.addi(run, j))[1], mine, "f32", PTR_GLOBAL)
+        em.elem(_slot(em, index, run_slot(em, w.addi(run, j)))[1], mine, "f32", PTR_GLOBAL)
         for j in range(together)
     ]
     if together == 1:  # each group's load right before its adds
@@ -245,7 +257,8 @@ def finish_tile(
     tail, store = em.label("sk_tail"), em.label("sk_store")
     em.cond_br(w.icmp("ult", item.k_end, em.k_blocks), head, finish)
     em.open(head)
-    write_partial(em, accs, c.thread, c.leader, c.index, item.run)
+    slot = None if item.run is None else run_slot(em, item.run)
+    write_partial(em, accs, c.thread, c.leader, c.index, slot)
     em.br(skip)
     em.open(finish)
     types = ", ".join([c.acc] * em.config.m_atoms)

@@ -19,8 +19,9 @@ units and ``kb`` k-blocks per tile, a CTA whose cluster index is ``c``:
   first stream-K item.
 * split-K: the ``U · S`` runs (``S``, the kernel's ``splits`` argument) are walked as whole
   units are: run ``r`` is k-blocks ``[s·kb / S, (s+1)·kb / S)`` of tile ``r div S``, with
-  ``s = r mod S``.  The launch gives every run its own CTA, so a tile's ``S`` runs are CTAs
-  ``t·S .. t·S + S - 1``, and the one whose run ends the tile sums the others' partials.
+  ``s = r mod S``.  The launch gives every run its own CTA (in a cluster, its own cluster:
+  every CTA of it takes its tile of the unit's block), so a unit's ``S`` runs are clusters
+  ``u·S .. u·S + S - 1``, and in each tile the CTA whose run ends it sums the others' partials.
 """
 
 from __future__ import annotations

@@ -1,0 +1,88 @@
+"""Split-K kernels, alone and in clusters, on a real Hopper GPU against float64 torch.
+
+Every run of a unit has its own CTA, or its own cluster, whose CTAs each keep their partial sums
+in their own workspace slot (``stream_k.run_slot``).  Each configuration runs products with
+ragged M, N and K at several split counts (the default ``split_count``, two runs, and as many as
+the launch takes), into a NaN-poisoned C; a swap-AB kernel (column-major operands and C)
+computes ``Cᵀ = Bᵀ·Aᵀ`` on the transposed views, as ``gemm()`` runs it.  Skipped without
+torch, the CUDA driver and a compute-capability-9.0 device; ``bench/gemm_vs_cublas.py
+prepare`` caches the kernels.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hopper_device import hopper_present
+
+from warpsched.nvidia.gemm.config import HopperGemmConfig
+
+pytestmark = [
+    pytest.mark.gpu,
+    pytest.mark.skipif(not hopper_present(), reason="needs a Hopper GPU, torch and cuda-python"),
+]
+
+SPLIT_CONFIGS = {
+    "split_128x64": {"block_n": 64, "stages": 8},
+    "split_128x64_c1x2": {"block_n": 64, "stages": 8, "cluster_n": 2},
+    "split_128x64_c2x2_regs": {
+        "block_n": 64,
+        "stages": 8,
+        "cluster_m": 2,
+        "cluster_n": 2,
+        "epilogue": "registers",
+    },
+    "split_128x128_c2x1": {"block_n": 128, "stages": 5, "cluster_m": 2},
+    "split_swap_128x96_c1x4": {
+        "block_n": 96,
+        "stages": 6,
+        "cluster_n": 4,
+        "a_layout": "col",
+        "b_layout": "col",
+        "c_layout": "col",
+    },
+}
+SHAPES = [(384, 384, 4096), (200, 136, 4104), (130, 392, 2000), (72, 1000, 8200)]
+
+
+def split_k_gpu_configs() -> list[HopperGemmConfig]:
+    """Every configuration these tests launch, with a bf16 and an f32 C."""
+    return [
+        HopperGemmConfig(
+            name=f"gpu_{name}_{out}", decomposition="split_k", out_dtype=out, **attributes
+        )
+        for name, attributes in SPLIT_CONFIGS.items()
+        for out in ("bf16", "f32")
+    ]
+
+
+@pytest.mark.parametrize("config", split_k_gpu_configs(), ids=lambda c: c.name)
+def test_split_k_matches_float64_torch(config):
+    import torch
+
+    from warpsched.runtime.epilogue_args import GemmArgumentError
+    from warpsched.runtime.gemm_kernel import GemmKernel
+    from warpsched.runtime.tensors import as_matrix
+
+    kernel = GemmKernel(config)
+    gen = torch.Generator(device="cuda").manual_seed(len(config.name))
+    dtype = torch.bfloat16 if config.out_dtype.value == "bf16" else torch.float32
+    launched = 0
+    for m, n, k in SHAPES:
+        a = torch.randn(m, k, device="cuda", generator=gen).to(torch.bfloat16)
+        b = torch.randn(k, n, device="cuda", generator=gen).to(torch.bfloat16)
+        ref = a.double() @ b.double()
+        for splits in (None, 2, 3, 7):
+            c = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
+            x, y, out = (b.t(), a.t(), c.t()) if config.c_column_major else (a, b, c)
+            try:
+                kernel._run(x, as_matrix(x, "A"), as_matrix(y, "B"), out, None, None, splits=splits)
+            except GemmArgumentError as exc:  # more runs than the launch takes
+                assert "run at once" in str(exc), exc
+                continue
+            torch.cuda.synchronize()
+            launched += 1
+            assert torch.isfinite(c).all(), f"{m}x{n}x{k} S={splits}: unwritten elements"
+            err = ((c.double() - ref).norm() / ref.norm()).item()
+            limit = 1e-2 if dtype == torch.bfloat16 else 1e-4
+            assert err < limit, f"{m}x{n}x{k} S={splits}: rel err {err}"
+    assert launched >= 2 * len(SHAPES)
