@@ -2,7 +2,8 @@
 
     python bench/gemm_select_data.py prepare                  # here: compile every kernel timed
     python3 bench/gemm_select_data.py run SEED COUNT OUT.jsonl [--mid]   # on the GPU
-    python bench/gemm_select_data.py table OUT.tsv RUN.jsonl ...         # here: the shipped table
+    python3 bench/gemm_select_data.py extend OUT.jsonl [--first I]         # on the GPU
+    python bench/gemm_select_data.py table OUT.tsv RUN.jsonl ... [--extend EXT.jsonl ...]
 
 ``run`` times every candidate of ``gemm_vs_cublas`` (its own, its swap-AB and 2-D cluster
 kernels), the default ``gemm()`` and cuBLAS on ``COUNT`` products drawn from ``SEED``: M and N
@@ -14,10 +15,18 @@ drawn).  Every
 kernel is checked against float64 first (a wrong one is recorded and not timed); timing is
 ``gemm_vs_cublas``'s CUDA graphs, 7 interleaved rounds.  One JSON line per product.
 
+``extend`` times the split-K kernels of ``SPLIT_CANDIDATES`` (each with its fixed runs per
+tile), the rule's split-K kernel (``split_count``'s runs) and ``ANCHOR`` on every product of the
+shipped table that one of them launches on (``gemm_times.takes``), each checked against float64
+first; its lines name the kernels by ``Candidate`` name.
+
 ``table`` merges runs into the tab-separated table the package ships
 (``compiler/runtime/gemm_times_h100.tsv``): the kernels that come within 3 % of a product's
 fastest on at least ``MIN_NEAR_BEST`` products, and every kernel the rule
-(``gemm_heuristic``) picks for one of them, as ``Candidate`` names; times in µs.
+(``gemm_heuristic``) picks for one of them, as ``Candidate`` names; times in µs.  An ``extend``
+run's times join the products it measured, scaled by ``ANCHOR``'s time in the run the product
+came from over its time in the extension (so the two runs' clocks agree), and replace the
+run's own where both timed a kernel.
 """
 
 from __future__ import annotations
@@ -36,6 +45,21 @@ NEAR = 1.03
 ROUNDS = 7
 SMS = 132
 """The SMs of the H100 SXM the runs measured (``gemm_select`` uses the table on such a device)."""
+SPLIT_CANDIDATES = (
+    "coop_128x128_s5_split2",
+    "coop_128x128_s5_c2x1_split2",
+    "coop_128x128_s5_c2x2_split3",
+    "swap_coop_128x64_s8_split3",
+    "swap_coop_128x64_s8_split4",
+    "swap_coop_128x96_s6_split2",
+    "swap_coop_128x96_s6_split3",
+    "swap_coop_128x128_s5_c1x2_split2",
+)
+"""Split-K kernels with a fixed split count, each the fastest of its family on a shape of
+``bench/split_k_rule.py``'s sweep (docs/benchmarks.md)."""
+RULE_SPLIT = "coop_128x64_s8_split"
+ANCHOR = "coop_128x128_s5"
+"""The kernel both a run and its extension time, whose ratio puts them on one clock."""
 CLUSTER_SLOTS = "2:66 4:30 8:15"
 """Clusters of 2, 4 and 8 CTAs an H100 SXM runs at once (``cuOccupancyMaxActiveClusters`` for
 these kernels, measured on the lent H100)."""
@@ -63,12 +87,73 @@ def products(seed: int, count: int, mid: bool, joint: bool) -> list[tuple[int, i
 def prepare() -> int:
     """Compile every timed kernel and the rule's into the kernel cache."""
     from warpsched.nvidia.gemm.config import HopperGemmConfig
+    from warpsched.runtime.gemm_candidates import Candidate
     from warpsched.runtime.gemm_heuristic import rule_configs
     from warpsched.runtime.gemm_select import selection_configs
 
     base = HopperGemmConfig()
     every = [G.config(n) for n in (*G.CANDIDATES, *G.SWAP_CANDIDATES)]
-    return G.cache(every + rule_configs(base) + selection_configs(base))
+    extension = [Candidate.parse(name).config() for name in _extension_names()]
+    return G.cache(every + extension + rule_configs(base) + selection_configs(base))
+
+
+def _extension_names() -> tuple[str, ...]:
+    return (ANCHOR, RULE_SPLIT, *SPLIT_CANDIDATES)
+
+
+def extend(out_path: str, first: int) -> int:
+    """Time the extension's kernels on the shipped table's products from the ``first``-th of
+    those they launch on (see the module docstring)."""
+    import torch
+
+    from warpsched.runtime.gemm import kernel_for
+    from warpsched.runtime.gemm_candidates import Candidate
+    from warpsched.runtime.gemm_times import TABLE, read, takes
+
+    G.ROUNDS = ROUNDS
+    torch.empty(1, device="cuda")
+    device, _, products, _ = read(TABLE.read_text(), TABLE.name)
+    kernels = {name: Candidate.parse(name) for name in _extension_names()}
+    split = [kernels[name] for name in SPLIT_CANDIDATES]
+    start = time.time()
+    with open(out_path, "w") as f:
+        chosen = [x for x in products if any(takes(c, x, device) for c in split)]
+        for i, p in enumerate(chosen[first:], first):
+            m, n, k = p.m, p.n, p.k
+            a, b = G._inputs(torch, m, n, k, seed=m * 31 + n * 7 + k)
+            ref = a.double() @ b.double()
+            ok, bad = {}, []
+            for name, candidate in kernels.items():
+                if not takes(candidate, p, device):
+                    continue
+                launch = _launcher(kernel_for(candidate.config()), candidate)
+                c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+                launch(a, b, c)
+                err = ((c.double() - ref).norm() / ref.norm()).item()
+                if err < G.TOLERANCE:  # NaN (an unwritten element) fails too
+                    ok[name] = launch
+                else:
+                    bad.append(name)
+            ms = G._time_shape(torch, ok, m, n, k, False)
+            f.write(json.dumps({"m": m, "n": n, "k": k, "ms": ms, "bad": bad}) + "\n")
+            f.flush()
+            print(f"{i} {m}x{n}x{k} wrong={bad} {time.time() - start:.0f}s", flush=True)
+            del ref
+            torch.cuda.empty_cache()
+    return 0
+
+
+def _launcher(kernel, candidate):
+    """``fn(a, b, c)``: ``kernel`` on row-major A, B, C (a swap-AB kernel on their transposed
+    views), with the candidate's split count."""
+    from warpsched.runtime.tensors import as_matrix
+
+    def fn(a, b, c):
+        if candidate.swap:
+            a, b, c = b.t(), a.t(), c.t()
+        kernel._run(a, as_matrix(a, "A"), as_matrix(b, "B"), c, None, None, splits=candidate.splits)
+
+    return fn
 
 
 def run(seed: int, count: int, out_path: str, mid: bool, joint: bool) -> int:
@@ -118,18 +203,24 @@ def candidate_name(bench_name: str) -> str | None:
     return Candidate.of_config(config, swap=bench_name in G.SWAP_CANDIDATES).name
 
 
-def table(out_path: str, runs: list[str], device: str) -> int:
-    """Write the shipped table from ``runs`` (see the module docstring)."""
+def table(out_path: str, runs: list[str], device: str, extensions: list[str]) -> int:
+    """Write the shipped table from ``runs`` and ``extensions`` (see the module docstring)."""
     from warpsched.runtime.gemm_candidates import Candidate
     from warpsched.runtime.gemm_heuristic import ROW_ALIGN, shape_attributes
 
     rows = [json.loads(line) for path in runs for line in Path(path).read_text().splitlines()]
     rows = [r for r in rows if not r["bad"]]
+    extra = {}
+    for path in extensions:
+        for line in Path(path).read_text().splitlines():
+            e = json.loads(line)
+            if not e["bad"] and ANCHOR in e["ms"]:
+                extra[e["m"], e["n"], e["k"]] = e["ms"]
     names = {b: candidate_name(b) for r in rows for b in r["ms"]}
-    near = dict.fromkeys(filter(None, names.values()), 0)
+    timed = [_times(r, names, extra.get((r["m"], r["n"], r["k"]))) for r in rows]
+    near = dict.fromkeys((name for t in timed for name in t), 0)
     rule = set()
-    for r in rows:
-        times = {names[b]: t for b, t in r["ms"].items() if names.get(b)}
+    for r, times in zip(rows, timed, strict=True):
         fastest = min(times.values())
         for name, t in times.items():
             near[name] += t <= NEAR * fastest
@@ -137,23 +228,32 @@ def table(out_path: str, runs: list[str], device: str) -> int:
         attributes = shape_attributes(r["m"], r["n"], SMS, r["k"], *aligned)
         rule.add(Candidate.of_attributes(attributes).name)
     kept = [n for n in near if near[n] >= MIN_NEAR_BEST or n in rule]
+    sources = f"{len(runs)} runs" + (f" and {len(extensions)} extend runs" if extensions else "")
     lines = [
         "# The times (µs) of the kernels gemm() chooses among (warpsched.runtime.gemm_select), "
         "bf16 row-major A and B,",
         f"# CUDA graphs, median of {ROUNDS} interleaved rounds of {G.REPS} calls; '-': the kernel "
         "does not take the product.",
-        f"# Written by bench/gemm_select_data.py table from {len(runs)} runs, {len(rows)} "
-        "products.",
+        f"# Written by bench/gemm_select_data.py table from {sources}, {len(rows)} products.",
         f"# device: name {device}; sms {SMS}; cluster_slots {CLUSTER_SLOTS}",
         "\t".join(["m", "n", "k", *kept]),
     ]
-    for r in rows:
-        by_name = {names[b]: t * 1000 for b, t in r["ms"].items() if names.get(b)}
-        cells = [f"{by_name[n]:.4g}" if n in by_name else "-" for n in kept]
+    for r, times in zip(rows, timed, strict=True):
+        cells = [f"{times[n] * 1000:.4g}" if n in times else "-" for n in kept]
         lines.append("\t".join([str(r["m"]), str(r["n"]), str(r["k"]), *cells]))
     Path(out_path).write_text("\n".join(lines) + "\n")
     print(f"wrote {out_path}: {len(rows)} products, {len(kept)} kernels")
     return 0
+
+
+def _times(row: dict, names: dict, extension: dict | None) -> dict[str, float]:
+    """A run's times of one product (ms) by ``Candidate`` name, with an extension's joined on
+    ``ANCHOR``'s clock."""
+    times = {names[b]: t for b, t in row["ms"].items() if names.get(b)}
+    if extension and ANCHOR in times:
+        scale = times[ANCHOR] / extension[ANCHOR]
+        times.update({c: t * scale for c, t in extension.items() if c not in (ANCHOR, "cublas")})
+    return times
 
 
 def main(argv: list[str]) -> int:
@@ -170,12 +270,18 @@ def main(argv: list[str]) -> int:
     written.add_argument("out")
     written.add_argument("runs", nargs="+")
     written.add_argument("--device", default="NVIDIA H100 80GB HBM3")
+    written.add_argument("--extend", action="append", default=[], help="an extend run's lines")
+    extended = sub.add_parser("extend")
+    extended.add_argument("out")
+    extended.add_argument("--first", type=int, default=0, help="skip this many products")
     args = parser.parse_args(argv)
     if args.mode == "prepare":
         return prepare()
     if args.mode == "run":
         return run(args.seed, args.count, args.out, args.mid, args.joint)
-    return table(args.out, args.runs, args.device)
+    if args.mode == "extend":
+        return extend(args.out, args.first)
+    return table(args.out, args.runs, args.device, args.extend)
 
 
 if __name__ == "__main__":

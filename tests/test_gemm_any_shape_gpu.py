@@ -112,6 +112,10 @@ CASES = {
     "one_wave_128x128_shared_b": _fresh((4000, 2000), (2000, 504)),
     "one_wave_64x128_shared_b": _fresh((1000, 2048), (2048, 1000)),
     "split_k_128x64": _fresh((384, 4096), (4096, 384)),
+    # measured picks with a fixed split count (gemm_select, Candidate.splits): swap-AB 128x128
+    # in 1x2 clusters with 2 runs, swap-AB 128x64 with 4
+    "picked_split_k_cluster_swap": _fresh((1000, 4096), (4096, 1000)),
+    "picked_split_k_swap": _fresh((64, 8192), (8192, 2048)),
 }
 
 

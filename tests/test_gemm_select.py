@@ -16,6 +16,8 @@ from hypothesis import strategies as st
 
 from warpsched.nvidia.gemm.config import HopperGemmConfig
 from warpsched.runtime.gemm_candidates import Candidate, CandidateNameError
+from warpsched.runtime.gemm_checks import check_splits
+from warpsched.runtime.gemm_geometry import split_count
 from warpsched.runtime.gemm_heuristic import shape_attributes
 from warpsched.runtime.gemm_select import SWITCH, select_kernel, selection_configs, shipped_times
 from warpsched.runtime.gemm_times import (
@@ -24,6 +26,7 @@ from warpsched.runtime.gemm_times import (
     Product,
     TimesTableError,
     read,
+    takes,
     wave_features,
 )
 
@@ -84,7 +87,7 @@ def test_a_swap_kernel_sees_the_product_transposed():
     a_aligned=st.booleans(),
     b_aligned=st.booleans(),
 )
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=200, deadline=None)
 def test_the_pick_is_the_rule_or_a_clearly_faster_kernel(m, n, k, a_aligned, b_aligned):
     pick = select_kernel(m, n, k, a_aligned, b_aligned, H100)
     rule = Candidate.of_attributes(shape_attributes(m, n, H100, k, a_aligned, b_aligned))
@@ -92,7 +95,30 @@ def test_the_pick_is_the_rule_or_a_clearly_faster_kernel(m, n, k, a_aligned, b_a
         predicted = shipped_times().predict(Product(m, n, k, not a_aligned, not b_aligned))
         assert predicted[rule] >= SWITCH * predicted[pick]
         assert pick == min(predicted, key=predicted.get)
-    pick.config()  # a legal kernel
+    _assert_launches(pick, m, n, k)
+
+
+def _assert_launches(pick: Candidate, m: int, n: int, k: int) -> None:
+    """``pick`` is a legal kernel whose launch takes the product (a split-K kernel: every run
+    its own CTA within the SMs, at ``split_count``'s runs)."""
+    config = pick.config()
+    rows, cols = (n, m) if pick.swap else (m, n)
+    ctas = H100 if config.cluster_size == 1 else H100 // config.cluster_size * config.cluster_size
+    splits = split_count(config, rows, cols, k, ctas) if config.split_k else None
+    check_splits(config, rows, cols, k, splits, ctas)
+
+
+@pytest.mark.parametrize("shape", [(2040, 2880, 7936), (1680, 7920, 9088), (4488, 6984, 3328)])
+def test_a_split_k_kernel_is_not_picked_for_more_tiles_than_sms(shape):
+    """The wave model, fitted to split-K's times on products of few tiles, extrapolates them to
+    products whose tiles outnumber the SMs, where split-K cannot launch (every run its own CTA);
+    those products took a split-K kernel and gemm() raised, until ``predict`` left out the
+    kernels that do not launch (``gemm_times.takes``)."""
+    device = shipped_times().device
+    predicted = shipped_times().predict(Product(*shape))
+    assert not any(c.decomposition.value == "split_k" for c in predicted)
+    assert not takes(Candidate.parse("coop_128x128_s5_split"), Product(*shape), device)
+    _assert_launches(select_kernel(*shape, True, True, H100), *shape)
 
 
 def test_another_device_takes_the_rule():

@@ -10,6 +10,8 @@ column-major A and B.  (The rule's kernels, for every layout, are ``test_isa_mod
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from isa_model_launch import hopper_case
 from isa_model_sweep import shape
@@ -30,18 +32,30 @@ def _kernels() -> dict[str, HopperGemmConfig]:
 
 
 KERNELS = _kernels()
+SPLITS = {
+    dataclasses.replace(c, splits=None).name: c.splits
+    for c in sorted(shipped_times().candidates, key=lambda c: c.splits or 0)
+}
+"""The most runs per tile a table kernel is picked with (split-K with a fixed count), by the
+name of its kernel."""
 
 
 def test_every_table_kernel_is_here():
-    """Each kernel of the table for row-major operands, and each swap-AB one for column-major."""
+    """Each kernel of the table for row-major operands, and each swap-AB one for column-major
+    (split-K kernels with a fixed split count run the kernel of their decomposition)."""
     names = {key.split("/")[0] for key in KERNELS}
-    assert names == {c.name for c in shipped_times().candidates}
+    assert names == set(SPLITS)
 
 
 @pytest.mark.parametrize("key", list(KERNELS))
 def test_a_table_kernel_computes_the_product(key):
+    """Split-K kernels run with their table split count (``_split2``...), or two runs, at most
+    one per k-block (as ``check_splits`` allows)."""
     config = KERNELS[key]
     problem = shape(config, list(KERNELS).index(key))
     if config.c_column_major and problem["ldc"]:  # C's columns padded, not its rows
         problem["ldc"] = problem["m"] + 8
+    if config.split_k:
+        k_blocks = -(-problem["k"] // config.block_k)
+        problem["splits"] = min(SPLITS[key.split("/")[0]] or 2, k_blocks)
     assert hopper_case(config, **problem).wrong == 0, key

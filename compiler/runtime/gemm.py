@@ -205,7 +205,7 @@ def _gemm_2d(a, b, out, config, table, stream, batch: Batch | None = None):
         raise TensorArgumentError(
             f"A is {a_arg.dtype}: gemm() multiplies bf16 or f16 operands (f32 accumulate)"
         )
-    base = config
+    base, splits = config, None
     if base is None and table is not None:
         base = table.config_for((m, n, k), HopperGemmConfig())
         if base is not None and table.swaps((m, n, k)):
@@ -222,21 +222,24 @@ def _gemm_2d(a, b, out, config, table, stream, batch: Batch | None = None):
         sms = sm_count(a_arg.device or 0)
         if batch is None:
             pick = select_kernel(m, n, k, a_aligned, b_aligned, sms)
-            base = pick.config()
+            base, splits = pick.config(), pick.splits
             if pick.swap:
                 product = swapped_product(base, variant, a_arg, b_arg, c_arg)
                 if product is not None:
-                    return _run_swapped(product, b, out, stream)
-                base = None  # a swap kernel this call cannot run: the rule's
+                    return _run_swapped(product, b, out, stream, splits)
+                base, splits = None, None  # a swap kernel this call cannot run: the rule's
         if base is None:
             base = default_config(m, n, sms, HopperGemmConfig(), a_aligned, b_aligned, entries, k)
     chosen = with_variant(base, variant)
-    return kernel_for(chosen)._run(a, a_arg, b_arg, out, c_arg, stream, batch=batch)
+    kernel = kernel_for(chosen)
+    return kernel._run(a, a_arg, b_arg, out, c_arg, stream, batch=batch, splits=splits)
 
 
-def _run_swapped(product, b, out, stream):
-    """Launch the kernel of ``Cᵀ = Bᵀ·Aᵀ`` (``gemm_swap.SwappedProduct``) into ``out``."""
-    return kernel_for(product.config)._run(b, product.a, product.b, out, product.c, stream)
+def _run_swapped(product, b, out, stream, splits=None):
+    """Launch the kernel of ``Cᵀ = Bᵀ·Aᵀ`` (``gemm_swap.SwappedProduct``) into ``out``, with
+    ``splits`` runs per tile (split-K; None: ``split_count``'s)."""
+    kernel = kernel_for(product.config)
+    return kernel._run(b, product.a, product.b, out, product.c, stream, splits=splits)
 
 
 def _torch():

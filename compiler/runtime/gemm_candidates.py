@@ -8,6 +8,7 @@ all of that and parses back, so a table of measured times can name its kernels i
     coop_128x256_s3                     cooperative 128×256, 3 stages
     pp_64x128_s6_c2x1                   ping-pong 64×128, 6 stages, a 2x1 cluster
     coop_128x128_s5_sk                  stream-K (``_split``: split-K)
+    coop_128x128_s5_c2x1_split2         split-K in 2 runs per tile (``_split``: ``split_count``'s)
     swap_coop_128x144_s5_c2x2           swap-AB, a 2x2 cluster
 
 Everything else (layouts, element types, epilogue, batch mode) follows the operands.
@@ -25,7 +26,7 @@ _DECOMPOSITIONS = {"": Decomposition.DATA_PARALLEL, "_sk": Decomposition.STREAM_
 _DECOMPOSITIONS["_split"] = Decomposition.SPLIT_K
 _NAME = re.compile(
     r"(?P<swap>swap_)?(?P<mode>coop|pp)_(?P<bm>\d+)x(?P<bn>\d+)_s(?P<stages>\d+)"
-    r"(?:_c(?P<cm>\d+)x(?P<cn>\d+))?(?P<dec>_sk|_split)?$"
+    r"(?:_c(?P<cm>\d+)x(?P<cn>\d+))?(?P<dec>_sk|_split)?(?P<splits>(?<=_split)[1-9]\d*)?$"
 )
 
 
@@ -49,10 +50,16 @@ class Candidate:
     cluster_n: int = 1
     decomposition: Decomposition = Decomposition.DATA_PARALLEL
     swap: bool = False
+    splits: int | None = None
+    """Split-K: the runs per tile every launch takes (None: ``gemm_geometry.split_count``'s)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "consumers", ConsumerMode(self.consumers))
         object.__setattr__(self, "decomposition", Decomposition(self.decomposition))
+        if self.splits is not None and self.decomposition is not Decomposition.SPLIT_K:
+            raise CandidateNameError(
+                f"splits = {self.splits}: only a split-K candidate takes a split count"
+            )
 
     @property
     def attributes(self) -> dict[str, object]:
@@ -74,7 +81,11 @@ class Candidate:
         )
         decomposition = next(k for k, v in _DECOMPOSITIONS.items() if v is self.decomposition)
         swap = "swap_" if self.swap else ""
-        return f"{swap}{mode}_{self.block_m}x{self.block_n}_s{self.stages}{cluster}{decomposition}"
+        splits = self.splits or ""
+        return (
+            f"{swap}{mode}_{self.block_m}x{self.block_n}_s{self.stages}{cluster}{decomposition}"
+            f"{splits}"
+        )
 
     @classmethod
     def parse(cls, name: str) -> Candidate:
@@ -83,7 +94,8 @@ class Candidate:
         if found is None:
             raise CandidateNameError(
                 f"'{name}' is not a kernel name such as coop_128x256_s3 or "
-                "swap_pp_64x80_s8_c2x2 (mode_MxN_sSTAGES[_cMxN][_sk|_split], swap_ for Cᵀ = Bᵀ·Aᵀ)"
+                "swap_pp_64x80_s8_c2x2 (mode_MxN_sSTAGES[_cMxN][_sk|_split[RUNS]], swap_ for "
+                "Cᵀ = Bᵀ·Aᵀ)"
             )
         return cls(
             _MODES[found["mode"]],
@@ -94,12 +106,16 @@ class Candidate:
             int(found["cn"] or 1),
             _DECOMPOSITIONS[found["dec"] or ""],
             bool(found["swap"]),
+            int(found["splits"]) if found["splits"] else None,
         )
 
     @classmethod
-    def of_config(cls, config: HopperGemmConfig, swap: bool = False) -> Candidate:
-        """The candidate whose kernel ``config`` is (its layouts, types and epilogue aside)."""
-        return cls(**{f: getattr(config, f) for f in _FIELDS}, swap=swap)
+    def of_config(
+        cls, config: HopperGemmConfig, swap: bool = False, splits: int | None = None
+    ) -> Candidate:
+        """The candidate whose kernel ``config`` is (its layouts, types and epilogue aside),
+        launched with ``splits`` runs per tile (split-K)."""
+        return cls(**{f: getattr(config, f) for f in _FIELDS}, swap=swap, splits=splits)
 
     @classmethod
     def of_attributes(cls, attributes: dict[str, object], swap: bool = False) -> Candidate:

@@ -84,8 +84,9 @@ def split_count(config: HopperGemmConfig, m: int, n: int, k: int, ctas: int) -> 
     to filling half of them with one run each, but runs of at least ``MIN_SPLIT_BLOCKS``
     k-blocks, and at least one.  More runs cost more than the SMs they add, for the last run adds
     the others' partials (H100, 512×512×8192 on 128×64 tiles: 0.91 of cuBLAS with 2 runs, 0.85
-    with 3 or 4); fewer leave SMs idle (384×384×16384: 0.79 with 3 runs of 18 CTAs, 0.87 with
-    4, 0.84 with 5; ``bench/split_k_rule.py``, three runs, docs/benchmarks.md)."""
+    with 3 or 4); fewer leave SMs idle (384×384×16384, 18 CTAs per run: 4 runs 5–10 % faster
+    than 3 in four runs of ``bench/split_k_rule.py``, the same within 1 % in
+    ``bench/gemm_vs_cublas.py``; docs/benchmarks.md)."""
     k_blocks = -(-k // config.block_k)
     half = ctas / 2 / run_ctas(config, m, n)
     return max(1, min(int(half + 0.5), k_blocks // MIN_SPLIT_BLOCKS))

@@ -7,11 +7,14 @@ times table on the product (``gemm_times.MeasuredTimes``: a wave model fitted to
 times, corrected by the measured products nearest to it).  It takes the fastest predicted
 kernel when it beats the rule's by ``SWITCH`` or more, and the rule's otherwise: the rule is
 what earlier measurements chose, so a small predicted gain, within the model's error, is not
-worth a change.  The picks include swap-AB kernels (``Cᵀ = Bᵀ·Aᵀ``, which ``gemm()`` runs on the
-transposed views where C's transpose is TMA-stored, and otherwise replaces by the rule's) and
-2-D clusters.  The table was measured on an H100 SXM (132 SMs, bf16 row-major operands); on a
-device with another SM count the rule decides alone.  Picks are cached per product.  What the
-choice gains is measured in docs/benchmarks.md ("gemm() picks by measured times").
+worth a change.  Only the kernels that launch on the product compete (``gemm_times.takes``: a
+split-K kernel needs a CTA per run).  The picks include swap-AB kernels (``Cᵀ = Bᵀ·Aᵀ``, which
+``gemm()`` runs on the transposed views where C's transpose is TMA-stored, and otherwise
+replaces by the rule's), 2-D clusters, and split-K kernels with a fixed number of runs per tile
+(``Candidate.splits``, which ``gemm()`` launches with).  The table was measured on an H100 SXM
+(132 SMs, bf16 row-major operands); on a device with another SM count the rule decides alone.
+Picks are cached per product.  What the choice gains is measured in docs/benchmarks.md ("gemm()
+picks by measured times", "Split-K in clusters").
 """
 
 from __future__ import annotations

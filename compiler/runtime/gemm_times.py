@@ -28,7 +28,7 @@ from pathlib import Path
 
 from ..nvidia.gemm.config import HopperGemmConfig
 from .gemm_candidates import Candidate
-from .gemm_geometry import split_count
+from .gemm_geometry import run_ctas, split_count
 from .gemm_heuristic import ROW_ALIGN
 
 NEIGHBOURS = 10
@@ -83,6 +83,24 @@ class Device:
     def slots(self, cluster_size: int) -> int:
         return self.sms if cluster_size == 1 else self.cluster_slots[cluster_size]
 
+    def ctas(self, cluster_size: int) -> int:
+        """The CTAs that run at once in clusters of ``cluster_size``."""
+        return min(self.sms, self.slots(cluster_size) * cluster_size)
+
+
+def takes(candidate: Candidate, p: Product, device: Device) -> bool:
+    """Whether ``candidate``'s kernel launches on ``p``: a split-K kernel gives every run its own
+    CTA (or cluster), so its runs of every unit (one, or the candidate's ``splits``, at most
+    one per k-block) must fit in the CTAs that run at once; the other decompositions walk any
+    number of units."""
+    config = _config(candidate)
+    if not config.split_k:
+        return True
+    rows, cols = (p.n, p.m) if candidate.swap else (p.m, p.n)
+    runs = candidate.splits or 1
+    fits = run_ctas(config, rows, cols) * runs <= device.ctas(config.cluster_size)
+    return fits and runs <= -(-p.k // config.block_k)
+
 
 def wave_features(candidate: Candidate, p: Product, device: Device) -> tuple[float, ...]:
     """``(1, waves, work, split, work·off_a, work·off_b)`` of ``candidate`` on ``p`` (see the
@@ -96,8 +114,8 @@ def wave_features(candidate: Candidate, p: Product, device: Device) -> tuple[flo
     k_blocks = -(-p.k // config.block_k)
     split = 0.0
     if config.split_k:
-        ctas = min(device.sms, slots * config.cluster_size)
-        runs = split_count(config, rows, cols, p.k, ctas)
+        ctas = device.ctas(config.cluster_size)
+        runs = candidate.splits or split_count(config, rows, cols, p.k, ctas)
         waves = -(-(units * config.cluster_size * runs) // ctas)
         work = waves * k_blocks / runs
         split = runs * config.block_m * config.block_n / 16384
@@ -148,7 +166,7 @@ class MeasuredTimes:
         self._residuals = residuals
 
     def predict(self, p: Product) -> dict[Candidate, float]:
-        """Each candidate's estimated time (µs) on ``p``."""
+        """The estimated time (µs) on ``p`` of each candidate that launches on it (``takes``)."""
         np = self._np
         distance = np.linalg.norm(self._keys - np.array(p.key), axis=1)
         order = np.argsort(distance, kind="stable")
@@ -164,6 +182,8 @@ class MeasuredTimes:
         correction = (np.where(nearest, residual, 0.0) * weight).sum(0) / weight.sum(0)
         out = {}
         for j, candidate in enumerate(self.candidates):
+            if not takes(candidate, p, self.device):
+                continue
             base = float(np.dot(wave_features(candidate, p, self.device), self._weights[j]))
             out[candidate] = max(base, 1e-9) * math.exp(float(correction[j]))
         return out
