@@ -40,6 +40,9 @@ from pathlib import Path
 
 import gemm_vs_cublas as G
 
+START = time.time()
+"""When the run began (the progress lines count seconds from it)."""
+
 MIN_NEAR_BEST = 12
 NEAR = 1.03
 ROUNDS = 7
@@ -115,32 +118,44 @@ def extend(out_path: str, first: int) -> int:
     device, _, products, _ = read(TABLE.read_text(), TABLE.name)
     kernels = {name: Candidate.parse(name) for name in _extension_names()}
     split = [kernels[name] for name in SPLIT_CANDIDATES]
-    start = time.time()
     with open(out_path, "w") as f:
         chosen = [x for x in products if any(takes(c, x, device) for c in split)]
         for i, p in enumerate(chosen[first:], first):
-            m, n, k = p.m, p.n, p.k
-            a, b = G._inputs(torch, m, n, k, seed=m * 31 + n * 7 + k)
-            ref = a.double() @ b.double()
-            ok, bad = {}, []
-            for name, candidate in kernels.items():
-                if not takes(candidate, p, device):
-                    continue
-                launch = _launcher(kernel_for(candidate.config()), candidate)
-                c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
-                launch(a, b, c)
-                err = ((c.double() - ref).norm() / ref.norm()).item()
-                if err < G.TOLERANCE:  # NaN (an unwritten element) fails too
-                    ok[name] = launch
-                else:
-                    bad.append(name)
-            ms = G._time_shape(torch, ok, m, n, k, False)
-            f.write(json.dumps({"m": m, "n": n, "k": k, "ms": ms, "bad": bad}) + "\n")
-            f.flush()
-            print(f"{i} {m}x{n}x{k} wrong={bad} {time.time() - start:.0f}s", flush=True)
-            del ref
-            torch.cuda.empty_cache()
+            launches = {
+                name: _launcher(kernel_for(candidate.config()), candidate)
+                for name, candidate in kernels.items()
+                if takes(candidate, p, device)
+            }
+            _measure(torch, launches, (p.m, p.n, p.k), f, f"{i}")
     return 0
+
+
+def _measure(torch, kernels: dict, shape: tuple[int, int, int], out, label: str) -> None:
+    """Check each kernel (``kern(a, b, c)``) on fresh inputs of ``shape`` against float64, into
+    a NaN-poisoned C (one that raises ``GemmArgumentError`` does not take the product), time
+    those that pass with ``gemm_vs_cublas``'s CUDA graphs beside cuBLAS, and write the product's
+    JSON line to ``out``."""
+    from warpsched.runtime.epilogue_args import GemmArgumentError
+
+    m, n, k = shape
+    a, b = G._inputs(torch, m, n, k, seed=m * 31 + n * 7 + k)
+    ok, bad = {}, []
+    for name, kern in kernels.items():
+        c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+        try:
+            kern(a, b, c)
+        except GemmArgumentError:
+            continue
+        torch.cuda.synchronize()
+        if G._rel_err(torch, c, a, b) < G.TOLERANCE:
+            ok[name] = kern
+        else:
+            bad.append(name)
+    ms = G._time_shape(torch, ok, m, n, k, False)
+    out.write(json.dumps({"m": m, "n": n, "k": k, "ms": ms, "bad": bad}) + "\n")
+    out.flush()
+    print(f"{label} {m}x{n}x{k} wrong={bad} {time.time() - START:.0f}s", flush=True)
+    torch.cuda.empty_cache()
 
 
 def _launcher(kernel, candidate):
@@ -159,34 +174,15 @@ def _launcher(kernel, candidate):
 def run(seed: int, count: int, out_path: str, mid: bool, joint: bool) -> int:
     import torch
 
-    from warpsched.runtime.epilogue_args import GemmArgumentError
     from warpsched.runtime.gemm import gemm
 
     G.ROUNDS = ROUNDS
     torch.empty(1, device="cuda")
     kernels = {name: G.candidate(name) for name in (*G.CANDIDATES, *G.SWAP_CANDIDATES)}
     kernels[G.DEFAULT] = gemm
-    start = time.time()
     with open(out_path, "w") as f:
-        for i, (m, n, k) in enumerate(products(seed, count, mid, joint)):
-            a, b = G._inputs(torch, m, n, k, seed=m * 31 + n * 7 + k)
-            ok, bad = {}, []
-            for name, kern in kernels.items():
-                c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
-                try:
-                    kern(a, b, c)
-                except GemmArgumentError:
-                    continue
-                torch.cuda.synchronize()
-                if G._rel_err(torch, c, a, b) < G.TOLERANCE:
-                    ok[name] = kern
-                else:
-                    bad.append(name)
-            ms = G._time_shape(torch, ok, m, n, k, False)
-            f.write(json.dumps({"m": m, "n": n, "k": k, "ms": ms, "bad": bad}) + "\n")
-            f.flush()
-            print(f"{i} {m}x{n}x{k} wrong={bad} {time.time() - start:.0f}s", flush=True)
-            torch.cuda.empty_cache()
+        for i, shape in enumerate(products(seed, count, mid, joint)):
+            _measure(torch, kernels, shape, f, f"{i}")
     return 0
 
 

@@ -41,34 +41,31 @@ def _split(name: str, block_n: int, stages: int, cm: int = 1, cn: int = 1) -> Ho
     )
 
 
+SHAPED = (
+    ("sk", 64, 8, 1, 2),
+    ("sk", 64, 8, 2, 1),
+    ("sk", 64, 8, 2, 2),
+    ("sk", 64, 8, 1, 4),
+    ("sk", 64, 8, 4, 2),
+    ("sk", 128, 5, 1, 2),
+    ("sk", 128, 5, 2, 1),
+    ("sk", 128, 5, 2, 2),
+    ("swap_sk", 64, 8, 1, 1),
+    ("swap_sk", 64, 8, 2, 1),
+    ("swap_sk", 64, 8, 1, 2),
+    ("swap_sk", 96, 6, 1, 1),
+    ("swap_sk", 96, 6, 1, 2),
+    ("swap_sk", 96, 6, 1, 4),
+    ("swap_sk", 96, 6, 2, 2),
+    ("swap_sk", 128, 5, 1, 2),
+)
+"""(name prefix, block_n, stages, cluster_m, cluster_n) of the clustered and swap-AB kernels."""
 SPLIT_K = {
     "sk_128x64": SPLIT_K_64_CONFIG,
     "sk_128x128": _split("sk_128x128", 128, 5),
     **{
-        f"sk_128x{bn}_c{cm}x{cn}": _split(f"sk_128x{bn}_c{cm}x{cn}", bn, st, cm, cn)
-        for bn, st, cm, cn in (
-            (64, 8, 1, 2),
-            (64, 8, 2, 1),
-            (64, 8, 2, 2),
-            (64, 8, 1, 4),
-            (64, 8, 4, 2),
-            (128, 5, 1, 2),
-            (128, 5, 2, 1),
-            (128, 5, 2, 2),
-        )
-    },
-    **{
-        f"swap_sk_128x{bn}_c{cm}x{cn}": _split(f"swap_sk_128x{bn}_c{cm}x{cn}", bn, st, cm, cn)
-        for bn, st, cm, cn in (
-            (64, 8, 1, 1),
-            (64, 8, 2, 1),
-            (64, 8, 1, 2),
-            (96, 6, 1, 1),
-            (96, 6, 1, 2),
-            (96, 6, 1, 4),
-            (96, 6, 2, 2),
-            (128, 5, 1, 2),
-        )
+        f"{prefix}_128x{bn}_c{cm}x{cn}": _split(f"{prefix}_128x{bn}_c{cm}x{cn}", bn, st, cm, cn)
+        for prefix, bn, st, cm, cn in SHAPED
     },
 }
 """The split-K kernels measured: 128-row tiles (swap-AB: 128 columns of C), and cluster shapes
