@@ -3,7 +3,7 @@
     python bench/gemm_select_data.py prepare                  # here: compile every kernel timed
     python3 bench/gemm_select_data.py run SEED COUNT OUT.jsonl [--mid]   # on the GPU
     python3 bench/gemm_select_data.py extend OUT.jsonl [--first I]         # on the GPU
-    python bench/gemm_select_data.py table OUT.tsv RUN.jsonl ... [--extend EXT.jsonl ...]
+    python bench/gemm_select_data.py table OUT.tsv RUN.jsonl|TABLE.tsv ... [--extend EXT.jsonl ...]
 
 ``run`` times every candidate of ``gemm_vs_cublas`` (its own, its swap-AB and 2-D cluster
 kernels), the default ``gemm()`` and cuBLAS on ``COUNT`` products drawn from ``SEED``: M and N
@@ -26,7 +26,8 @@ fastest on at least ``MIN_NEAR_BEST`` products, and every kernel the rule
 (``gemm_heuristic``) picks for one of them, as ``Candidate`` names; times in µs.  An ``extend``
 run's times join the products it measured, scaled by ``ANCHOR``'s time in the run the product
 came from over its time in the extension (so the two runs' clocks agree), and replace the
-run's own where both timed a kernel.
+run's own where both timed a kernel.  A run may also be an earlier table (``.tsv``): the shipped
+table rewrites itself byte for byte, so an extension can join it when its runs are gone.
 """
 
 from __future__ import annotations
@@ -200,20 +201,23 @@ def candidate_name(bench_name: str) -> str | None:
 
 
 def table(out_path: str, runs: list[str], device: str, extensions: list[str]) -> int:
-    """Write the shipped table from ``runs`` and ``extensions`` (see the module docstring)."""
+    """Write the shipped table from ``runs`` (``run`` lines, or earlier tables) and
+    ``extensions`` (see the module docstring)."""
     from warpsched.runtime.gemm_candidates import Candidate
     from warpsched.runtime.gemm_heuristic import ROW_ALIGN, shape_attributes
 
-    rows = [json.loads(line) for path in runs for line in Path(path).read_text().splitlines()]
-    rows = [r for r in rows if not r["bad"]]
+    rows, sources = [], []
+    for path in runs:
+        found, source = _table_rows(path) if path.endswith(".tsv") else _run_rows(path)
+        rows += found
+        sources.append(source)
     extra = {}
     for path in extensions:
         for line in Path(path).read_text().splitlines():
             e = json.loads(line)
             if not e["bad"] and ANCHOR in e["ms"]:
                 extra[e["m"], e["n"], e["k"]] = e["ms"]
-    names = {b: candidate_name(b) for r in rows for b in r["ms"]}
-    timed = [_times(r, names, extra.get((r["m"], r["n"], r["k"]))) for r in rows]
+    timed = [_times(r, extra.get((r["m"], r["n"], r["k"]))) for r in rows]
     near = dict.fromkeys((name for t in timed for name in t), 0)
     rule = set()
     for r, times in zip(rows, timed, strict=True):
@@ -224,13 +228,17 @@ def table(out_path: str, runs: list[str], device: str, extensions: list[str]) ->
         attributes = shape_attributes(r["m"], r["n"], SMS, r["k"], *aligned)
         rule.add(Candidate.of_attributes(attributes).name)
     kept = [n for n in near if near[n] >= MIN_NEAR_BEST or n in rule]
-    sources = f"{len(runs)} runs" + (f" and {len(extensions)} extend runs" if extensions else "")
+    runs_read = sum(1 for source in sources if source == "1 run")
+    described = [f"{runs_read} runs"] if runs_read else []
+    described += [source for source in sources if source != "1 run"]
+    described += [f"{len(extensions)} extend runs"] if extensions else []
     lines = [
         "# The times (µs) of the kernels gemm() chooses among (warpsched.runtime.gemm_select), "
         "bf16 row-major A and B,",
         f"# CUDA graphs, median of {ROUNDS} interleaved rounds of {G.REPS} calls; '-': the kernel "
         "does not take the product.",
-        f"# Written by bench/gemm_select_data.py table from {sources}, {len(rows)} products.",
+        f"# Written by bench/gemm_select_data.py table from {' and '.join(described)}, "
+        f"{len(rows)} products.",
         f"# device: name {device}; sms {SMS}; cluster_slots {CLUSTER_SLOTS}",
         "\t".join(["m", "n", "k", *kept]),
     ]
@@ -242,10 +250,49 @@ def table(out_path: str, runs: list[str], device: str, extensions: list[str]) ->
     return 0
 
 
-def _times(row: dict, names: dict, extension: dict | None) -> dict[str, float]:
-    """A run's times of one product (ms) by ``Candidate`` name, with an extension's joined on
-    ``ANCHOR``'s clock."""
-    times = {names[b]: t for b, t in row["ms"].items() if names.get(b)}
+def _run_rows(path: str) -> tuple[list[dict], str]:
+    """A ``run``'s products without a wrong kernel, their times (ms) by ``Candidate`` name."""
+    rows = [json.loads(line) for line in Path(path).read_text().splitlines()]
+    out = []
+    for r in rows:
+        if r["bad"]:
+            continue
+        named = {candidate_name(b): t for b, t in r["ms"].items()}
+        named.pop(None, None)
+        out.append({"m": r["m"], "n": r["n"], "k": r["k"], "ms": named})
+    return out, "1 run"
+
+
+def _table_rows(path: str) -> tuple[list[dict], str]:
+    """An earlier table's products and times (ms) by ``Candidate`` name, and what it was written
+    from (its ``# Written by`` line), so that a table extends the last one when the runs behind
+    it are gone."""
+    import math
+    import re
+
+    from warpsched.runtime.gemm_times import read
+
+    text = Path(path).read_text()
+    _, candidates, products, times = read(text, path)
+    written = re.search(r"^# Written by .* table from (.*), \d+ products\.$", text, re.M)
+    rows = [
+        {
+            "m": p.m,
+            "n": p.n,
+            "k": p.k,
+            "ms": {
+                c.name: t / 1000 for c, t in zip(candidates, row, strict=True) if not math.isnan(t)
+            },
+        }
+        for p, row in zip(products, times, strict=True)
+    ]
+    return rows, written[1] if written else f"the table {Path(path).name}"
+
+
+def _times(row: dict, extension: dict | None) -> dict[str, float]:
+    """A product's times (ms) by ``Candidate`` name, with an extension's joined on ``ANCHOR``'s
+    clock."""
+    times = dict(row["ms"])
     if extension and ANCHOR in times:
         scale = times[ANCHOR] / extension[ANCHOR]
         times.update({c: t * scale for c, t in extension.items() if c not in (ANCHOR, "cublas")})
@@ -264,7 +311,7 @@ def main(argv: list[str]) -> int:
     timed.add_argument("--joint", action="store_true", help="align N and K together or not at all")
     written = sub.add_parser("table")
     written.add_argument("out")
-    written.add_argument("runs", nargs="+")
+    written.add_argument("runs", nargs="+", help="run lines (.jsonl) or earlier tables (.tsv)")
     written.add_argument("--device", default="NVIDIA H100 80GB HBM3")
     written.add_argument("--extend", action="append", default=[], help="an extend run's lines")
     extended = sub.add_parser("extend")
