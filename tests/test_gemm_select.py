@@ -100,11 +100,14 @@ def test_the_pick_is_the_rule_or_a_clearly_faster_kernel(m, n, k, a_aligned, b_a
 
 def _assert_launches(pick: Candidate, m: int, n: int, k: int) -> None:
     """``pick`` is a legal kernel whose launch takes the product (a split-K kernel: every run
-    its own CTA within the SMs, at ``split_count``'s runs)."""
+    its own CTA within those the table's device runs at once, at its or ``split_count``'s
+    runs)."""
     config = pick.config()
     rows, cols = (n, m) if pick.swap else (m, n)
-    ctas = H100 if config.cluster_size == 1 else H100 // config.cluster_size * config.cluster_size
-    splits = split_count(config, rows, cols, k, ctas) if config.split_k else None
+    ctas = shipped_times().device.ctas(config.cluster_size)
+    splits = None
+    if config.split_k:  # gemm() launches with the pick's count, else split_count's
+        splits = pick.splits or split_count(config, rows, cols, k, ctas)
     check_splits(config, rows, cols, k, splits, ctas)
 
 

@@ -49,10 +49,16 @@ def launch_grid(
         -n // (config.block_n * config.cluster_n)
     )
     units *= batch * splits
-    slots = sm_count // config.cluster_size
-    if cluster_slots is not None:
-        slots = min(slots, cluster_slots)
+    slots = resident_clusters(config.cluster_size, sm_count, cluster_slots)
     return max(1, min(units, slots)) * config.cluster_size
+
+
+def resident_clusters(cluster_size: int, sm_count: int, cluster_slots: int | None = None) -> int:
+    """The clusters of ``cluster_size`` CTAs that run at once: one CTA per SM, in whole clusters,
+    and at most ``cluster_slots`` (what the driver reports; None: no further limit).  Times
+    ``cluster_size``, the CTAs a split-K launch may give its runs."""
+    slots = sm_count // cluster_size
+    return slots if cluster_slots is None else min(slots, cluster_slots)
 
 
 def gemm_source(config: HopperGemmConfig) -> str:

@@ -38,6 +38,7 @@ from .gemm_geometry import (
     gemm_source,
     l2_promotion,
     launch_grid,
+    resident_clusters,
     split_count,
 )
 from .launch import DeviceBuffer, Kernel
@@ -210,10 +211,10 @@ class GemmKernel:
         extra = epilogue_params(self.extra_params, epilogue, c, count)
         cfg = self.config
         sms = sm_count(a.device or 0)
-        cluster, slots, ctas = (cfg.cluster_size, 1, 1), None, sms
+        cluster, slots = (cfg.cluster_size, 1, 1), None
         if cfg.cluster_size > 1:  # a cluster lies in one GPC: launch as many as run at once
             slots = self._loaded().max_active_clusters(cfg.threads, cluster, cfg.smem_bytes)
-            ctas = min(sms // cfg.cluster_size, slots) * cfg.cluster_size
+        ctas = resident_clusters(cfg.cluster_size, sms, slots) * cfg.cluster_size
         if cfg.split_k and splits is None:
             splits = split_count(cfg, m, n, k, ctas)
         runs = check_splits(cfg, m, n, k, splits, ctas)

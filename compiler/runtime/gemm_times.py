@@ -34,7 +34,7 @@ from pathlib import Path
 
 from ..nvidia.gemm.config import HopperGemmConfig
 from .gemm_candidates import Candidate
-from .gemm_geometry import run_ctas, split_count
+from .gemm_geometry import resident_clusters, run_ctas, split_count
 from .gemm_heuristic import ROW_ALIGN
 
 NEIGHBOURS = 10
@@ -90,8 +90,8 @@ class Device:
         return self.sms if cluster_size == 1 else self.cluster_slots[cluster_size]
 
     def ctas(self, cluster_size: int) -> int:
-        """The CTAs that run at once in clusters of ``cluster_size``."""
-        return min(self.sms, self.slots(cluster_size) * cluster_size)
+        """The CTAs that run at once in clusters of ``cluster_size`` (whole clusters)."""
+        return resident_clusters(cluster_size, self.sms, self.slots(cluster_size)) * cluster_size
 
 
 def takes(candidate: Candidate, p: Product, device: Device) -> bool:
