@@ -123,7 +123,7 @@ def extend(out_path: str, first: int) -> int:
         chosen = [x for x in products if any(takes(c, x, device) for c in split)]
         for i, p in enumerate(chosen[first:], first):
             launches = {
-                name: _launcher(kernel_for(candidate.config()), candidate)
+                name: G.Launcher(kernel_for(candidate.config()), candidate.swap, candidate.splits)
                 for name, candidate in kernels.items()
                 if takes(candidate, p, device)
             }
@@ -157,19 +157,6 @@ def _measure(torch, kernels: dict, shape: tuple[int, int, int], out, label: str)
     out.flush()
     print(f"{label} {m}x{n}x{k} wrong={bad} {time.time() - START:.0f}s", flush=True)
     torch.cuda.empty_cache()
-
-
-def _launcher(kernel, candidate):
-    """``fn(a, b, c)``: ``kernel`` on row-major A, B, C (a swap-AB kernel on their transposed
-    views), with the candidate's split count."""
-    from warpsched.runtime.tensors import as_matrix
-
-    def fn(a, b, c):
-        if candidate.swap:
-            a, b, c = b.t(), a.t(), c.t()
-        kernel._run(a, as_matrix(a, "A"), as_matrix(b, "B"), c, None, None, splits=candidate.splits)
-
-    return fn
 
 
 def run(seed: int, count: int, out_path: str, mid: bool, joint: bool) -> int:

@@ -230,23 +230,28 @@ def config(name: str, a_layout: str = "row", b_layout: str = "row") -> HopperGem
     return HopperGemmConfig(name=name, a_layout=a_layout, b_layout=b_layout, **CANDIDATES[name])
 
 
-class SwapAB:
-    """A swap-AB candidate called as ``kern(a, b, c)``: its kernel computes ``c.t() =
-    b.t() @ a.t()``, the transposed views of row-major A, B and C."""
+class Launcher:
+    """A kernel called as ``kern(a, b, c)`` on row-major A, B and C; a swap-AB kernel (``swap``)
+    computes ``c.t() = b.t() @ a.t()`` on their transposed views; a split-K kernel runs
+    ``splits`` runs per tile (None: ``split_count``'s)."""
 
-    def __init__(self, kernel) -> None:
-        self.kernel = kernel
+    def __init__(self, kernel, swap: bool = False, splits: int | None = None) -> None:
+        self.kernel, self.swap, self.splits = kernel, swap, splits
 
     def __call__(self, a, b, c):
-        return self.kernel(b.t(), a.t(), c.t())
+        from warpsched.runtime.tensors import as_matrix
+
+        if self.swap:
+            a, b, c = b.t(), a.t(), c.t()
+        arg_a, arg_b = as_matrix(a, "A"), as_matrix(b, "B")
+        return self.kernel._run(a, arg_a, arg_b, c, None, None, splits=self.splits)
 
 
 def candidate(name: str):
     """The callable ``kern(a, b, c)`` of candidate ``name``."""
     from warpsched.runtime.gemm_kernel import GemmKernel
 
-    kernel = GemmKernel(config(name))
-    return SwapAB(kernel) if name in SWAP_CANDIDATES else kernel
+    return Launcher(GemmKernel(config(name)), swap=name in SWAP_CANDIDATES)
 
 
 def prepare() -> int:

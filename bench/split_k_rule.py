@@ -18,7 +18,16 @@ from __future__ import annotations
 import json
 import sys
 
-from gemm_vs_cublas import HOLDOUT, L2_BYTES, TOLERANCE, UNTUNED, _time_graphs, cache, device_sms
+from gemm_vs_cublas import (
+    HOLDOUT,
+    L2_BYTES,
+    TOLERANCE,
+    UNTUNED,
+    Launcher,
+    _time_graphs,
+    cache,
+    device_sms,
+)
 
 from warpsched.nvidia.gemm.config import HopperGemmConfig
 from warpsched.runtime.gemm_geometry import MIN_SPLIT_BLOCKS, run_ctas
@@ -102,7 +111,6 @@ def run(as_json: bool) -> int:
 
     from warpsched.runtime.epilogue_args import GemmArgumentError
     from warpsched.runtime.gemm import kernel_for
-    from warpsched.runtime.tensors import as_matrix
 
     device_sms(torch)
     names = ["rule", *SPLIT_K]
@@ -127,7 +135,11 @@ def run(as_json: bool) -> int:
         for name, config in SPLIT_K.items():
             kernel = kernel_for(config)
             for splits in (None, *SPLITS):
-                fn = _launcher(kernel, config, data, outs, splits, as_matrix)
+                launch = Launcher(kernel, config.c_column_major, splits)
+
+                def fn(i, f=launch, d=data, o=outs):
+                    return f(*d[i], o[i])
+
                 try:
                     fn(0)
                 except GemmArgumentError:  # more runs than the launch takes, or than k-blocks
@@ -156,21 +168,6 @@ def run(as_json: bool) -> int:
             print(json.dumps({"m": m, "n": n, "k": k, "ms": ms}), flush=True)
         torch.cuda.empty_cache()
     return 0
-
-
-def _launcher(kernel, config, data, outs, splits, as_matrix):
-    """``fn(i)``: ``kernel`` on input set ``i`` into ``outs[i]`` with ``splits`` runs (None:
-    ``split_count``'s); a swap-AB kernel on the transposed views."""
-
-    def fn(i):
-        a, b = data[i]
-        if config.c_column_major:
-            a, b, out = b.t(), a.t(), outs[i].t()
-        else:
-            out = outs[i]
-        kernel._run(a, as_matrix(a, "A"), as_matrix(b, "B"), out, None, None, splits=splits)
-
-    return fn
 
 
 if __name__ == "__main__":
