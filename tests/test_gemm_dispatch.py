@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from warpsched.nvidia.gemm.config import HopperGemmConfig
 from warpsched.runtime.epilogue_args import GemmArgumentError
-from warpsched.runtime.gemm_checks import check_splits
+from warpsched.runtime.gemm_checks import check_splits, launch_runs
 from warpsched.runtime.gemm_dispatch import (
     CRoute,
     OperandFacts,
@@ -371,3 +371,8 @@ def test_a_clustered_split_k_run_takes_a_cluster_per_unit():
     assert check_splits(pairs, 1000, 1000, 4096, 2, H100_SMS) == 2
     with pytest.raises(GemmArgumentError, match="64 CTAs per run × 3 runs exceed the 132"):
         check_splits(pairs, 1000, 1000, 4096, 3, H100_SMS)
+    # a launch counts the clusters the driver runs at once: 60 pairs leave room for one run
+    assert launch_runs(pairs, 1000, 1000, 4096, None, H100_SMS, 66) == 1
+    assert launch_runs(pairs, 1000, 1000, 4096, 2, H100_SMS, 66) == 2
+    with pytest.raises(GemmArgumentError, match="exceed the 120 CTAs that run at once"):
+        launch_runs(pairs, 1000, 1000, 4096, 2, H100_SMS, 60)

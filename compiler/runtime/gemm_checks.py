@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from ..nvidia.gemm.config import EpilogueKind, HopperGemmConfig, MatrixLayout
 from .epilogue_args import GemmArgumentError
 from .gemm_dispatch import TMA_ALIGN
-from .gemm_geometry import INT32_MAX, run_ctas, tile_count
+from .gemm_geometry import INT32_MAX, resident_clusters, run_ctas, split_count, tile_count
 from .tensors import Layout, MatrixArg
 
 MAX_TMA_STRIDE = 2**40
@@ -148,3 +148,21 @@ def check_splits(
             "that run at once; split-K gives every run its own CTA"
         )
     return splits
+
+
+def launch_runs(
+    cfg: HopperGemmConfig,
+    m: int,
+    n: int,
+    k: int,
+    splits: int | None,
+    sm_count: int,
+    cluster_slots: int | None,
+) -> int:
+    """The runs per tile of a launch on ``sm_count`` SMs running at most ``cluster_slots``
+    clusters at once: ``splits`` (a split-K kernel given None: ``split_count``'s), as
+    ``check_splits`` allows it within the CTAs that run at once."""
+    ctas = resident_clusters(cfg.cluster_size, sm_count, cluster_slots) * cfg.cluster_size
+    if cfg.split_k and splits is None:
+        splits = split_count(cfg, m, n, k, ctas)
+    return check_splits(cfg, m, n, k, splits, ctas)

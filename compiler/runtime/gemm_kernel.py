@@ -30,7 +30,7 @@ from .compiled import compile_cached, compile_key
 from .driver import current_context, device_sm_count, stream_handle
 from .epilogue_args import EpilogueArgs, GemmArgumentError
 from .epilogue_args import params as epilogue_params
-from .gemm_checks import Batch, check_call, check_splits
+from .gemm_checks import Batch, check_call, launch_runs
 from .gemm_geometry import (
     TARGET,
     TENSOR_MAP_CACHE,
@@ -38,8 +38,6 @@ from .gemm_geometry import (
     gemm_source,
     l2_promotion,
     launch_grid,
-    resident_clusters,
-    split_count,
 )
 from .launch import DeviceBuffer, Kernel
 from .params import I32Param, PointerParam, TensorMapParam
@@ -214,10 +212,7 @@ class GemmKernel:
         cluster, slots = (cfg.cluster_size, 1, 1), None
         if cfg.cluster_size > 1:  # a cluster lies in one GPC: launch as many as run at once
             slots = self._loaded().max_active_clusters(cfg.threads, cluster, cfg.smem_bytes)
-        ctas = resident_clusters(cfg.cluster_size, sms, slots) * cfg.cluster_size
-        if cfg.split_k and splits is None:
-            splits = split_count(cfg, m, n, k, ctas)
-        runs = check_splits(cfg, m, n, k, splits, ctas)
+        runs = launch_runs(cfg, m, n, k, splits, sms, slots)
         grid = launch_grid(cfg, m, n, sms, count, runs, slots)
         if cfg.splits_tiles and grid > MAX_SPLITTING_CTAS:
             raise GemmArgumentError(
