@@ -86,6 +86,19 @@ def test_ptx_has_the_hopper_instructions(compiled):
     assert ".maxntid 384, 1, 1" in ptx and ".minnctapersm 1" in ptx
 
 
+def test_tensor_maps_are_prefetched_before_the_barriers(compiled):
+    """Thread 0 prefetches each tensor map the kernel copies through, ahead of the barrier
+    inits: A's and B's (parameters 0 and 1), and C's (parameter 2) only where TMA stores C (a
+    register epilogue's launch may pass any map there)."""
+    name, result = compiled
+    ptx = result.ptx
+    prefetched = re.findall(r"prefetch\.param\.tensormap\s+\[(%rd\d+)\];", ptx)
+    params = dict(re.findall(r"mov\.b64\s+(%rd\d+), \w+_param_(\d)\b;", ptx))
+    expected = ["0", "1"] + (["2"] if _config(name).epilogue.value == "tma" else [])
+    assert sorted(params.get(reg) for reg in prefetched) == expected
+    assert ptx.index("prefetch.param.tensormap") < ptx.index("mbarrier.init")
+
+
 def test_pingpong_orders_the_mainloops(compiled):
     name, result = compiled
     arrives = re.findall(r"bar\.arrive (\d), 256;", result.ptx)

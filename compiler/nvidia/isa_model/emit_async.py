@@ -6,6 +6,8 @@
   copy may complete), writing the box into the destination CTA's shared memory (every CTA of
   the 16-bit ``ctaMask`` with multicast, at the same offset) and performing complete-tx of the
   box's bytes on the mbarrier at the same offset in each of those CTAs.
+* ``prefetch.param.tensormap``: no effect on any value; the operand must be a tensor-map
+  parameter.
 * ``cp.async.bulk.tensor.Nd.global.shared::cta.bulk_group``: the box is read from shared memory
   and written (clipped) to global memory at issue; until the issuing thread's
   ``cp.async.bulk.wait_group.read`` retires its bulk async-group ("cp.async.bulk.commit_group",
@@ -81,6 +83,13 @@ def land(machine: Machine, load: PendingLoad) -> None:
             raise ModelError(f"a TMA load lands in CTA {cta.linear}, which has exited")
         land_box(cta.smem, base | (load.dst & LOW), data, tmap.swizzle)
         cta.mbarrier(base | (load.mbar & LOW)).complete_tx(data.size)
+
+
+def _prefetch_tensor_map(g, tmap) -> None:
+    """``prefetch.param.tensormap``: a hint without effect on any value; its operand must be a
+    tensor-map parameter (``MemoryFault`` otherwise)."""
+    for m in _lane_values(tmap, len(g.lanes)):
+        g.cta.machine.tensor_map(m)
 
 
 def _tma_store(g, tmap, src, coords) -> None:
@@ -160,6 +169,7 @@ HELPERS.update(
     {
         "_tma_load": _tma_load,
         "_tma_store": _tma_store,
+        "_prefetch_tensor_map": _prefetch_tensor_map,
         "_bulk_commit": _bulk_commit,
         "_bulk_wait": _bulk_wait,
         "_wgmma": _wgmma,
@@ -194,6 +204,13 @@ def _tma_store_op(op: Op, em: Emitter) -> None:
     refs = [em.ref(v) for v in op.operands]
     coords = refs[2 : 2 + sizes[2]]
     em.line(f"_tma_store(g, {refs[0]}, {refs[1]}, ({', '.join(coords)},))")
+
+
+@emits("nvvm.prefetch")
+def _prefetch_op(op: Op, em: Emitter) -> None:
+    if "tensormap" not in op.attrs:
+        raise em.unsupported(op, "a cache-level prefetch")
+    em.line(f"_prefetch_tensor_map(g, {em.ref(op.operands[0])})")
 
 
 @emits("nvvm.cp.async.bulk.commit.group")

@@ -4,7 +4,8 @@
 
     the tile scheduler's values (wgmma.emitter.GemmEmitter: aligned shared base, tile counts,
         this CTA's first unit and step, the stream-K split)
-    thread 0: init each declared pipeline's full[s] / empty[s] with its declared counts;
+    thread 0: prefetch.param.tensormap of A's and B's tensor maps (and C's with TMA stores);
+              init each declared pipeline's full[s] / empty[s] with its declared counts;
               fence.mbarrier_init
     bar.sync 0                    (clusters: barrier.cluster over every CTA of the cluster)
     warpgroup 0:   the producer role's steps       (warpgroup_roles.WarpgroupRoleLowering)
@@ -26,14 +27,23 @@ from __future__ import annotations
 from warpsched.llvm.mlir_text import FuncWriter
 from warpsched.nvidia import program as P
 from warpsched.nvidia.datapaths.select import DataPath
-from warpsched.nvidia.datapaths.wgmma.emitter import SMEM_SYMBOL, GemmEmitter, signature
+from warpsched.nvidia.datapaths.wgmma.emitter import ARGS, SMEM_SYMBOL, GemmEmitter, signature
 from warpsched.nvidia.datapaths.wgmma.fused import extra_params
 from warpsched.nvidia.datapaths.wgmma.plan import wgmma_plan
+from warpsched.nvidia.gemm.config import EpilogueKind, HopperGemmConfig
 from warpsched.nvidia.lowering.lowered import LoweredKernel, module_text
 from warpsched.nvidia.lowering.warpgroup_roles import WarpgroupRoleLowering
 from warpsched.nvidia.program.roles import WARPGROUP_SIZE, Role
+from warpsched.nvidia.ptx import tma
 
 MIN_CTAS_PER_SM = 1
+
+
+def _tensor_maps(plan: HopperGemmConfig) -> tuple[str, ...]:
+    """The tensor-map parameters the kernel copies through: A's and B's, and C's where the
+    epilogue stores by TMA (a register epilogue's launch may pass any map there)."""
+    stores = (ARGS.tmap_c,) if plan.epilogue is EpilogueKind.TMA else ()
+    return (ARGS.tmap_a, ARGS.tmap_b, *stores)
 
 
 def lower_warpgroup_kernel(kernel: P.Kernel) -> LoweredKernel:
@@ -44,6 +54,8 @@ def lower_warpgroup_kernel(kernel: P.Kernel) -> LoweredKernel:
     is_zero = w.icmp("eq", em.tid, w.const(0))
 
     def init() -> None:
+        for tmap in _tensor_maps(plan):
+            tma.prefetch_tensor_map(w, tmap)
         for pipeline in kernel.input_pipelines:
             counts = pipeline.config.counts
             for s in range(pipeline.config.num_stages):

@@ -10,6 +10,9 @@ leader's barrier of a 2-CTA ``tcgen05.mma`` pair); ``multicast`` (an i16 CTA mas
 adds ``.multicast::cluster``: the box lands at ``dst``'s offset in every CTA of the
 mask and completes its bytes on each one's barrier at ``bar``'s offset.
 
+``prefetch_tensor_map`` asks the TMA unit to fetch a tensor map's descriptor ahead of its first
+copy (issued once per CTA, at its start, by the thread that initialises the barriers).
+
 ``store_box`` is one ``cp.async.bulk.tensor.Nd.global.shared::cta.bulk_group``: the
 box at ``src`` (shared memory, laid out as ``tmap``'s box and swizzle) goes to
 ``tmap``'s box at ``coords``; TMA clips it at the tensor's edges.  The issuing
@@ -26,6 +29,13 @@ from warpsched.nvidia.ptx.nvvm_ops import PTR_SHARED
 PTR_CLUSTER = "!llvm.ptr<7>"
 TMAP_ATTRS = "{llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}"
 """The parameter attributes of a ``__grid_constant__`` CUtensorMap (``.param .align 64 .b8 [128]``)."""
+
+
+def prefetch_tensor_map(w: FuncWriter, tmap: str) -> None:
+    """``prefetch.param.tensormap``: bring the ``__grid_constant__`` tensor map ``tmap`` (a
+    kernel parameter) into the TMA unit's descriptor cache, so that the first copy through it
+    does not wait for the descriptor's fetch.  A hint: it changes no value."""
+    w.stmt(f"nvvm.prefetch tensormap in_param_space, {tmap} : !llvm.ptr")
 
 
 def to_cluster(w: FuncWriter, ptr: str) -> str:
