@@ -205,9 +205,9 @@ def test_custom_op_under_torch_compile_and_cuda_graph():
     "m, n, k, b_cols",
     [
         (1536, 1536, 1536, 1536),  # a swap-AB 128×144 kernel (one full wave)
-        (1000, 504, 3000, 504),  # a swap-AB 64×80 kernel, B's rows off 128 bytes
-        (512, 2992, 3000, 2992),  # 128×128 tiles in 2x2 clusters
-        (1000, 1536, 3000, 1544),  # 4x2 clusters, B a view of padded rows
+        (1000, 504, 3000, 504),  # a swap-AB 64×80 kernel in 2x2 clusters, rows off 128 bytes
+        (512, 2992, 3000, 2992),  # 128×128 tiles in 2x4 clusters
+        (1000, 1536, 3000, 1544),  # 2x4 clusters, B a view of padded rows
     ],
 )
 def test_the_kernels_gemm_picks_by_measured_times(m, n, k, b_cols):
@@ -219,11 +219,12 @@ def test_the_kernels_gemm_picks_by_measured_times(m, n, k, b_cols):
     from warpsched.runtime.gemm_candidates import Candidate
     from warpsched.runtime.gemm_heuristic import shape_attributes
     from warpsched.runtime.gemm_select import select_kernel
+    from warpsched.runtime.gemm_times import Product, row_starts
 
-    aligned = b_cols * 2 % 128 == 0
-    pick = select_kernel(m, n, k, True, aligned, 132)
+    (off_a, odd_a), (off_b, odd_b) = row_starts(k * 2), row_starts(b_cols * 2)
+    pick = select_kernel(Product(m, n, k, off_a, off_b, odd_a, odd_b), 132)
     assert pick.swap or pick.cluster_n > 1
-    assert pick != Candidate.of_attributes(shape_attributes(m, n, 132, k, True, aligned))
+    assert pick != Candidate.of_attributes(shape_attributes(m, n, 132, k, not off_a, not off_b))
     gen = torch.Generator(device="cuda").manual_seed(m + n + k)
     a = torch.randn(m, k, device="cuda", generator=gen).to(torch.bfloat16)
     b = torch.randn(k, b_cols, device="cuda", generator=gen).to(torch.bfloat16)[:, :n]

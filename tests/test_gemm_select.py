@@ -26,11 +26,16 @@ from warpsched.runtime.gemm_times import (
     Product,
     TimesTableError,
     read,
+    row_starts,
     takes,
     wave_features,
 )
+from warpsched.runtime.tensors import MatrixArg
 
 H100 = 132
+ROW_STARTS = [(False, False), (True, False), (True, True)]
+"""An operand's ``(off, odd)`` rows (``row_starts``): on 128-byte boundaries, off them on
+32-byte ones, on odd multiples of 16 bytes."""
 
 
 @pytest.fixture(scope="module")
@@ -71,6 +76,48 @@ def test_the_predictions_follow_the_measured_times(table):
     assert sum(close) >= 0.75 * len(close)
 
 
+@pytest.mark.parametrize(
+    "row_bytes, address, starts",
+    [
+        (8192, 0, (False, False)),  # every row on a 128-byte boundary
+        (2112, 0, (True, False)),  # rows 64 bytes apart mod 128: off, but on 32-byte sectors
+        (2000, 0, (True, True)),  # 2000 = 62.5 sectors: every other row splits five sectors
+        (8192, 64, (True, False)),
+        (8192, 16, (True, True)),
+    ],
+)
+def test_where_rows_start(row_bytes, address, starts):
+    assert row_starts(row_bytes, address) == starts
+
+
+def test_the_table_reads_odd_rows_off_its_sizes(table):
+    """A table row names only m, n, k: its operands are row-major, so A's rows lie ``2k`` bytes
+    apart and B's ``2n``; 1000 columns of bf16 are 2000 bytes, an odd multiple of 16."""
+    assert Product.of(1000, 1000, 4096) == Product(1000, 1000, 4096, False, True, False, True)
+    _, _, products, _ = table
+    odd = [p for p in products if p.odd_b]
+    assert odd and all(p.n % 16 == 8 and p.off_b for p in odd)
+
+
+def test_gemm_reads_the_product_off_its_operands():
+    """``gemm()`` picks for the operands it has: a contiguous pair is the table's product of the
+    same sizes; a B whose rows start 16 bytes into a line has odd rows whatever its stride."""
+    a = MatrixArg(1 << 20, 1000, 4096, 4096, 1, "bf16")
+    b = MatrixArg(1 << 21, 4096, 1000, 1000, 1, "bf16")
+    assert Product.of_operands(a, b) == Product.of(1000, 1000, 4096)
+    shifted = MatrixArg((1 << 21) + 16, 4096, 1024, 1024, 1, "bf16")
+    assert Product.of_operands(a, shifted) == Product(1000, 1024, 4096, False, True, False, True)
+
+
+def test_odd_rows_are_a_feature_of_their_own():
+    """The last two features weigh the work by odd_a and odd_b; the rest do not see them."""
+    device = shipped_times().device
+    swap = Candidate.parse("swap_coop_128x128_s5")
+    even = wave_features(swap, Product(1800, 1000, 3072, False, True), device)
+    odd = wave_features(swap, Product(1800, 1000, 3072, False, True, False, True), device)
+    assert odd[:-2] == even[:-2] and even[-2:] == (0.0, 0.0) and odd[-1] == odd[2] > 0
+
+
 def test_a_swap_kernel_sees_the_product_transposed():
     """A swap-AB 64×80 kernel's rows are N: 8320 × 80 takes 130 × 1 units, one wave; read as
     M it would be 2 × 104 units, two waves."""
@@ -84,15 +131,18 @@ def test_a_swap_kernel_sees_the_product_transposed():
     m=st.integers(1, 6000),
     n=st.integers(8, 6000).map(lambda x: x // 8 * 8),
     k=st.integers(8, 20000).map(lambda x: x // 8 * 8),
-    a_aligned=st.booleans(),
-    b_aligned=st.booleans(),
+    a_start=st.sampled_from(ROW_STARTS),
+    b_start=st.sampled_from(ROW_STARTS),
 )
 @settings(max_examples=200, deadline=None)
-def test_the_pick_is_the_rule_or_a_clearly_faster_kernel(m, n, k, a_aligned, b_aligned):
-    pick = select_kernel(m, n, k, a_aligned, b_aligned, H100)
-    rule = Candidate.of_attributes(shape_attributes(m, n, H100, k, a_aligned, b_aligned))
+def test_the_pick_is_the_rule_or_a_clearly_faster_kernel(m, n, k, a_start, b_start):
+    product = Product(m, n, k, a_start[0], b_start[0], a_start[1], b_start[1])
+    pick = select_kernel(product, H100)
+    rule = Candidate.of_attributes(
+        shape_attributes(m, n, H100, k, not product.off_a, not product.off_b)
+    )
     if pick != rule:
-        predicted = shipped_times().predict(Product(m, n, k, not a_aligned, not b_aligned))
+        predicted = shipped_times().predict(product)
         assert predicted[rule] >= SWITCH * predicted[pick]
         assert pick == min(predicted, key=predicted.get)
     _assert_launches(pick, m, n, k)
@@ -121,19 +171,19 @@ def test_a_split_k_kernel_is_not_picked_for_more_tiles_than_sms(shape):
     predicted = shipped_times().predict(Product(*shape))
     assert not any(c.decomposition.value == "split_k" for c in predicted)
     assert not takes(Candidate.parse("coop_128x128_s5_split"), Product(*shape), device)
-    _assert_launches(select_kernel(*shape, True, True, H100), *shape)
+    _assert_launches(select_kernel(Product(*shape), H100), *shape)
 
 
 def test_another_device_takes_the_rule():
     """The table is an H100's: a device of another SM count keeps the rule's kernel."""
     rule = Candidate.of_attributes(shape_attributes(1536, 1536, 114, 1536))
-    assert select_kernel(1536, 1536, 1536, True, True, 114) == rule
+    assert select_kernel(Product(1536, 1536, 1536), 114) == rule
 
 
 def test_the_measured_winners_are_taken_where_the_rule_loses():
     """1536³: the rule's 128×256 tiles use 72 of the 132 SMs; a swap-AB 128×144 tile fills
     them (measured 0.96 of cuBLAS against 0.81)."""
-    pick = select_kernel(1536, 1536, 1536, True, True, H100)
+    pick = select_kernel(Product(1536, 1536, 1536), H100)
     rule = Candidate.of_attributes(shape_attributes(1536, 1536, H100, 1536))
     assert pick != rule and pick.swap
 

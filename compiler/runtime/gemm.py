@@ -38,10 +38,11 @@ from .gemm_dispatch import (
     plan_matmul,
     staging,
 )
-from .gemm_heuristic import ROW_ALIGN, default_config
+from .gemm_heuristic import default_config
 from .gemm_kernel import GemmKernel, sm_count
 from .gemm_select import select_kernel
 from .gemm_swap import swapped_product, with_variant
+from .gemm_times import Product
 from .tensors import Layout, TensorArgumentError, as_matrix, short_dtype, torch_dtype
 
 _KERNELS: dict[HopperGemmConfig, GemmKernel] = {}
@@ -214,14 +215,12 @@ def _gemm_2d(a, b, out, config, table, stream, batch: Batch | None = None):
                 return _run_swapped(product, b, out, stream)
             base = None  # the entry's kernel computes the transposed product: pick by shape
     if base is None:
-        a_aligned, b_aligned = (
-            x.leading_stride * x.element_bytes % ROW_ALIGN == 0 and x.data_ptr % ROW_ALIGN == 0
-            for x in (a_arg, b_arg)
-        )
+        product = Product.of_operands(a_arg, b_arg)
+        a_aligned, b_aligned = not product.off_a, not product.off_b
         entries = batch.count if batch else 1
         sms = sm_count(a_arg.device or 0)
         if batch is None:
-            pick = select_kernel(m, n, k, a_aligned, b_aligned, sms)
+            pick = select_kernel(product, sms)
             base, splits = pick.config(), pick.splits
             if pick.swap:
                 product = swapped_product(base, variant, a_arg, b_arg, c_arg)

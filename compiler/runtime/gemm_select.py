@@ -1,7 +1,8 @@
 """The kernel ``gemm()`` runs for one product when no table names one: the rule, or a kernel
 measured to be clearly faster.
 
-``select_kernel(m, n, k, a_aligned, b_aligned, sm_count)`` starts from the rule's kernel
+``select_kernel(product, sm_count)`` (a ``gemm_times.Product``: the sizes, and where the
+operands' rows start) starts from the rule's kernel
 (``gemm_heuristic.shape_attributes``) and predicts the time of every kernel of the shipped
 times table on the product (``gemm_times.MeasuredTimes``: a wave model fitted to measured
 times, corrected by the measured products nearest to it).  It takes the fastest predicted
@@ -41,16 +42,16 @@ def shipped_times() -> MeasuredTimes:
 
 
 @functools.lru_cache(maxsize=4096)
-def select_kernel(
-    m: int, n: int, k: int, a_aligned: bool, b_aligned: bool, sm_count: int
-) -> Candidate:
-    """The kernel for a single ``m × n × k`` product (see the module docstring); ``a_aligned``,
-    ``b_aligned``: the operand's rows start on 128-byte boundaries."""
-    rule = Candidate.of_attributes(shape_attributes(m, n, sm_count, k, a_aligned, b_aligned))
+def select_kernel(product: Product, sm_count: int) -> Candidate:
+    """The kernel for a single product (see the module docstring)."""
+    p = product
+    rule = Candidate.of_attributes(
+        shape_attributes(p.m, p.n, sm_count, p.k, not p.off_a, not p.off_b)
+    )
     times = shipped_times()
     if sm_count != times.device.sms or rule not in times.candidates:
         return rule
-    predicted = times.predict(Product(m, n, k, not a_aligned, not b_aligned))
+    predicted = times.predict(p)
     fastest = min(predicted, key=predicted.get)
     return fastest if predicted[rule] >= SWITCH * predicted[fastest] else rule
 

@@ -7,16 +7,19 @@ estimates each candidate's time on any product in two steps:
 1. **Waves.**  A persistent kernel runs its units of work (tiles, or a cluster's block of them)
    in waves of as many as the device holds at once (one per SM, or the clusters that fit), so
    its time is about ``w0 + w1·waves + w2·work + w3·split + (w4·off_a + w5·off_b + w6·waste +
-   w7·busy)·work + w8·k-blocks``: ``work`` is the k-blocks one CTA walks (waves × k-blocks;
-   stream-K: its share of all of them; split-K: waves × k-blocks per run), ``split`` split-K's
-   partial-sum traffic, ``off_a``, ``off_b`` say that A's or B's rows start off 128-byte
-   boundaries, ``waste`` is the fraction of the tiles' elements past M or N, and ``busy`` the
-   fraction of the device's slots a wave's units occupy (the operands' traffic through L2 grows
-   with it).  The weights are fitted per candidate by least squares on the relative error.
-   (``waste``, ``busy`` and k-blocks: five-fold cross-validation on the shipped table, every
-   product's pick from a model fitted without its fold, lifted the mean ratio of the fastest
-   kernel's time to the pick's from 0.963 to 0.970, and the products where the pick loses more
-   than 10 % from 300 to 218 of 2420.)
+   w7·busy + w9·odd_a + w10·odd_b)·work + w8·k-blocks``: ``work`` is the k-blocks one CTA walks
+   (waves × k-blocks; stream-K: its share of all of them; split-K: waves × k-blocks per run),
+   ``split`` split-K's partial-sum traffic, ``off_a``, ``off_b`` say that A's or B's rows start
+   off 128-byte boundaries and ``odd_a``, ``odd_b`` that some start on an odd multiple of 16
+   bytes (a 128-byte box row then spans five 32-byte sectors, not four), ``waste`` is the
+   fraction of the tiles' elements past M or N, and ``busy`` the fraction of the device's slots
+   a wave's units occupy (the operands' traffic through L2 grows with it).  The weights are
+   fitted per candidate by least squares on the relative error.  (Five-fold cross-validation on
+   the shipped table, every product's pick from a model fitted without its fold: ``waste``,
+   ``busy`` and k-blocks lifted the mean ratio of the fastest kernel's time to the pick's from
+   0.963 to 0.970, and cut the products where the pick loses more than 10 % from 300 to 218 of
+   2420; ``odd_a``, ``odd_b`` then, over four shufflings, from 0.973 to 0.976, and from 833 to
+   657 of 9680.)
 2. **Neighbours.**  The fit's error on the ``NEIGHBOURS`` measured products nearest to the one
    asked for (in log M, log N, log K and the two alignments) corrects it, weighted by nearness:
    what waves do not explain (L2 traffic, a tile's fit to the product's edges) varies slowly
@@ -44,27 +47,55 @@ NEAR = 0.3
 """Distance added to every neighbour's before it is inverted into a weight."""
 ALIGNMENT_WEIGHT = 3.0
 """How far apart (in octaves of M, N or K) rows on and off 128-byte boundaries count."""
+SECTOR = 32
+"""Bytes of an L2 sector: a 128-byte row starting at an odd multiple of 16 bytes spans five."""
 
 
 class TimesTableError(ValueError):
     """A times table that cannot be read; the message names the line."""
 
 
+def row_starts(row_bytes: int, address: int = 0) -> tuple[bool, bool]:
+    """``(off, odd)`` of an operand whose rows lie ``row_bytes`` apart from ``address`` (both
+    multiples of 16, as TMA needs): some row starts off a 128-byte boundary; some row starts on
+    an odd multiple of 16 bytes."""
+    off = row_bytes % ROW_ALIGN != 0 or address % ROW_ALIGN != 0
+    odd = row_bytes % SECTOR != 0 or address % SECTOR != 0
+    return off, odd
+
+
 @dataclass(frozen=True)
 class Product:
     """``C = A·B`` with A ``m × k`` and B ``k × n`` (row-major, the table's layout);
-    ``off_a``/``off_b``: the operand's rows start off 128-byte boundaries."""
+    ``off_a``/``off_b``: the operand's rows start off 128-byte boundaries; ``odd_a``/``odd_b``:
+    some start on an odd multiple of 16 bytes (``row_starts``)."""
 
     m: int
     n: int
     k: int
     off_a: bool = False
     off_b: bool = False
+    odd_a: bool = False
+    odd_b: bool = False
 
     @classmethod
     def of(cls, m: int, n: int, k: int, element_bytes: int = 2) -> Product:
-        """The product of row-major operands with leading dimensions ``k`` and ``n``."""
-        return cls(m, n, k, k * element_bytes % ROW_ALIGN != 0, n * element_bytes % ROW_ALIGN != 0)
+        """The product of row-major operands with leading dimensions ``k`` and ``n`` whose
+        first rows start on 128-byte boundaries."""
+        (off_a, odd_a), (off_b, odd_b) = (
+            row_starts(k * element_bytes),
+            row_starts(n * element_bytes),
+        )
+        return cls(m, n, k, off_a, off_b, odd_a, odd_b)
+
+    @classmethod
+    def of_operands(cls, a, b) -> Product:
+        """The product of ``a`` (M × K) and ``b`` (K × N), ``MatrixArg``s: their sizes, and
+        where their rows start (``row_starts`` of the leading stride and the address)."""
+        (off_a, odd_a), (off_b, odd_b) = (
+            row_starts(x.leading_stride * x.element_bytes, x.data_ptr) for x in (a, b)
+        )
+        return cls(a.rows, b.cols, a.cols, off_a, off_b, odd_a, odd_b)
 
     @property
     def key(self) -> tuple[float, ...]:
@@ -109,8 +140,8 @@ def takes(candidate: Candidate, p: Product, device: Device) -> bool:
 
 
 def wave_features(candidate: Candidate, p: Product, device: Device) -> tuple[float, ...]:
-    """``(1, waves, work, split, work·off_a, work·off_b, work·waste, work·busy, k-blocks)`` of
-    ``candidate`` on ``p`` (see the module docstring)."""
+    """``(1, waves, work, split, work·off_a, work·off_b, work·waste, work·busy, k-blocks,
+    work·odd_a, work·odd_b)`` of ``candidate`` on ``p`` (see the module docstring)."""
     config = _config(candidate)
     rows, cols = (p.n, p.m) if candidate.swap else (p.m, p.n)
     units = -(-rows // (config.block_m * config.cluster_m)) * -(
@@ -137,7 +168,8 @@ def wave_features(candidate: Candidate, p: Product, device: Device) -> tuple[flo
     waste = 1 - rows * cols / tiled
     busy = min(units, slots) / slots
     off = (work * p.off_a, work * p.off_b)
-    return (1.0, float(waves), work, split, *off, work * waste, work * busy, float(k_blocks))
+    odd = (work * p.odd_a, work * p.odd_b)
+    return (1.0, float(waves), work, split, *off, work * waste, work * busy, float(k_blocks), *odd)
 
 
 _CONFIGS: dict[Candidate, HopperGemmConfig] = {}
