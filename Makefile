@@ -116,9 +116,12 @@ lint: setup
 lit: setup
 	@if [ -d tests/lit ] && ls tests/lit/lit.cfg.py >/dev/null 2>&1; then $(VENV)/bin/lit -sv tests/lit; fi
 
+# pytest-xdist spreads the tests over one worker per CPU (PYTEST_WORKERS=0: one process).
+PYTEST_WORKERS ?= auto
+
 pytest: setup
 	@if [ "$(WARPSCHED_GPU)" = 1 ]; then echo "warpsched: an NVIDIA GPU is present; the tests marked gpu run on it (they need a Hopper GPU)"; fi
-	$(PY) -m pytest -q -p no:cacheprovider tests
+	$(PY) -m pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) tests
 
 # lint, then lit, pytest last: the run ends with pytest's summary line.
 test: setup

@@ -285,6 +285,7 @@ def test_make_adds_the_gpu_extra_only_where_nvidia_smi_lists_a_gpu(tmp_path: Pat
     pytest_gpu = _make_dry_run(tmp_path, nvidia_smi="GPU 0: NVIDIA H100", target="pytest")
     pytest_cpu = _make_dry_run(tmp_path, nvidia_smi=None, target="pytest")
     for output in (pytest_gpu, pytest_cpu):
-        assert "-m pytest -q -p no:cacheprovider tests" in output and "not gpu" not in output
+        assert "-m pytest -q -p no:cacheprovider -n auto tests" in output
+        assert "not gpu" not in output
     assert 'if [ "1" = 1 ]; then echo "warpsched: an NVIDIA GPU is present' in pytest_gpu
     assert 'if [ "0" = 1 ]' in pytest_cpu
