@@ -215,12 +215,12 @@ def _gemm_2d(a, b, out, config, table, stream, batch: Batch | None = None):
                 return _run_swapped(product, b, out, stream)
             base = None  # the entry's kernel computes the transposed product: pick by shape
     if base is None:
-        product = Product.of_operands(a_arg, b_arg)
-        a_aligned, b_aligned = not product.off_a, not product.off_b
+        facts = Product.of_operands(a_arg, b_arg)  # the sizes and where the rows start
+        a_aligned, b_aligned = not facts.off_a, not facts.off_b
         entries = batch.count if batch else 1
         sms = sm_count(a_arg.device or 0)
         if batch is None:
-            pick = select_kernel(product, sms)
+            pick = select_kernel(facts, sms)
             base, splits = pick.config(), pick.splits
             if pick.swap:
                 product = swapped_product(base, variant, a_arg, b_arg, c_arg)
