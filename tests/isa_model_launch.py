@@ -1,13 +1,15 @@
 """Launch facts for the ISA model's tests: the one place that imports the compiler's kernels.
 
-``hopper_case(config, m, n, k, sm_count)`` builds the Hopper GEMM's lowered MLIR (``hopper_mlir``), its operands
-(small integers, exact in bf16 and in f32 sums), tensor maps and launch exactly as
-``warpsched.runtime.gemm.GemmKernel.launch`` does, runs it on the CPU model, and returns C and
-the reference; ``schedule_case`` and ``proof_case`` do the same for the mma.sync paths (an AMD
+``hopper_case(config, m, n, k, sm_count)`` builds the Hopper GEMM's lowered MLIR
+(``hopper_lowered``), its operands (small integers, exact in bf16 and in f32 sums), tensor maps
+and launch exactly as ``warpsched.runtime.gemm.GemmKernel.launch`` does (a programmatic
+dependent launch where the kernel waits for the grid before it), runs it on the CPU model, and
+returns C and the reference; ``schedule_case`` and ``proof_case`` do the same for the mma.sync paths (an AMD
 schedule lowered for sm_90a, the warp-specialized proof kernel).  The compiler's modules are
 imported here only, so a move of them changes this file alone; the mutation tests reach the
 emitters through the names re-exported below (``OperandTile``, ``Major``, ``wgmma_consumer``,
-``schedule_select``, ``wgmma_fused``, ``wgmma_stream_k``, ``GemmEmitter``, ``TileOrigin``, ``warpgroup_roles``).
+``schedule_select``, ``wgmma_fused``, ``wgmma_stream_k``, ``GemmEmitter``, ``TileOrigin``, ``warpgroup_roles``,
+``grid_dependency``).
 ``hopper_case(..., fused=("scale", "bias"), extra=...)`` runs the kernel with a fused epilogue
 (``FUSED`` names its transforms) and its extra parameters; ``hopper_case(..., batch=3)`` a
 batched kernel on three entries.
@@ -47,8 +49,10 @@ from warpsched.nvidia.isa_model import (
 from warpsched.nvidia.isa_model.tensor_map import DTYPES
 from warpsched.nvidia.lowering import warpgroup_roles  # noqa: F401
 from warpsched.nvidia.lowering.kernel import lower_kernel
+from warpsched.nvidia.lowering.lowered import LoweredKernel
 from warpsched.nvidia.program.enums import Activation
 from warpsched.nvidia.program.roles import Role
+from warpsched.nvidia.ptx import grid_dependency  # noqa: F401
 from warpsched.nvidia.ptx.wgmma_descriptors import Major, OperandTile  # noqa: F401
 from warpsched.passes.pipeline import parse_pipeline, run_pipeline
 from warpsched.runtime.gemm_geometry import launch_grid, run_ctas
@@ -103,10 +107,10 @@ def round_bf16(x: np.ndarray) -> np.ndarray:
     return np.ldexp(np.round(mant * 256), exp - 8)
 
 
-def hopper_mlir(config: HopperGemmConfig) -> str:
-    """The Hopper GEMM's lowered MLIR, as ``GemmKernel`` builds it (``sched.nv_gemm`` expanded
-    into its ``sched.nv_kernel``, then the role lowering)."""
-    return lower_kernel(expand_gemm(config)).mlir
+def hopper_lowered(config: HopperGemmConfig) -> LoweredKernel:
+    """The Hopper GEMM lowered, as ``GemmKernel`` builds it (``sched.nv_gemm`` expanded into
+    its ``sched.nv_kernel``, then the role lowering)."""
+    return lower_kernel(expand_gemm(config))
 
 
 def _fuse(steps: tuple, transforms: tuple) -> tuple:
@@ -273,6 +277,7 @@ def hopper_case(
         }
         steps = (entries, int(shared != "a"), int(shared != "b"))
     tma_c = config.epilogue.value == "tma"
+    kernel = lowered or hopper_lowered(config)
     params = (
         _map(config, a_addr, "a", m, k, a_stride, inputs, maps["a"]),
         _map(config, b_addr, "b", n, k, b_stride, inputs, maps["b"]),
@@ -294,10 +299,10 @@ def hopper_case(
         config.smem_bytes,
         (config.cluster_size, 1, 1),
         smem_base,
+        kernel.grid_dependent,
     )
     start = time.perf_counter()
-    mlir = lowered.mlir if lowered else hopper_mlir(config)
-    stats = run(compile_kernel(mlir), launch, memory)
+    stats = run(compile_kernel(kernel.mlir), launch, memory)
     seconds = time.perf_counter() - start
     c = memory.array(c_addr, c_dtype, (lines, ldc))
     if out == "bf16":

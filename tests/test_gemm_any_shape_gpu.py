@@ -201,6 +201,44 @@ def test_custom_op_under_torch_compile_and_cuda_graph():
     check_matmul(torch, static_c, static_a, static_b)
 
 
+@pytest.mark.parametrize("m, k", [(2048, 1024), (384, 4096), (200, 520), (96, 3072)])
+def test_dependent_launches_read_what_the_kernel_before_wrote(m, k):
+    """Every Hopper kernel is launched as a programmatic dependent of the grid before it and
+    waits for it (``griddepcontrol.wait``) before touching memory.  A chain in which each
+    ``gemm()`` reads the C the one before it wrote, all outputs poisoned with NaN first, run on
+    one stream and replayed as a CUDA graph: every link equals float64 of its actual inputs."""
+    import torch
+
+    from warpsched.runtime.gemm import gemm
+
+    gen = torch.Generator(device="cuda").manual_seed(m + k)
+    weights = [_rand(torch, k, k, dtype=torch.bfloat16, gen=gen) / k**0.5 for _ in range(6)]
+    x0 = _rand(torch, m, k, dtype=torch.bfloat16, gen=gen)
+    outs = [torch.empty(m, k, device="cuda", dtype=torch.bfloat16) for _ in weights]
+
+    def chain():
+        x = x0
+        for w, out in zip(weights, outs, strict=True):
+            x = gemm(x, w, out)
+
+    def check():
+        torch.cuda.synchronize()
+        for x, w, out in zip([x0, *outs[:-1]], weights, outs, strict=True):
+            check_matmul(torch, out, x, w)
+
+    for out in outs:
+        out.fill_(float("nan"))
+    chain()
+    check()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        chain()
+    for out in outs:
+        out.fill_(float("nan"))
+    graph.replay()
+    check()
+
+
 @pytest.mark.parametrize(
     "m, n, k, b_cols",
     [

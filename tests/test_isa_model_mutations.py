@@ -4,7 +4,9 @@ must fail on each (a wrong C, or an error the model raises), and pass on the unm
 * the wgmma descriptor's LBO and SBO swapped for MN-major tiles (``OperandTile.lbo``/``sbo``);
 * B's k16 step taken from A's ``k_step_bytes`` in the consumer's wgmma loop;
 * the ``ldmatrix.trans`` matrix index swapped for an MN-contiguous A (the sm_90a lowering of
-  AMD schedules).
+  AMD schedules);
+* the Hopper kernel's ``griddepcontrol.wait`` left out, while the runtime still launches it as
+  a programmatic dependent.
 
 Each mutation is applied in memory (``monkeypatch``), never to a file.
 """
@@ -17,6 +19,7 @@ from isa_model_launch import (
     HopperGemmConfig,
     Major,
     OperandTile,
+    grid_dependency,
     hopper_case,
     schedule_case,
     schedule_select,
@@ -24,7 +27,7 @@ from isa_model_launch import (
 )
 from isa_model_sweep import mutate
 
-from warpsched.nvidia.isa_model import ModelError
+from warpsched.nvidia.isa_model import Hazard, ModelError
 
 LAYOUTS = [(a, b) for a in ("row", "col") for b in ("row", "col")]
 CASES = {case.name: case for case in SCHEDULES}
@@ -102,3 +105,12 @@ def test_ldmatrix_trans_matrix_index_swapped_fails(monkeypatch):
     assert _schedule_wrong("s4_strict") == 0  # K-contiguous A does not use .trans
     assert _schedule_wrong("s4_strict_mn") > 0
     assert _schedule_wrong("s1_strict_a_col") > 0
+
+
+def test_grid_wait_left_out_fails(monkeypatch):
+    """Without ``griddepcontrol.wait`` the producer's first TMA load may read A before the grid
+    ahead of it in the stream has written it."""
+    monkeypatch.setattr(grid_dependency, "wait_for_prior_grid", lambda w: None)
+    for config in (_config("row", "row"), _config("col", "row", cluster_m=2)):
+        with pytest.raises(Hazard, match=r"a TMA load by thread 0 of CTA \d before its griddep"):
+            hopper_case(config, 200, 280, 168, 3)

@@ -10,6 +10,7 @@ from warpsched.nvidia.isa_model import (
     Deadlock,
     Divergence,
     GlobalMemory,
+    Hazard,
     Launch,
     MemoryFault,
     NotModelled,
@@ -32,12 +33,46 @@ HEAD = """module {
 """
 
 
-def _run(body: str, threads: int = 64, smem: int = 256) -> np.ndarray:
+def _run(body: str, threads: int = 64, smem: int = 256, dependent: bool = False) -> np.ndarray:
     memory = GlobalMemory()
     out = memory.put(np.full(threads, -1, np.int32), "out")
     program = compile_kernel(HEAD + body + "\n  }\n}\n")
-    run(program, Launch((1, 1, 1), threads, (out,), smem), memory)
+    launch = Launch((1, 1, 1), threads, (out,), smem, dependent=dependent)
+    run(program, launch, memory)
     return memory.array(out, np.int32, (threads,))
+
+
+STORE_THEN_WAIT = """
+    llvm.store %tid, %dst : i32, !llvm.ptr<1>
+    nvvm.griddepcontrol wait
+    llvm.return"""
+WAIT_THEN_STORE = """
+    nvvm.griddepcontrol wait
+    llvm.store %tid, %dst : i32, !llvm.ptr<1>
+    llvm.return"""
+ODD_LANES_WAIT = """
+    %bit = llvm.and %tid, %c1 : i32
+    %odd = llvm.icmp "ne" %bit, %c0 : i32
+    llvm.cond_br %odd, ^wait, ^join
+  ^wait:
+    nvvm.griddepcontrol wait
+    llvm.br ^join
+  ^join:
+    llvm.store %tid, %dst : i32, !llvm.ptr<1>
+    llvm.return"""
+
+
+def test_a_dependent_launch_touches_global_memory_only_after_its_grid_wait():
+    """``griddepcontrol.wait``: in a programmatic dependent launch a thread's global access
+    before its own wait races with the grid before it (a ``Hazard`` naming the thread); after
+    it, or in an ordinary launch, the access is plain."""
+    tid = np.arange(64)
+    assert np.array_equal(_run(WAIT_THEN_STORE, dependent=True), tid)
+    assert np.array_equal(_run(STORE_THEN_WAIT), tid)
+    with pytest.raises(Hazard, match="st.global by thread 0 of CTA 0 before its griddepcontrol"):
+        _run(STORE_THEN_WAIT, dependent=True)
+    with pytest.raises(Hazard, match="by thread 0 of CTA 0 before"):  # the even lanes never wait
+        _run(ODD_LANES_WAIT, dependent=True)
 
 
 def test_divergent_paths_reconverge_with_block_arguments():

@@ -123,6 +123,22 @@ def test_launch_config_with_cluster():
     assert (dims.x, dims.y, dims.z) == (2, 2, 1)
 
 
+def test_launch_config_of_a_programmatic_dependent():
+    """``dependent``: the launch may start before the grid ahead of it in the stream ends
+    (``PROGRAMMATIC_STREAM_SERIALIZATION``), beside a cluster's dimensions when it has one."""
+    cu = cuda_driver()
+    ids = cu.CUlaunchAttributeID
+    alone = launch_config(132, 384, (1, 1, 1), 4096, stream=0, dependent=True)
+    assert alone.numAttrs == 1
+    assert alone.attrs[0].id == ids.CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION
+    assert alone.attrs[0].value.programmaticStreamSerializationAllowed == 1
+    clustered = launch_config(132, 384, (2, 1, 1), 4096, stream=0, dependent=True)
+    assert [a.id for a in clustered.attrs[: clustered.numAttrs]] == [
+        ids.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION,
+        ids.CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION,
+    ]
+
+
 @pytest.mark.parametrize(
     "args, message",
     [
@@ -294,8 +310,10 @@ def test_launch_configs_are_built_once_per_shape():
     first = _cached_launch_config((132, 1, 1), (384, 1, 1), (1, 1, 1), 200_000, 0)
     again = _cached_launch_config((132, 1, 1), (384, 1, 1), (1, 1, 1), 200_000, 0)
     other = _cached_launch_config((66, 1, 1), (384, 1, 1), (2, 1, 1), 200_000, 0)
-    assert first is again and other is not first
+    dependent = _cached_launch_config((132, 1, 1), (384, 1, 1), (1, 1, 1), 200_000, 0, True)
+    assert first is again and other is not first and dependent is not first
     assert (other.gridDimX, other.numAttrs) == (66, 1)
+    assert (first.numAttrs, dependent.numAttrs) == (0, 1)
 
 
 def test_device_buffer_rejects_a_size_that_is_not_positive():

@@ -1,8 +1,10 @@
 """What a launch of the Hopper GEMM needs besides the cubin: the persistent grid, the tensor
-maps' L2 promotion, the ``sched.nv_gemm`` source text of a configuration, and the limits."""
+maps' L2 promotion and batch dimension, the ``sched.nv_gemm`` source text of a configuration,
+and the limits."""
 
 from __future__ import annotations
 
+from ..nvidia.datapaths.wgmma.operands import TensorMapShape
 from ..nvidia.gemm.config import HopperGemmConfig
 from .params import TensorMapParam
 
@@ -96,3 +98,14 @@ def split_count(config: HopperGemmConfig, m: int, n: int, k: int, ctas: int) -> 
     k_blocks = -(-k // config.block_k)
     half = ctas / 2 / run_ctas(config, m, n)
     return max(1, min(int(half + 0.5), k_blocks // MIN_SPLIT_BLOCKS))
+
+
+def batched_map_shape(
+    shape: TensorMapShape, count: int, stride: int, element_bytes: int
+) -> TensorMapShape:
+    """``shape`` with a batch dimension: ``count`` entries ``stride`` elements apart, or, for an
+    operand every entry shares (``stride`` 0), one entry (its stride then only has to be legal:
+    the matrix's span)."""
+    if stride == 0:
+        return shape.of_batch(1, shape.outer_stride_bytes * shape.dims[1])
+    return shape.of_batch(count, stride * element_bytes)

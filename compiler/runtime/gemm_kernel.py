@@ -23,10 +23,10 @@ import threading
 from collections import OrderedDict
 from pathlib import Path
 
-from ..nvidia.datapaths.wgmma.operands import TensorMapShape, c_tensor_map_shape, tensor_map_shape
+from ..nvidia.datapaths.wgmma.operands import c_tensor_map_shape, tensor_map_shape
 from ..nvidia.gemm.config import MAX_SPLITTING_CTAS, EpilogueKind, HopperGemmConfig
 from .cache import KernelCache
-from .compiled import compile_cached, compile_key
+from .compiled import CompiledKernel, compile_cached, compile_key
 from .driver import current_context, device_sm_count, stream_handle
 from .epilogue_args import EpilogueArgs, GemmArgumentError
 from .epilogue_args import params as epilogue_params
@@ -35,6 +35,7 @@ from .gemm_geometry import (
     TARGET,
     TENSOR_MAP_CACHE,
     UNUSED_MAP,
+    batched_map_shape,
     gemm_source,
     l2_promotion,
     launch_grid,
@@ -121,6 +122,9 @@ class GemmKernel:
         toolchain), as ``warpsched-compile`` compiles the source, and cached.  A ``sched.nv_gemm``
         is the expansion of a legal configuration, which ``sched-verify`` checks in the tests,
         so it is not model-checked again here; a kernel from a file is."""
+        return self._compiled().cubin
+
+    def _compiled(self) -> CompiledKernel:
         name = f"<sched.nv_gemm @{self.config.name}>"
         return compile_cached(
             self.source,
@@ -130,12 +134,16 @@ class GemmKernel:
             _plan_facts,
             verify=self.verify,
             cache=self.cache,
-        ).cubin
+        )
 
     def _loaded(self) -> Kernel:
+        """The loaded kernel; a programmatic dependent launch where the kernel waits for the
+        grid before it (``LoweredKernel.grid_dependent``)."""
         with self._lock:
             if self._kernel is None:
-                self._kernel = Kernel(self.cubin(), self.config.name)
+                compiled = self._compiled()
+                dependent = bool(compiled.facts.get("grid_dependent", False))
+                self._kernel = Kernel(compiled.cubin, self.config.name, dependent)
             return self._kernel
 
     def check(
@@ -161,7 +169,7 @@ class GemmKernel:
         else:
             shape = tensor_map_shape(self.config, operand, mn, k, arg.leading_stride)
         if entries is not None:
-            shape = _batched(shape, *entries, arg.element_bytes)
+            shape = batched_map_shape(shape, *entries, arg.element_bytes)
         spec = TensorMapSpec(
             arg.dtype,
             shape.dims,
@@ -281,17 +289,12 @@ class GemmKernel:
 
 def _plan_facts(metadata) -> dict:
     """What a launch needs of a compiled wgmma kernel: its plan's attributes and its fused
-    epilogue's arguments (``LoweredKernel``)."""
+    epilogue's arguments, and whether it waits for the grid before it (``LoweredKernel``)."""
     from ..nvidia.backend.metadata_keys import LOWERED_KEY
 
     lowered = metadata[LOWERED_KEY]
-    return {"plan": lowered.plan.attributes(), "extra_params": list(lowered.extra_params)}
-
-
-def _batched(shape: TensorMapShape, count: int, stride: int, element_bytes: int) -> TensorMapShape:
-    """``shape`` with a batch dimension: ``count`` entries ``stride`` elements apart, or, for an
-    operand every entry shares (``stride`` 0), one entry (its stride then only has to be legal:
-    the matrix's span)."""
-    if stride == 0:
-        return shape.of_batch(1, shape.outer_stride_bytes * shape.dims[1])
-    return shape.of_batch(count, stride * element_bytes)
+    return {
+        "plan": lowered.plan.attributes(),
+        "extra_params": list(lowered.extra_params),
+        "grid_dependent": lowered.grid_dependent,
+    }

@@ -25,11 +25,14 @@ __all__ = ["DeviceBuffer", "Kernel", "launch_config"]
 DEFAULT_SMEM_LIMIT = 48 * 1024  # dynamic shared memory a kernel gets without opting in
 
 
-def launch_config(grid, block, cluster, smem_bytes: int, stream=None):
+def launch_config(grid, block, cluster, smem_bytes: int, stream=None, dependent: bool = False):
     """The ``CUlaunchConfig`` for a launch (no driver call; needs cuda-bindings only).
 
     The cluster-dimension attribute is set only when ``cluster != (1, 1, 1)``;
-    each grid dimension must then be a multiple of the cluster's.
+    each grid dimension must then be a multiple of the cluster's.  ``dependent``: launch as a
+    programmatic dependent of the grid before it in the stream
+    (``PROGRAMMATIC_STREAM_SERIALIZATION``), for kernels that wait for it before they touch
+    global memory (``LoweredKernel.grid_dependent``).
     """
     cu = cuda_driver()
     grid, block, cluster = dim3(grid, "grid"), dim3(block, "block"), dim3(cluster, "cluster")
@@ -44,22 +47,29 @@ def launch_config(grid, block, cluster, smem_bytes: int, stream=None):
     config.blockDimX, config.blockDimY, config.blockDimZ = block
     config.sharedMemBytes = smem_bytes
     config.hStream = cu.CUstream(stream_handle(stream))
+    attrs = []
     if cluster != (1, 1, 1):
         attr = cu.CUlaunchAttribute()
         attr.id = cu.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
         attr.value.clusterDim.x, attr.value.clusterDim.y, attr.value.clusterDim.z = cluster
-        config.attrs = [attr]
-        config.numAttrs = 1
-    else:
-        config.numAttrs = 0
+        attrs.append(attr)
+    if dependent:
+        attr = cu.CUlaunchAttribute()
+        attr.id = cu.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION
+        attr.value.programmaticStreamSerializationAllowed = 1
+        attrs.append(attr)
+    config.attrs = attrs
+    config.numAttrs = len(attrs)
     return config
 
 
 @functools.lru_cache(maxsize=256)
-def _cached_launch_config(grid: Dim3, block: Dim3, cluster: Dim3, smem_bytes: int, stream: int):
+def _cached_launch_config(
+    grid: Dim3, block: Dim3, cluster: Dim3, smem_bytes: int, stream: int, dependent: bool = False
+):
     """``launch_config`` memoised by value: building a ``CUlaunchConfig`` through cuda-python
     takes ~40 µs, more than a small GEMM runs; the driver only reads it."""
-    return launch_config(grid, block, cluster, smem_bytes, stream)
+    return launch_config(grid, block, cluster, smem_bytes, stream, dependent)
 
 
 class Kernel:
@@ -68,15 +78,17 @@ class Kernel:
     The module is loaded with ``cuModuleLoadData`` into the current context (the
     primary context of device 0 is made current if none is, as torch does) and
     cached per context. ``launch`` raises the function's
-    ``MAX_DYNAMIC_SHARED_SIZE_BYTES`` when a launch needs more than 48 KiB.
+    ``MAX_DYNAMIC_SHARED_SIZE_BYTES`` when a launch needs more than 48 KiB.  ``dependent``:
+    every launch is a programmatic dependent of the grid before it (``launch_config``); only
+    for a kernel whose threads execute ``griddepcontrol.wait`` before any global access.
     """
 
-    def __init__(self, cubin: bytes, name: str) -> None:
+    def __init__(self, cubin: bytes, name: str, dependent: bool = False) -> None:
         if not isinstance(cubin, (bytes, bytearray, memoryview)) or not cubin:
             raise ValueError("cubin must be non-empty bytes")
         if not name:
             raise ValueError("name must be the kernel's .entry name")
-        self.cubin, self.name = bytes(cubin), name
+        self.cubin, self.name, self.dependent = bytes(cubin), name, dependent
         self._lock = threading.Lock()
         # context handle -> (CUmodule, CUfunction, dynamic smem bytes it is opted in to)
         self._loaded: dict[int, tuple[object, object, int]] = {}
@@ -150,6 +162,7 @@ class Kernel:
             dim3(cluster, "cluster"),
             smem_bytes,
             stream_handle(stream),
+            self.dependent,
         )
         func = self.function(smem_bytes)
         packed = pack_params(params)

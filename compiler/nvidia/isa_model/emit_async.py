@@ -56,6 +56,7 @@ def _lane_values(values, n: int) -> list:
 def _tma_load(g, dst, tmap, coords, mbar, mask) -> None:
     n = len(g.lanes)
     machine = g.cta.machine
+    g.cta.global_access(g.lanes, "a TMA load")
     columns = [_lane_values(c, n) for c in coords]
     masks = _lane_values(mask, n) if mask is not None else [None] * n
     for i, (d, m, b, k) in enumerate(
@@ -95,6 +96,7 @@ def _prefetch_tensor_map(g, tmap) -> None:
 def _tma_store(g, tmap, src, coords) -> None:
     n = len(g.lanes)
     cta, machine = g.cta, g.cta.machine
+    cta.global_access(g.lanes, "a TMA store")
     columns = [_lane_values(c, n) for c in coords]
     for i, (t, m, s) in enumerate(
         zip(g.lanes.tolist(), _lane_values(tmap, n), _lane_values(src, n), strict=True)

@@ -39,6 +39,7 @@ def _ld(g, space: int, addrs, dtype, count: int):
     if space == 0 and LocalMemory.holds(addrs):
         return g.cta.local.load(g.lanes, addrs, dtype, count)
     if space in (0, 1):
+        g.cta.global_access(g.lanes, "ld.global")
         return g.cta.machine.memory.load(addrs, dtype, count)
     if space == 3:
         return g.cta.smem.load(addrs, dtype, count, "ld.shared")
@@ -56,6 +57,7 @@ def _st(g, space: int, addrs, values, dtype, count: int) -> None:
         g.cta.local.store(g.lanes, addrs, values, dtype, count)
         return
     if space in (0, 1):
+        g.cta.global_access(g.lanes, "st.global")
         g.cta.machine.memory.store(addrs, values, dtype, count)
         return
     if space == 3:

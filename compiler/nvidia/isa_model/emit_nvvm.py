@@ -4,7 +4,8 @@ Special registers follow the PTX ISA, "Special Registers" (``%tid``, ``%ntid``, 
 ``%nctaid``, ``%laneid``, ``%cluster_ctarank``, ``%cluster_nctarank``, ``%clusterid``...).
 Fences (``fence.proxy``, ``fence.mbarrier_init``, ...) and ``setmaxnreg`` change nothing the
 model can observe: it executes sequentially consistently and has no register file limit, so
-they are no-ops (noted here).  ``elect.sync`` elects the lowest active lane of each warp
+they are no-ops (noted here).  ``griddepcontrol.wait`` marks its threads free to touch global
+memory (``Cta.global_access``).  ``elect.sync`` elects the lowest active lane of each warp
 ("elect.sync").  The TMA and ``wgmma`` ops are in ``emit_async.py``.
 """
 
@@ -86,6 +87,10 @@ def _bar_arrive(g, ids, counts) -> None:
     sync_ops.arrive_named(g, ids, counts)
 
 
+def _grid_wait(g) -> None:
+    g.cta.grid_waited[g.lanes] = True
+
+
 HELPERS.update(
     {
         "_sreg": _sreg,
@@ -94,6 +99,7 @@ HELPERS.update(
         "_mbar_arrive": _mbar_arrive,
         "_bar_arrive": _bar_arrive,
         "_cluster_arrive": sync_ops.cluster_arrive,
+        "_grid_wait": _grid_wait,
     }
 )
 NO_OPS = (
@@ -111,6 +117,15 @@ NO_OPS = (
 @emits(*NO_OPS)
 def _no_op(op: Op, em: Emitter) -> None:
     """No observable effect in a sequentially consistent model without a register limit."""
+
+
+@emits("nvvm.griddepcontrol")
+def _griddepcontrol(op: Op, em: Emitter) -> None:
+    """``griddepcontrol.wait``: the executing threads may touch global memory from here on
+    (``Cta.global_access``; the model runs one grid, so there is nothing to wait for);
+    ``launch_dependents`` only lets a later grid be scheduled sooner: no effect here."""
+    if "wait" in op.attr("kind"):
+        em.line("_grid_wait(g)")
 
 
 @emits(

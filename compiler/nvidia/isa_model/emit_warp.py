@@ -81,6 +81,7 @@ def _cp_async(g, dst, src, nbytes: int, src_size) -> None:
     each = [np.broadcast_to(np.asarray(x, np.int64), (n,)).copy() for x in (dst, src, src_size)]
     if nbytes != 16 or np.any(each[2] > nbytes):
         raise MemoryFault(f"cp.async of {nbytes} bytes with src-size {each[2].max()}")
+    cta.global_access(g.lanes, "cp.async")
     group = cta.cp_commits[g.lanes].copy()
     cta.cp_async.append(CpAsync(g.lanes.copy(), group, *each, np.zeros(n, bool)))
 

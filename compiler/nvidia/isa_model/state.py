@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .barriers import ClusterBarrier, Mbarrier, NamedBarrier
-from .errors import MemoryFault, ModelError, NotModelled
+from .errors import Hazard, MemoryFault, ModelError, NotModelled
 from .memory import GlobalMemory, SharedMemory
 from .tensor_map import TensorMap
 
@@ -42,6 +42,10 @@ class Launch:
     smem_bytes: int = 0
     cluster: tuple[int, int, int] = (1, 1, 1)
     smem_base: int = 0x400
+    dependent: bool = False
+    """Launched as a programmatic dependent (``PROGRAMMATIC_STREAM_SERIALIZATION``): the grid
+    before it may still run until a thread's ``griddepcontrol.wait``, so a thread's access to
+    global memory before its wait is a ``Hazard`` (``Cta.global_access``)."""
 
     def __post_init__(self) -> None:
         if any(g % c for g, c in zip(self.grid, self.cluster, strict=True)):
@@ -93,6 +97,21 @@ class Cta:
         self.cp_async: list = []
         self.cp_commits = np.zeros(launch.threads, np.int64)
         self.live_threads = launch.threads
+        self.dependent = launch.dependent
+        self.grid_waited = np.zeros(launch.threads, bool)
+
+    def global_access(self, lanes: np.ndarray, what: str) -> None:
+        """Threads ``lanes`` touch global memory (``what``): in a dependent launch, a ``Hazard``
+        unless each has executed ``griddepcontrol.wait``."""
+        if not self.dependent:
+            return
+        early = lanes[~self.grid_waited[lanes]]
+        if early.size:
+            raise Hazard(
+                f"{what} by thread {int(early[0])} of CTA {self.linear} before its "
+                "griddepcontrol.wait: in a programmatic dependent launch the grid before it may "
+                "still be writing or reading that memory"
+            )
 
     def mbarrier(self, addr: int) -> Mbarrier:
         barrier = self.smem.barriers.get(int(addr))

@@ -125,6 +125,7 @@ class Poll(SyncOp):
         self.addr, self.result, self.dtype = addr, result, dtype
 
     def arrive(self, g: Group, r: list) -> tuple:
+        g.cta.global_access(g.lanes, "ld.acquire.global")
         return (self.addr(r),)
 
     def _versions(self, g: Group, addrs):

@@ -31,6 +31,9 @@ class LoweredKernel:
     extra_params: tuple[str, ...] = ()
     """The fused epilogue's arguments after the GEMM's own (``alpha``, ``bias``, ``residual``,
     ``ldr``: those its ops use), in order."""
+    grid_dependent: bool = False
+    """Every thread executes ``griddepcontrol.wait`` before it touches global memory, so the
+    kernel may be launched as a programmatic dependent (``ptx.grid_dependency``)."""
 
 
 def module_text(target: NVTarget, smem_symbol: str, function: str, static_smem: int | None) -> str:

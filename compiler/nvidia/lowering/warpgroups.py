@@ -8,6 +8,9 @@
               init each declared pipeline's full[s] / empty[s] with its declared counts;
               fence.mbarrier_init
     bar.sync 0                    (clusters: barrier.cluster over every CTA of the cluster)
+    every thread: griddepcontrol.wait (``ptx.grid_dependency``), before any access to global
+                  memory: the runtime launches the kernel as a programmatic dependent, so its
+                  set-up above overlaps the tail of the grid before it in the stream
     warpgroup 0:   the producer role's steps       (warpgroup_roles.WarpgroupRoleLowering)
     warpgroups 1+: the consumer role's steps
     clusters:      barrier.cluster before exit, so no CTA leaves while a peer may still
@@ -34,7 +37,7 @@ from warpsched.nvidia.gemm.config import EpilogueKind, HopperGemmConfig
 from warpsched.nvidia.lowering.lowered import LoweredKernel, module_text
 from warpsched.nvidia.lowering.warpgroup_roles import WarpgroupRoleLowering
 from warpsched.nvidia.program.roles import WARPGROUP_SIZE, Role
-from warpsched.nvidia.ptx import tma
+from warpsched.nvidia.ptx import grid_dependency, tma
 
 MIN_CTAS_PER_SM = 1
 
@@ -70,6 +73,7 @@ def lower_warpgroup_kernel(kernel: P.Kernel) -> LoweredKernel:
         em.cluster_sync(aligned=True)
     else:
         em.barrier_all()
+    grid_dependency.wait_for_prior_grid(w)
     warpgroup = em.udiv(em.tid, w.const(WARPGROUP_SIZE))
     producer, consumer, end = em.label("producer"), em.label("consumer"), em.label("end")
     em.cond_br(w.icmp("eq", warpgroup, w.const(0)), producer, consumer)
@@ -102,4 +106,5 @@ def lower_warpgroup_kernel(kernel: P.Kernel) -> LoweredKernel:
         (plan.block_m, plan.block_n, plan.block_k),
         plan,
         tuple(name.lstrip("%") for name, _ in extra),
+        grid_dependent=True,
     )
