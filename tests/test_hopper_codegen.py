@@ -99,15 +99,14 @@ def test_tensor_maps_are_prefetched_before_the_barriers(compiled):
     assert ptx.index("prefetch.param.tensormap") < ptx.index("mbarrier.init")
 
 
-def test_every_thread_waits_for_the_prior_grid_before_the_roles(compiled):
+def test_the_kernel_waits_for_the_prior_grid_and_lets_the_next_in(compiled):
     """``griddepcontrol.wait`` once, right after the set-up barrier (``bar.sync 0``, or the
     cluster's barrier) and before the first TMA copy or global access of either role: the
-    runtime launches the kernel as a programmatic dependent.  No explicit trigger
-    (``launch_dependents``): measured slower than the implicit one at exit."""
+    runtime launches the kernel as a programmatic dependent.  ``launch_dependents`` once, in
+    the consumers' code after their wgmmas, guarded by the last-item test."""
     name, result = compiled
     ptx = result.ptx
     assert ptx.count("griddepcontrol.wait;") == 1
-    assert "griddepcontrol.launch_dependents" not in ptx
     setup = "barrier.cluster.wait.aligned;" if name.startswith("cluster") else "bar.sync \t0;"
     after = ptx[ptx.index(setup) + len(setup) :]
     assert after.lstrip().startswith("griddepcontrol.wait;")
@@ -115,6 +114,8 @@ def test_every_thread_waits_for_the_prior_grid_before_the_roles(compiled):
         r"^\s*(@%p\d+\s+)?(cp\.async\.bulk\.tensor|ld\.global|st\.global|red\.|atom\.)", ptx, re.M
     )
     assert global_access is None or ptx.index("griddepcontrol.wait;") < global_access.start()
+    assert ptx.count("griddepcontrol.launch_dependents;") == 1
+    assert ptx.index("wgmma.mma_async") < ptx.index("griddepcontrol.launch_dependents;")
 
 
 def test_pingpong_orders_the_mainloops(compiled):

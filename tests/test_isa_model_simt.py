@@ -43,6 +43,7 @@ def _run(body: str, threads: int = 64, smem: int = 256, dependent: bool = False)
 
 
 STORE_THEN_WAIT = """
+    nvvm.griddepcontrol launch_dependents
     llvm.store %tid, %dst : i32, !llvm.ptr<1>
     nvvm.griddepcontrol wait
     llvm.return"""
@@ -64,8 +65,9 @@ ODD_LANES_WAIT = """
 
 def test_a_dependent_launch_touches_global_memory_only_after_its_grid_wait():
     """``griddepcontrol.wait``: in a programmatic dependent launch a thread's global access
-    before its own wait races with the grid before it (a ``Hazard`` naming the thread); after
-    it, or in an ordinary launch, the access is plain."""
+    before its own wait races with the grid before it (a ``Hazard`` naming the thread; letting
+    the next grid in, ``launch_dependents``, is no wait); after it, or in an ordinary launch,
+    the access is plain."""
     tid = np.arange(64)
     assert np.array_equal(_run(WAIT_THEN_STORE, dependent=True), tid)
     assert np.array_equal(_run(STORE_THEN_WAIT), tid)

@@ -16,7 +16,10 @@ position ``q`` of the input pipeline (slot ``q`` uses stage ``q mod S`` at parit
   ``zero_accumulator`` is the wgmma mainloop (``mainloop.Mainloop``); any other k loop carries
   its k-block and ring position and steps both by one;
 * a bias added to the tile the mainloop computes (``fused.bias_ahead``) is read after the first
-  k-block's MMAs (``fused.prefetch_bias``), for the store's fused epilogue.
+  k-block's MMAs (``fused.prefetch_bias``), for the store's fused epilogue;
+* after the mainloop of a consumer's last work item, before that item's reduction and
+  epilogue, the consumer lets the next grid be scheduled (``griddepcontrol.launch_dependents``,
+  ``ptx.grid_dependency``), as CUTLASS's kernels do.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from warpsched.nvidia.lowering.errors import LoweringError
 from warpsched.nvidia.lowering.mainloop import Mainloop, is_mainloop
 from warpsched.nvidia.program.enums import EpilogueKind, Split
 from warpsched.nvidia.program.roles import WARPGROUP_SIZE, Role
+from warpsched.nvidia.ptx import grid_dependency
 
 REGISTER_FILE = 65536
 REGISTER_GRANULE = 8
@@ -207,6 +211,7 @@ class WarpgroupRoleLowering:
             )
             self.accs = self.mainloop.emit(self.ring, self.item)
             self.zeroed = False
+            self.walk.after_last(self.item, lambda: grid_dependency.allow_dependent_launch(self.w))
             return
         if any(isinstance(x, P.TmaLoad) for x in P.walk(s.body)):
             self._tile_origin()

@@ -10,7 +10,8 @@
     bar.sync 0                    (clusters: barrier.cluster over every CTA of the cluster)
     every thread: griddepcontrol.wait (``ptx.grid_dependency``), before any access to global
                   memory: the runtime launches the kernel as a programmatic dependent, so its
-                  set-up above overlaps the tail of the grid before it in the stream
+                  set-up above overlaps the tail of the grid before it in the stream (and the
+                  consumers let the next grid in after their last mainloop)
     warpgroup 0:   the producer role's steps       (warpgroup_roles.WarpgroupRoleLowering)
     warpgroups 1+: the consumer role's steps
     clusters:      barrier.cluster before exit, so no CTA leaves while a peer may still

@@ -8,9 +8,11 @@ holds each thread until every prerequisite grid has completed and its memory ope
 visible, so a thread of such a launch must execute it before its first access to global memory
 (the prior grid may still be writing what it reads, or reading what it writes).
 
-The kernels never execute ``griddepcontrol.launch_dependents``: a grid that does not lets its
-dependent be scheduled as its CTAs exit.  Triggering earlier was measured and lost (docs/
-benchmarks.md, "Programmatic dependent launch").
+``allow_dependent_launch`` (``griddepcontrol.launch_dependents``) lets the grid launched after
+this one be scheduled once every CTA of this grid has executed it or exited; a grid that never
+executes it lets its dependent be scheduled as its CTAs exit.  It decides only when, never
+whether the dependent may touch memory, which its own wait guards.  Where a kernel triggers
+was chosen by measurement (docs/benchmarks.md, "Programmatic dependent launch").
 """
 
 from __future__ import annotations
@@ -21,3 +23,8 @@ from warpsched.llvm.mlir_text import FuncWriter
 def wait_for_prior_grid(w: FuncWriter) -> None:
     """``griddepcontrol.wait``: the prior grid has completed and its writes are visible."""
     w.stmt("nvvm.griddepcontrol wait")
+
+
+def allow_dependent_launch(w: FuncWriter) -> None:
+    """``griddepcontrol.launch_dependents``: this CTA no longer holds the next grid back."""
+    w.stmt("nvvm.griddepcontrol launch_dependents")

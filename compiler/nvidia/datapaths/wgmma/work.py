@@ -26,6 +26,7 @@ units and ``kb`` k-blocks per tile, a CTA whose cluster index is ``c``:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from warpsched.nvidia.datapaths.wgmma.emitter import ARGS, GemmEmitter
@@ -102,23 +103,40 @@ class WorkWalk:
     def initial(self) -> tuple[str, ...]:
         return (self.first,) + ((self.run.end,) if self.run else ())
 
+    def valid(self, state: tuple[str, ...]) -> str:
+        """i1: the walk has an item at ``state`` (its block arguments, or an item's
+        ``next_state``: false after the role's last item)."""
+        em, w = self.em, self.em.w
+        t = state[0]
+        if em.config.split_k:
+            return w.icmp("ult", t, w.mul(em.total_units, ARGS.splits))
+        if self.run is None:
+            return w.icmp("ult", t, em.total_units)
+        whole = w.icmp("ult", t, self.run.whole_units)
+        return em.binop("or", whole, w.icmp("ugt", state[1], self.run.begin), "i1")
+
+    def after_last(self, item: WorkItem, body: Callable[[], None]) -> None:
+        """Emit ``body`` to run where ``item`` is the role's last work item."""
+        em, w = self.em, self.em.w
+        last = em.binop("xor", self.valid(item.next_state), w.const(1, "i1"), "i1")
+        em.if_then(last, body, "last_item")
+
     def item(self) -> WorkItem:
         """The current item and the state after it (emit where the state is in scope)."""
         em, w = self.em, self.em.w
         t = self.names[0]
+        valid = self.valid(self.names)
         if em.config.split_k:
-            return self._split_item(t)
+            return self._split_item(t, valid)
         if self.run is None:
-            return WorkItem(
-                w.icmp("ult", t, em.total_units), t, w.const(0), em.k_blocks, (w.add(t, self.step),)
-            )
+            return WorkItem(valid, t, w.const(0), em.k_blocks, (w.add(t, self.step),))
         e, run = self.names[1], self.run
         whole = w.icmp("ult", t, run.whole_units)
         local = em.udiv(w.addi(e, -1), em.k_blocks)  # the tile of iteration e - 1
         tile_start = w.mul(local, em.k_blocks)
         seg_start = em.select(w.icmp("ugt", run.begin, tile_start), run.begin, tile_start)
         return WorkItem(
-            valid=em.binop("or", whole, w.icmp("ugt", e, run.begin), "i1"),
+            valid=valid,
             unit=em.select(whole, t, w.add(run.whole_units, local)),
             k_begin=em.select(whole, w.const(0), em.binop("sub", seg_start, tile_start)),
             k_end=em.select(whole, em.k_blocks, em.binop("sub", e, tile_start)),
@@ -128,7 +146,7 @@ class WorkWalk:
             ),
         )
 
-    def _split_item(self, r: str) -> WorkItem:
+    def _split_item(self, r: str, valid: str) -> WorkItem:
         """Split-K run ``r``: k-blocks ``[s·kb / S, (s+1)·kb / S)`` of unit ``r div S``."""
         em, w = self.em, self.em.w
         splits = ARGS.splits
@@ -139,7 +157,7 @@ class WorkWalk:
             return em.udiv(w.mul(index, em.k_blocks), splits)
 
         return WorkItem(
-            valid=w.icmp("ult", r, w.mul(em.total_units, splits)),
+            valid=valid,
             unit=unit,
             k_begin=bound(s),
             k_end=bound(w.addi(s, 1)),
