@@ -4,12 +4,12 @@
 (``hopper_lowered``), its operands (small integers, exact in bf16 and in f32 sums), tensor maps
 and launch exactly as ``warpsched.runtime.gemm.GemmKernel.launch`` does (a programmatic
 dependent launch where the kernel waits for the grid before it), runs it on the CPU model, and
-returns C and the reference; ``schedule_case`` and ``proof_case`` do the same for the mma.sync paths (an AMD
-schedule lowered for sm_90a, the warp-specialized proof kernel).  The compiler's modules are
-imported here only, so a move of them changes this file alone; the mutation tests reach the
-emitters through the names re-exported below (``OperandTile``, ``Major``, ``wgmma_consumer``,
-``schedule_select``, ``wgmma_fused``, ``wgmma_stream_k``, ``GemmEmitter``, ``TileOrigin``, ``warpgroup_roles``,
-``grid_dependency``).
+returns C and the reference; ``schedule_case`` and ``proof_case`` do the same for the mma.sync
+paths (an AMD schedule lowered for sm_90a, the warp-specialized proof kernel).  The
+compiler's modules are imported here only, so a move of them changes this file alone; the
+mutation tests reach the emitters through the names re-exported below (``OperandTile``,
+``Major``, ``wgmma_consumer``, ``schedule_select``, ``wgmma_fused``, ``wgmma_stream_k``,
+``GemmEmitter``, ``TileOrigin``, ``warpgroup_roles``, ``grid_dependency``).
 ``hopper_case(..., fused=("scale", "bias"), extra=...)`` runs the kernel with a fused epilogue
 (``FUSED`` names its transforms) and its extra parameters; ``hopper_case(..., batch=3)`` a
 batched kernel on three entries.
@@ -261,11 +261,11 @@ def hopper_case(
         sm_count = run_ctas(config, m, n) * splits
     grid = launch_grid(config, m, n, sm_count, count, splits)
     workspace = config.workspace_bytes(grid)
-    lowered = fused_lowered(config, fused) if fused else None
+    kernel = fused_lowered(config, fused) if fused else hopper_lowered(config)
     workspace_addr = workspace_at or (memory.alloc(workspace, "workspace") if workspace else 0)
-    names = lowered.extra_params if lowered else ()
     extras = [
-        memory.put(extra[x], x) if isinstance(extra[x], np.ndarray) else extra[x] for x in names
+        memory.put(extra[x], x) if isinstance(extra[x], np.ndarray) else extra[x]
+        for x in kernel.extra_params
     ]
     maps = {"a": None, "b": None, "c": None}
     steps = ()
@@ -277,7 +277,6 @@ def hopper_case(
         }
         steps = (entries, int(shared != "a"), int(shared != "b"))
     tma_c = config.epilogue.value == "tma"
-    kernel = lowered or hopper_lowered(config)
     params = (
         _map(config, a_addr, "a", m, k, a_stride, inputs, maps["a"]),
         _map(config, b_addr, "b", n, k, b_stride, inputs, maps["b"]),
