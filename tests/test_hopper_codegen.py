@@ -181,6 +181,38 @@ def test_sass_is_hgmma_without_spills(compiled, tmp_path):
     assert "SYNCS.ARRIVE" in sass  # mbarrier arrivals
 
 
+def wgmma_group_moves(sass: str) -> list[int]:
+    """The ``R2UR`` moves inside each wgmma group of ``sass`` (from ``WARPGROUP.ARRIVE`` to
+    the group's last ``HGMMA``, the one with ``gsb0``), in program order."""
+    moves, inside = [], None
+    for line in sass.splitlines():
+        if "WARPGROUP.ARRIVE" in line:
+            inside = 0
+        elif inside is not None and re.search(r"\bR2UR\b", line):
+            inside += 1
+        if inside is not None and re.search(r"\bHGMMA\..*\bgsb0\b", line):
+            moves.append(inside)
+            inside = None
+    return moves
+
+
+DESCRIPTORS_IN_REGISTERS = {"cluster_stream_k_registers"}
+"""Kernels whose wgmma descriptors ptxas still builds in ordinary registers (the clustered
+stream-K consumer loop is not proven warp-uniform); every other configuration's are uniform."""
+
+
+def test_wgmma_descriptors_are_built_in_uniform_registers(compiled, tmp_path):
+    """An HGMMA reads its descriptors from uniform registers.  Derived from the consumer's
+    warpgroup index ``tid / 128``, which ptxas cannot prove equal across a warp, they are
+    computed per thread and moved over (``R2UR``) before every HGMMA of every k-block; the
+    lowering broadcasts the index from lane 0 (``shfl.sync.idx``) so that they are not."""
+    name, result = compiled
+    moves = wgmma_group_moves(_sass(result.cubin, tmp_path))
+    assert moves, "no wgmma group found"
+    if name not in DESCRIPTORS_IN_REGISTERS:
+        assert moves == [0] * len(moves), moves
+
+
 def test_sass_check_has_teeth(tmp_path):
     """Without ptxas's whole-program mode (nvJitLink compiles relocatable code, C7504), the
     consumers keep the 168-register entry cap and the same kernel spills: the check sees it."""

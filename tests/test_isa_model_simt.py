@@ -144,6 +144,45 @@ def test_a_warpgroup_collective_needs_the_whole_warpgroup():
         )
 
 
+def _shuffle(source: str, packed: int) -> np.ndarray:
+    """Each thread stores ``shfl.sync.idx`` of ``tid * 10`` from lane ``source`` (an SSA
+    value of the body) with ``c = packed``, the full member mask."""
+    return _run(
+        f"""
+    %mask = llvm.mlir.constant(-1 : i32) : i32
+    %c10 = llvm.mlir.constant(10 : i32) : i32
+    %packed = llvm.mlir.constant({packed} : i32) : i32
+    %v = llvm.mul %tid, %c10 : i32
+    %s = nvvm.shfl.sync idx %mask, %v, {source}, %packed : i32 -> i32
+    llvm.store %s, %dst : i32, !llvm.ptr<1>
+    llvm.return"""
+    )
+
+
+def test_shfl_sync_idx_reads_the_source_lane_of_each_warp_or_segment():
+    """PTX ISA "shfl.sync", idx mode: ``c = 31`` reads lane ``b`` of the thread's own warp (the
+    lowering broadcasts lane 0 so that ptxas proves a value warp-uniform); with a segment mask
+    (``c = 0x1807``: 8-lane segments) lane ``b & 7`` of the thread's segment; a source past the
+    clamp reads the thread's own value."""
+    tid = np.arange(64)
+    assert np.array_equal(_shuffle("%c0", 31), 10 * (tid // 32 * 32))
+    assert np.array_equal(_shuffle("%c3", 31), 10 * (tid // 32 * 32 + 3))
+    assert np.array_equal(_shuffle("%c3", 0x1807), 10 * (tid // 8 * 8 + 3))
+    assert np.array_equal(_shuffle("%tid", 0x1807), 10 * (tid // 8 * 8 + tid % 8))
+    assert np.array_equal(_shuffle("%c3", 0x1802), 10 * tid)  # lane 3 is past the clamp 2
+    with pytest.raises(Divergence, match="shfl.sync .* not by whole warps"):
+        _run("""
+    %mask = llvm.mlir.constant(-1 : i32) : i32
+    %c31 = llvm.mlir.constant(31 : i32) : i32
+    %low = llvm.icmp "ult" %tid, %c3 : i32
+    llvm.cond_br %low, ^few, ^join
+  ^few:
+    %s = nvvm.shfl.sync idx %mask, %tid, %c0, %c31 : i32 -> i32
+    llvm.br ^join
+  ^join:
+    llvm.return""")
+
+
 def test_out_of_bounds_and_misaligned_accesses_fault():
     with pytest.raises(MemoryFault, match="outside"):
         _run("""

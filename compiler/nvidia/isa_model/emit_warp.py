@@ -10,6 +10,11 @@
   but the ``N`` newest: the model performs a copy there (the latest point the ISA allows), so a
   read of the destination before the wait sees what was there before.  Copies a thread never
   waits for land when it exits.
+* ``shfl.sync.idx.b32 d, a, b, c, membermask`` (PTX ISA, "shfl.sync"): with the full member
+  mask, which the whole warp must execute, lane ``i`` reads ``a`` of lane ``j``: ``c`` packs
+  the segment mask (bits 8-12) and the clamp (bits 0-4), ``min = i & segmask``, ``max = min |
+  (clamp & ~segmask)``, ``j = min | (b & ~segmask)``, and ``j = i`` where ``j > max``.  Other
+  modes, partial masks and the predicate result are not modelled.
 * ``mbarrier.try_wait.parity`` with a result (``nvvm.mbarrier.try_wait`` with an i32 parity): the
   ISA lets it suspend the thread until the phase completes or a time limit passes; the model
   suspends until completion and returns true.
@@ -23,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .emit_core import HELPERS, Emitter, emits
-from .errors import MemoryFault
+from .errors import MemoryFault, NotModelled
 from .ir_reader import Op
 from .mma_sync import ldmatrix, mma_m16n8k16
 from .simt import WARP
@@ -115,8 +120,27 @@ def _cp_wait(g, keep: int) -> None:
     perform_cp_async(g.cta, threshold)
 
 
+def _shfl_idx(g, mask, value, source, packed):
+    """``shfl.sync.idx.b32`` over group ``g``'s warps (see the module docstring)."""
+    if np.any(np.asarray(mask, np.int64) & 0xFFFFFFFF != 0xFFFFFFFF):
+        raise NotModelled("shfl.sync with a member mask other than the full warp")
+    value = np.broadcast_to(np.asarray(value), g.lanes.shape)
+    source = np.broadcast_to(np.asarray(source, np.int64), g.lanes.shape)
+    packed = np.broadcast_to(np.asarray(packed, np.int64), g.lanes.shape)
+    out = value.copy()
+    for _, sl in g.whole(WARP, "shfl.sync with the full member mask"):
+        lane = np.arange(WARP)
+        segmask, clamp = (packed[sl] >> 8) & 0x1F, packed[sl] & 0x1F
+        low = lane & segmask
+        high = low | (clamp & ~segmask)
+        j = low | (source[sl] & 0x1F & ~segmask)
+        out[sl] = value[sl][np.where(j > high, lane, j)]
+    return out
+
+
 HELPERS.update(
     {
+        "_shfl_idx": _shfl_idx,
         "_mma": _mma,
         "_ldmatrix": _ldmatrix,
         "_cp_async": _cp_async,
@@ -145,6 +169,14 @@ def _mma_op(op: Op, em: Emitter) -> None:
     refs = [em.ref(v) for v in op.operands]
     a, b, c = refs[:4], refs[4:6], refs[6:]
     em.line(f"{em.out(op)} = _mma(g, [{', '.join(a)}], [{', '.join(b)}], [{', '.join(c)}])")
+
+
+@emits("nvvm.shfl.sync")
+def _shfl_op(op: Op, em: Emitter) -> None:
+    if "idx" not in op.attr("kind") or op.results and "return_value_and_is_valid" in op.attrs:
+        raise em.unsupported(op, "only the idx mode without a predicate result")
+    mask, value, source, packed = (em.ref(v) for v in op.operands)
+    em.line(f"{em.out(op)} = _shfl_idx(g, {mask}, {value}, {source}, {packed})")
 
 
 @emits("nvvm.ldmatrix")

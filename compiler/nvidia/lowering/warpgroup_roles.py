@@ -99,9 +99,10 @@ class WarpgroupRoleLowering:
             self.consumer = ConsumerWarpgroup(em, index)
         first, step, q0 = em.first_unit, em.unit_step, w.const(0)
         if split is Split.TILES:
-            first = w.add(em.first_unit, w.mul(index, em.unit_step))
+            uniform = self.consumer.uniform_index
+            first = w.add(em.first_unit, w.mul(uniform, em.unit_step))
             step = w.muli(em.unit_step, self._warpgroups)
-            q0 = w.mul(index, em.k_blocks)
+            q0 = w.mul(uniform, em.k_blocks)
         prefix = "c" if self.consumer else "p"
         walk = self.walk = WorkWalk(em, prefix, first, step)
         self.staged = self._staged_epilogue(s.body, first, step)

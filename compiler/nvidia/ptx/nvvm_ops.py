@@ -115,6 +115,16 @@ class NvvmEmitter:
         """``bar.warp.sync -1``: converge the warp and order its lanes' memory accesses."""
         self.w.stmt(f"nvvm.bar.warp.sync {self.w.const(FULL_MASK)} : i32")
 
+    def lane0(self, value: str) -> str:
+        """``shfl.sync.idx.b32 value, 0, 31, -1``: lane 0's i32 ``value`` in every lane of the
+        (converged) warp.  The result is provably warp-uniform, so ptxas may keep what derives
+        from it in uniform registers (a wgmma descriptor operand is read from one)."""
+        w = self.w
+        return w.emit(
+            f"nvvm.shfl.sync idx {w.const(FULL_MASK)}, {value}, {w.const(0)}, {w.const(31)} "
+            ": i32 -> i32"
+        )
+
     def elect(self) -> str:
         """``elect.sync``: true on exactly one lane of the (converged) warp."""
         return self.w.emit('"nvvm.elect.sync"() : () -> i1')

@@ -5,7 +5,12 @@ The role lowering calls these pieces in the order the program's ops give
 
 * ``ConsumerWarpgroup(data, index)`` computes the warpgroup's loop-invariant values when its
   persistent tile loop starts: its thread and leader, its band of rows (``split rows``), and
-  the shared-memory descriptors of its A and B sub-tiles in stage 0.
+  the shared-memory descriptors of its A and B sub-tiles in stage 0.  ``uniform_index`` is
+  ``index`` broadcast from lane 0 (``shfl.sync.idx``), which ptxas can prove equal across the
+  warp: the descriptors, the ping-pong turns and the ``split tiles`` walk derive from it, so
+  ptxas builds the descriptors in uniform registers instead of moving each one over (``R2UR``)
+  before every wgmma.  The per-thread addresses of the epilogue keep ``index`` itself: derived
+  from the uniform copy, ptxas precomputes more of them and spills.
 * ``mma(stage, accs, first)``: one k-block's ``wgmma.mma_async`` m64nNk16 per m64 row block
   and k16 step (``scale-d = 0`` on the first step of a tile that starts from zero), after
   ``wgmma.fence``; ``commit()`` closes the group.
@@ -47,7 +52,9 @@ class ConsumerWarpgroup:
         self.row_in_tile = (
             self.w.muli(index, self.cfg.rows_per_consumer) if cooperative else self.w.const(0)
         )
-        self.desc_a0 = self._desc_base(self.a_tile, 0, self.row_in_tile)
+        self.uniform_index = em.lane0(index)
+        band = self.w.muli(self.uniform_index, self.cfg.rows_per_consumer)
+        self.desc_a0 = self._desc_base(self.a_tile, 0, band if cooperative else self.row_in_tile)
         self.desc_b0 = self._desc_base(self.b_tile, self.cfg.a_stage_bytes, self.w.const(0))
 
     # ---- descriptors --------------------------------------------------------------------------
@@ -127,9 +134,10 @@ class ConsumerWarpgroup:
         """``bar.sync ORDER_BARRIERS[c]``, except for warpgroup 0 on its first work item (whose
         walk state ``unit`` is still the CTA's first unit)."""
         w, em = self.w, self.em
-        first = em.and_(w.icmp("eq", self.index, w.const(0)), w.icmp("eq", unit, em.first_unit))
+        zero = w.icmp("eq", self.uniform_index, w.const(0))
+        first = em.and_(zero, w.icmp("eq", unit, em.first_unit))
         bar = em.select(
-            w.icmp("eq", self.index, w.const(0)),
+            zero,
             w.const(ORDER_BARRIERS[0]),
             w.const(ORDER_BARRIERS[1]),
         )
@@ -143,7 +151,7 @@ class ConsumerWarpgroup:
     def pass_turn(self) -> None:
         """``bar.arrive ORDER_BARRIERS[1 - c]``: the other warpgroup may start its mainloop."""
         w, em = self.w, self.em
-        other0 = w.icmp("eq", self.index, w.const(1))
+        other0 = w.icmp("eq", self.uniform_index, w.const(1))
         em.if_then(other0, lambda: em.named_arrive(ORDER_BARRIERS[0], 2 * WARPGROUP), "pass0")
         em.if_then(
             em.binop("xor", other0, w.const(1, "i1"), "i1"),
