@@ -80,13 +80,13 @@ SPILL_CEILING = {
     "full_coop_registers": 84,
     "full_pingpong_tma": 72,
 }
-"""Local-memory spills (SASS ``LDL``/``STL``) of the variants that spill, all in the epilogue,
-none in the wgmma loop: the 128×256 tiles with a long overlap or every transform at once.  A
-change may lower them; one that raises one says why.  The twenty-fourth session's warp-uniform
-warpgroup index (``ConsumerWarpgroup.uniform_index``) lowered the first three (from 46, 48,
-99) and raised ``full_pingpong_tma`` from 65: its ping-pong tile walk is now provably uniform,
-and ptxas keeps more of the residual's addresses live across the epilogue.  Every other
-variant has none."""
+"""Local-memory spills (SASS ``LDL``/``STL``) of the variants that spill, in the epilogue (15 of
+``full_coop_registers``'s inside its wgmma groups): the 128×256 tiles with a long overlap or
+every transform at once.  A change may lower them; one that raises one says why.  The
+twenty-fourth session's warp-uniform warpgroup index (``ConsumerWarpgroup.uniform_index``)
+lowered the first three (from 46, 48, 99) and raised ``full_pingpong_tma`` from 65: its
+ping-pong tile walk is now provably uniform, and ptxas keeps more of the residual's addresses
+live across the epilogue.  Every other variant has none."""
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name)
