@@ -159,6 +159,22 @@ class HopperResult:
     """``A·B`` in float64 (M×N, or batch×M×N), before any rounding or fused transform."""
 
     @property
+    def misplaced_trigger(self) -> str:
+        """Where the kernel lets the next grid in, if not where it should (else ""): each
+        thread that issued wgmma executes ``griddepcontrol.launch_dependents`` exactly once,
+        after its last wgmma (the mainloop of its last work item); no thread more than once."""
+        t = self.stats.triggers
+        for what, bad in (
+            ("more than once", t.count > 1),
+            ("never, after issuing wgmma", (t.mmas > 0) & (t.count == 0)),
+            ("before its last wgmma", t.mmas_after > 0),
+        ):
+            if bad.any():
+                cta, thread = (int(i) for i in np.argwhere(bad)[0])
+                return f"thread {thread} of CTA {cta} lets the next grid in {what}"
+        return ""
+
+    @property
     def wrong(self) -> int:
         """Elements of C that differ from the reference (NaN in C: never written; NaN in the
         reference: padding beyond N, which must stay unwritten)."""

@@ -58,7 +58,8 @@ def spread(configs: list[tuple[str, object]]) -> list[str]:
 @dataclass(frozen=True)
 class Outcome:
     """One configuration's run: wrong elements of C (-1 when the model raised), seconds
-    (generation, compilation and run) and the error, if any."""
+    (generation, compilation and run) and the error, if any: what the model raised, or where
+    the kernel lets the next grid in when that is misplaced (``HopperResult.misplaced_trigger``)."""
 
     key: str
     wrong: int
@@ -75,8 +76,8 @@ def run_one(key: str) -> Outcome:
     index = list(_CONFIGS).index(key)
     start = time.perf_counter()
     try:
-        wrong = hopper_case(_CONFIGS[key], **shape(_CONFIGS[key], index)).wrong
-        error = ""
+        result = hopper_case(_CONFIGS[key], **shape(_CONFIGS[key], index))
+        wrong, error = result.wrong, result.misplaced_trigger
     except Exception as exc:  # the outcome names it; the test fails on it
         wrong, error = -1, f"{type(exc).__name__}: {exc}"
     return Outcome(key, wrong, time.perf_counter() - start, error)

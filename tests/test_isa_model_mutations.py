@@ -6,7 +6,9 @@ must fail on each (a wrong C, or an error the model raises), and pass on the unm
 * the ``ldmatrix.trans`` matrix index swapped for an MN-contiguous A (the sm_90a lowering of
   AMD schedules);
 * the Hopper kernel's ``griddepcontrol.wait`` left out, while the runtime still launches it as
-  a programmatic dependent.
+  a programmatic dependent;
+* its ``griddepcontrol.launch_dependents`` on every work item, before the mainloop, or left
+  out (not a wrong C: a later grid let in too early or never; ``misplaced_trigger``).
 
 Each mutation is applied in memory (``monkeypatch``), never to a file.
 """
@@ -23,6 +25,7 @@ from isa_model_launch import (
     hopper_case,
     schedule_case,
     schedule_select,
+    warpgroup_roles,
     wgmma_consumer,
 )
 from isa_model_sweep import mutate
@@ -114,3 +117,33 @@ def test_grid_wait_left_out_fails(monkeypatch):
     for config in (_config("row", "row"), _config("col", "row", cluster_m=2)):
         with pytest.raises(Hazard, match=r"a TMA load by thread 0 of CTA \d before its griddep"):
             hopper_case(config, 200, 280, 168, 3)
+
+
+TRIGGER = "self.walk.after_last(self.item, lambda: grid_dependency.allow_dependent_launch(self.w))"
+MAINLOOP = "self.accs = self.mainloop.emit(self.ring, self.item)"
+
+
+@pytest.mark.parametrize(
+    "edits, fault",
+    [
+        ([(TRIGGER, "grid_dependency.allow_dependent_launch(self.w)")], "more than once"),
+        (
+            [
+                (TRIGGER, "pass"),
+                (MAINLOOP, "grid_dependency.allow_dependent_launch(self.w); " + MAINLOOP),
+            ],
+            "more than once",
+        ),
+        ([(TRIGGER, "pass")], "never, after issuing wgmma"),
+    ],
+    ids=["every_item", "before_the_mainloop", "left_out"],
+)
+def test_misplaced_dependent_launch_fails(monkeypatch, edits, fault):
+    """The consumers let the next grid in once, after the mainloop of their last work item; the
+    model counts each thread's ``launch_dependents`` and the wgmma after it.  On 3 SMs CTA 0 of
+    the cooperative kernel walks two tiles, and each ping-pong consumer one or two."""
+    mutate(monkeypatch, warpgroup_roles, edits)
+    for config in (_config("row", "row"), _config("row", "col", consumers="pingpong", block_m=64)):
+        result = hopper_case(config, 200, 280, 168, 3)
+        assert result.wrong == 0
+        assert fault in result.misplaced_trigger, result.misplaced_trigger

@@ -145,6 +145,7 @@ def _uniform_in(values, sl: slice, what: str) -> int:
 
 def _wgmma(g, shape: WgmmaShape, d_in, desc_a, desc_b):
     cta = g.cta
+    cta.mmas[g.lanes] += 1
     out = np.empty((len(g.lanes), shape.n // 2), np.float32)
     for wg, sl in g.warpgroups():
         a = _uniform_in(desc_a, sl, "wgmma descriptor A")

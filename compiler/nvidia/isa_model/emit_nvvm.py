@@ -91,6 +91,12 @@ def _grid_wait(g) -> None:
     g.cta.grid_waited[g.lanes] = True
 
 
+def _grid_trigger(g) -> None:
+    cta = g.cta
+    cta.triggers[g.lanes] += 1
+    cta.mmas_at_trigger[g.lanes] = cta.mmas[g.lanes]
+
+
 HELPERS.update(
     {
         "_sreg": _sreg,
@@ -100,6 +106,7 @@ HELPERS.update(
         "_bar_arrive": _bar_arrive,
         "_cluster_arrive": sync_ops.cluster_arrive,
         "_grid_wait": _grid_wait,
+        "_grid_trigger": _grid_trigger,
     }
 )
 NO_OPS = (
@@ -123,9 +130,10 @@ def _no_op(op: Op, em: Emitter) -> None:
 def _griddepcontrol(op: Op, em: Emitter) -> None:
     """``griddepcontrol.wait``: the executing threads may touch global memory from here on
     (``Cta.global_access``; the model runs one grid, so there is nothing to wait for);
-    ``launch_dependents`` only lets a later grid be scheduled sooner: no effect here."""
-    if "wait" in op.attr("kind"):
-        em.line("_grid_wait(g)")
+    ``launch_dependents`` only lets a later grid be scheduled sooner, with no effect on this
+    one: the model counts each thread's, and the wgmma it issued before (``RunStats.triggers``),
+    so a test can check where a kernel lets its dependents in."""
+    em.line("_grid_wait(g)" if "wait" in op.attr("kind") else "_grid_trigger(g)")
 
 
 @emits(

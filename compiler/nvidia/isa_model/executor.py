@@ -29,12 +29,34 @@ STEP_LIMIT = 5_000_000
 
 
 @dataclass(frozen=True)
+class Triggers:
+    """Where a grid let its dependents be scheduled: per CTA (rows, in launch order) and
+    thread, the ``griddepcontrol.launch_dependents`` executed (``count``), the
+    ``wgmma.mma_async`` issued in all (``mmas``) and after the last of them (``mmas_after``; 0
+    for a thread that never executed one)."""
+
+    count: np.ndarray
+    mmas: np.ndarray
+    mmas_after: np.ndarray
+
+    @classmethod
+    def of(cls, machine: Machine) -> Triggers:
+        ctas = machine.ctas
+        count = np.stack([c.triggers for c in ctas])
+        mmas = np.stack([c.mmas for c in ctas])
+        after = np.where(count > 0, mmas - np.stack([c.mmas_at_trigger for c in ctas]), 0)
+        return cls(count, mmas, after)
+
+
+@dataclass(frozen=True)
 class RunStats:
-    """What a run did: segments executed, groups created, TMA loads landed."""
+    """What a run did: segments executed, groups created, TMA loads landed, and where it let
+    its dependents in."""
 
     segments: int
     groups: int
     loads: int
+    triggers: Triggers
 
 
 class _Run:
@@ -79,7 +101,8 @@ class _Run:
                 elif self.waiting:
                     raise Deadlock(self._deadlock())
                 else:
-                    return RunStats(self.segments, self.groups, self.loads)
+                    triggers = Triggers.of(self.machine)
+                    return RunStats(self.segments, self.groups, self.loads, triggers)
 
     def _ready(self, g: Group):
         return self.program.segments[g.seg].sync.ready(g, g.ticket)

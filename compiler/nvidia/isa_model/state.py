@@ -99,6 +99,12 @@ class Cta:
         self.live_threads = launch.threads
         self.dependent = launch.dependent
         self.grid_waited = np.zeros(launch.threads, bool)
+        self.mmas = np.zeros(launch.threads, np.int64)
+        """Per thread: the ``wgmma.mma_async`` it has issued."""
+        self.triggers = np.zeros(launch.threads, np.int64)
+        """Per thread: the ``griddepcontrol.launch_dependents`` it has executed."""
+        self.mmas_at_trigger = np.zeros(launch.threads, np.int64)
+        """Per thread: ``mmas`` when it last executed ``launch_dependents``."""
 
     def global_access(self, lanes: np.ndarray, what: str) -> None:
         """Threads ``lanes`` touch global memory (``what``): in a dependent launch, a ``Hazard``
