@@ -29,7 +29,8 @@ import math
 import sys
 from pathlib import Path
 
-from gemm_vs_cublas import L2_BYTES, REPS, ROUNDS, config, mode_and_shapes, shapes_of, summary
+from gemm_catalog import config
+from gemm_vs_cublas import L2_BYTES, REPS, ROUNDS, mode_and_shapes, shapes_of, summary
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
@@ -47,7 +48,7 @@ CANDIDATES = (
     "bias_gelu_coop_128x192_s4_ov16",
 )
 PLAIN = "coop_128x256_s3_tma"
-"""The candidate of ``gemm_vs_cublas`` that is ``CANDIDATES[0]`` without its epilogue."""
+"""The candidate of ``gemm_catalog`` that is ``CANDIDATES[0]`` without its epilogue."""
 TOLERANCE = 1e-2
 
 

@@ -7,7 +7,7 @@
     compute-sanitizer --tool racecheck \\
         python3 bench/gemm_profile_target.py --config coop_128x256_s3_tma_c2 --shape 1000,520,264
 
-``--config`` names a candidate of ``bench/gemm_vs_cublas.py`` (default: the default
+``--config`` names a candidate of ``bench/gemm_catalog.py`` (default: the default
 configuration, cooperative 128×256×64, 3 stages, TMA epilogue), or ``--fused`` a fused-epilogue
 variant of ``tests/fused_variants.py`` (its arguments random); ``--shape`` the problem (default
 8192³) and ``--launches`` how many times it runs.  The last result is compared with the float64
@@ -22,7 +22,8 @@ import sys
 from pathlib import Path
 
 import torch
-from gemm_vs_cublas import CANDIDATES, TOLERANCE, config
+from gemm_catalog import CANDIDATES, config
+from gemm_vs_cublas import TOLERANCE
 
 from warpsched.runtime.gemm_kernel import GemmKernel
 

@@ -39,6 +39,7 @@ import sys
 import time
 from pathlib import Path
 
+import gemm_catalog as C
 import gemm_vs_cublas as G
 
 START = time.time()
@@ -96,7 +97,7 @@ def prepare() -> int:
     from warpsched.runtime.gemm_select import selection_configs
 
     base = HopperGemmConfig()
-    every = [G.config(n) for n in (*G.CANDIDATES, *G.SWAP_CANDIDATES)]
+    every = [C.config(n) for n in (*C.CANDIDATES, *C.SWAP_CANDIDATES)]
     extension = [Candidate.parse(name).config() for name in _extension_names()]
     return G.cache(every + extension + rule_configs(base) + selection_configs(base))
 
@@ -123,7 +124,7 @@ def extend(out_path: str, first: int) -> int:
         chosen = [x for x in products if any(takes(c, x, device) for c in split)]
         for i, p in enumerate(chosen[first:], first):
             launches = {
-                name: G.Launcher(kernel_for(candidate.config()), candidate.swap, candidate.splits)
+                name: C.Launcher(kernel_for(candidate.config()), candidate.swap, candidate.splits)
                 for name, candidate in kernels.items()
                 if takes(candidate, p, device)
             }
@@ -166,7 +167,7 @@ def run(seed: int, count: int, out_path: str, mid: bool, joint: bool) -> int:
 
     G.ROUNDS = ROUNDS
     torch.empty(1, device="cuda")
-    kernels = {name: G.candidate(name) for name in (*G.CANDIDATES, *G.SWAP_CANDIDATES)}
+    kernels = {name: C.candidate(name) for name in (*C.CANDIDATES, *C.SWAP_CANDIDATES)}
     kernels[G.DEFAULT] = gemm
     with open(out_path, "w") as f:
         for i, shape in enumerate(products(seed, count, mid, joint)):
@@ -179,12 +180,12 @@ def candidate_name(bench_name: str) -> str | None:
     from warpsched.nvidia.gemm.config import EpilogueKind
     from warpsched.runtime.gemm_candidates import Candidate
 
-    if bench_name not in G.CANDIDATES and bench_name not in G.SWAP_CANDIDATES:
+    if bench_name not in C.CANDIDATES and bench_name not in C.SWAP_CANDIDATES:
         return None
-    config = G.config(bench_name)
+    config = C.config(bench_name)
     if config.epilogue is not EpilogueKind.TMA:
         return None
-    return Candidate.of_config(config, swap=bench_name in G.SWAP_CANDIDATES).name
+    return Candidate.of_config(config, swap=bench_name in C.SWAP_CANDIDATES).name
 
 
 def table(out_path: str, runs: list[str], device: str, extensions: list[str]) -> int:

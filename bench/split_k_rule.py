@@ -4,7 +4,7 @@ to read off when ``gemm_heuristic`` should take split-K and which kernel.
     .venv/bin/python bench/split_k_rule.py prepare    # here: compile the kernels into the cache
     python3 bench/split_k_rule.py run                 # on a GPU
 
-For every shape of ``gemm_vs_cublas.UNTUNED`` and ``HOLDOUT`` that some kernel of ``SPLIT_K``
+For every shape of ``gemm_catalog.UNTUNED`` and ``HOLDOUT`` that some kernel of ``SPLIT_K``
 can cut into two runs or more, row-major bf16: ``torch.matmul`` (cuBLAS), the kernel of
 ``gemm_heuristic``'s rule (``rule``), and each split-K kernel with every split count of ``SPLITS`` its launch takes
 (every run its own CTA, or cluster: ``gemm_checks.check_splits``) and ``split_count``'s.  A
@@ -18,16 +18,8 @@ from __future__ import annotations
 import json
 import sys
 
-from gemm_vs_cublas import (
-    HOLDOUT,
-    L2_BYTES,
-    TOLERANCE,
-    UNTUNED,
-    Launcher,
-    _time_graphs,
-    cache,
-    device_sms,
-)
+from gemm_catalog import HOLDOUT, UNTUNED, Launcher
+from gemm_vs_cublas import L2_BYTES, TOLERANCE, _time_graphs, cache, device_sms
 
 from warpsched.nvidia.gemm.config import HopperGemmConfig
 from warpsched.runtime.gemm_geometry import MIN_SPLIT_BLOCKS, run_ctas
