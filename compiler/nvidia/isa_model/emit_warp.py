@@ -173,7 +173,7 @@ def _mma_op(op: Op, em: Emitter) -> None:
 
 @emits("nvvm.shfl.sync")
 def _shfl_op(op: Op, em: Emitter) -> None:
-    if "idx" not in op.attr("kind") or op.results and "return_value_and_is_valid" in op.attrs:
+    if "idx" not in op.attr("kind") or "return_value_and_is_valid" in op.attrs:
         raise em.unsupported(op, "only the idx mode without a predicate result")
     mask, value, source, packed = (em.ref(v) for v in op.operands)
     em.line(f"{em.out(op)} = _shfl_idx(g, {mask}, {value}, {source}, {packed})")

@@ -48,14 +48,17 @@ class ConsumerWarpgroup:
         self.leader = self.w.icmp("eq", self.thread, self.w.const(0))
         self.a_tile = operand_tile(self.cfg, "a")
         self.b_tile = operand_tile(self.cfg, "b")
-        cooperative = self.cfg.consumers is ConsumerMode.COOPERATIVE
-        self.row_in_tile = (
-            self.w.muli(index, self.cfg.rows_per_consumer) if cooperative else self.w.const(0)
-        )
+        self.row_in_tile = self._band(index)
         self.uniform_index = em.lane0(index)
-        band = self.w.muli(self.uniform_index, self.cfg.rows_per_consumer)
-        self.desc_a0 = self._desc_base(self.a_tile, 0, band if cooperative else self.row_in_tile)
+        self.desc_a0 = self._desc_base(self.a_tile, 0, self._band(self.uniform_index))
         self.desc_b0 = self._desc_base(self.b_tile, self.cfg.a_stage_bytes, self.w.const(0))
+
+    def _band(self, index: str) -> str:
+        """The first row of consumer ``index``'s band in the tile: ``index · rows_per_consumer``
+        for cooperative consumers, which split the tile's rows; 0 for ping-pong ones."""
+        if self.cfg.consumers is ConsumerMode.COOPERATIVE:
+            return self.w.muli(index, self.cfg.rows_per_consumer)
+        return self.w.const(0)
 
     # ---- descriptors --------------------------------------------------------------------------
     def _desc_base(self, tile, region: int, rows: str) -> str:

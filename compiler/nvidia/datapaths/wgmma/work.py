@@ -112,8 +112,17 @@ class WorkWalk:
             return w.icmp("ult", t, w.mul(em.total_units, ARGS.splits))
         if self.run is None:
             return w.icmp("ult", t, em.total_units)
-        whole = w.icmp("ult", t, self.run.whole_units)
-        return em.binop("or", whole, w.icmp("ugt", state[1], self.run.begin), "i1")
+        return self._stream_k_valid(self._whole(t), state[1])
+
+    def _whole(self, t: str) -> str:
+        """i1: stream-K unit ``t`` is one of the whole tiles walked before the split ones."""
+        return self.em.w.icmp("ult", t, self.run.whole_units)
+
+    def _stream_k_valid(self, whole: str, e: str) -> str:
+        """i1: a stream-K item remains: a whole tile (``whole``), or split iterations left
+        above the run's start (``e``: the end of the split iterations still to walk)."""
+        em = self.em
+        return em.binop("or", whole, em.w.icmp("ugt", e, self.run.begin), "i1")
 
     def after_last(self, item: WorkItem, body: Callable[[], None]) -> None:
         """Emit ``body`` to run where ``item`` is the role's last work item."""
@@ -125,13 +134,14 @@ class WorkWalk:
         """The current item and the state after it (emit where the state is in scope)."""
         em, w = self.em, self.em.w
         t = self.names[0]
-        valid = self.valid(self.names)
         if em.config.split_k:
-            return self._split_item(t, valid)
+            return self._split_item(t, self.valid(self.names))
         if self.run is None:
+            valid = self.valid(self.names)
             return WorkItem(valid, t, w.const(0), em.k_blocks, (w.add(t, self.step),))
         e, run = self.names[1], self.run
-        whole = w.icmp("ult", t, run.whole_units)
+        whole = self._whole(t)
+        valid = self._stream_k_valid(whole, e)
         local = em.udiv(w.addi(e, -1), em.k_blocks)  # the tile of iteration e - 1
         tile_start = w.mul(local, em.k_blocks)
         seg_start = em.select(w.icmp("ugt", run.begin, tile_start), run.begin, tile_start)
