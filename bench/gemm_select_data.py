@@ -5,7 +5,7 @@
     python3 bench/gemm_select_data.py extend OUT.jsonl [--first I]         # on the GPU
     python bench/gemm_select_data.py table OUT.tsv RUN.jsonl|TABLE.tsv ... [--extend EXT.jsonl ...]
 
-``run`` times every candidate of ``gemm_vs_cublas`` (its own, its swap-AB and 2-D cluster
+``run`` times every candidate of ``gemm_catalog`` (its own, its swap-AB and 2-D cluster
 kernels), the default ``gemm()`` and cuBLAS on ``COUNT`` products drawn from ``SEED``: M and N
 log-uniform from 64 to about 3100 and K from 256 to about 12400 (``--mid``: M and N from 192 to
 4096, K from 384 to 16384, the range of the untuned and holdout sweeps), all multiples of 8; N
