@@ -3,6 +3,7 @@
     python bench/gemm_select_data.py prepare                  # here: compile every kernel timed
     python3 bench/gemm_select_data.py run SEED COUNT OUT.jsonl [--mid]   # on the GPU
     python3 bench/gemm_select_data.py extend OUT.jsonl [--first I]         # on the GPU
+    python3 bench/gemm_select_data.py remeasure OUT.jsonl [--first I] [--seconds S]  # on the GPU
     python bench/gemm_select_data.py table OUT.tsv RUN.jsonl|TABLE.tsv ... [--extend EXT.jsonl ...]
 
 ``run`` times every candidate of ``gemm_catalog`` (its own, its swap-AB and 2-D cluster
@@ -19,6 +20,13 @@ kernel is checked against float64 first (a wrong one is recorded and not timed);
 tile), the rule's split-K kernel (``split_count``'s runs) and ``ANCHOR`` on every product of the
 shipped table that one of them launches on (``gemm_times.takes``), each checked against float64
 first; its lines name the kernels by ``Candidate`` name.
+
+``remeasure`` times every kernel of the shipped table again on each of the table's products it
+launches on, cuBLAS beside them, each checked against float64 first, and appends the lines
+(kernels by ``Candidate`` name) to ``OUT.jsonl``; after ``--seconds`` it stops and names the
+``--first`` to go on with in a later call.  A kernel change that moves the kernels' times
+(not only their order) makes the table stale; ``table OUT.tsv OUT.jsonl`` then writes it anew
+from the remeasured lines alone.
 
 ``table`` merges runs into the tab-separated table the package ships
 (``compiler/runtime/gemm_times_h100.tsv``): the kernels that come within 3 % of a product's
@@ -63,6 +71,9 @@ SPLIT_CANDIDATES = (
 """Split-K kernels with a fixed split count, each the fastest of its family on a shape of
 ``bench/split_k_rule.py``'s sweep (docs/benchmarks.md)."""
 RULE_SPLIT = "coop_128x64_s8_split"
+RUN_KINDS = ("run", "remeasure run")
+"""What ``table`` says its lines came from: a ``run`` times the default ``gemm()`` beside the
+benchmark's kernels, a ``remeasure`` only the table's (by ``Candidate`` name)."""
 ANCHOR = "coop_128x128_s5"
 """The kernel both a run and its extension time, whose ratio puts them on one clock."""
 CLUSTER_SLOTS = "2:66 4:30 8:15"
@@ -132,6 +143,32 @@ def extend(out_path: str, first: int) -> int:
     return 0
 
 
+def remeasure(out_path: str, first: int, seconds: float) -> int:
+    """Time the shipped table's kernels on its products from the ``first``-th, for at most
+    ``seconds`` (see the module docstring)."""
+    import torch
+
+    from warpsched.runtime.gemm import kernel_for
+    from warpsched.runtime.gemm_times import TABLE, read, takes
+
+    G.ROUNDS = ROUNDS
+    torch.empty(1, device="cuda")
+    device, candidates, products, _ = read(TABLE.read_text(), TABLE.name)
+    with open(out_path, "a") as f:
+        for i, p in enumerate(products[first:], first):
+            if time.time() - START > seconds:
+                print(f"stopped after {seconds:.0f} s: go on with --first {i}", flush=True)
+                return 0
+            launches = {
+                c.name: C.Launcher(kernel_for(c.config()), c.swap, c.splits)
+                for c in candidates
+                if takes(c, p, device)
+            }
+            _measure(torch, launches, (p.m, p.n, p.k), f, f"{i}")
+    print(f"remeasured every product from {first} on", flush=True)
+    return 0
+
+
 def _measure(torch, kernels: dict, shape: tuple[int, int, int], out, label: str) -> None:
     """Check each kernel (``kern(a, b, c)``) on fresh inputs of ``shape`` against float64, into
     a NaN-poisoned C (one that raises ``GemmArgumentError`` does not take the product), time
@@ -176,12 +213,17 @@ def run(seed: int, count: int, out_path: str, mid: bool, joint: bool) -> int:
 
 
 def candidate_name(bench_name: str) -> str | None:
-    """The ``Candidate`` name of a benchmark kernel (None for one whose epilogue is fixed)."""
+    """The ``Candidate`` name of a benchmark kernel (None for one whose epilogue is fixed), or
+    of a line's kernel already named as a ``Candidate`` (``extend``, ``remeasure``); None for
+    ``cublas`` and the default ``gemm()``."""
     from warpsched.nvidia.gemm.config import EpilogueKind
-    from warpsched.runtime.gemm_candidates import Candidate
+    from warpsched.runtime.gemm_candidates import Candidate, CandidateNameError
 
     if bench_name not in C.CANDIDATES and bench_name not in C.SWAP_CANDIDATES:
-        return None
+        try:
+            return Candidate.parse(bench_name).name
+        except CandidateNameError:
+            return None
     config = C.config(bench_name)
     if config.epilogue is not EpilogueKind.TMA:
         return None
@@ -216,9 +258,11 @@ def table(out_path: str, runs: list[str], device: str, extensions: list[str]) ->
         attributes = shape_attributes(r["m"], r["n"], SMS, r["k"], *aligned)
         rule.add(Candidate.of_attributes(attributes).name)
     kept = [n for n in near if near[n] >= MIN_NEAR_BEST or n in rule]
-    runs_read = sum(1 for source in sources if source == "1 run")
-    described = [f"{runs_read} runs"] if runs_read else []
-    described += [source for source in sources if source != "1 run"]
+    described = []
+    for kind in RUN_KINDS:
+        count = sources.count(kind)
+        described += [f"{count} {kind}{'s' if count > 1 else ''}"] if count else []
+    described += [source for source in sources if source not in RUN_KINDS]
     described += [f"{len(extensions)} extend runs"] if extensions else []
     lines = [
         "# The times (µs) of the kernels gemm() chooses among (warpsched.runtime.gemm_select), "
@@ -239,7 +283,8 @@ def table(out_path: str, runs: list[str], device: str, extensions: list[str]) ->
 
 
 def _run_rows(path: str) -> tuple[list[dict], str]:
-    """A ``run``'s products without a wrong kernel, their times (ms) by ``Candidate`` name."""
+    """A ``run``'s (or a ``remeasure``'s) products without a wrong kernel, their times (ms) by
+    ``Candidate`` name, and which kind of run it was (``RUN_KINDS``)."""
     rows = [json.loads(line) for line in Path(path).read_text().splitlines()]
     out = []
     for r in rows:
@@ -248,7 +293,8 @@ def _run_rows(path: str) -> tuple[list[dict], str]:
         named = {candidate_name(b): t for b, t in r["ms"].items()}
         named.pop(None, None)
         out.append({"m": r["m"], "n": r["n"], "k": r["k"], "ms": named})
-    return out, "1 run"
+    timed_default = any(G.DEFAULT in r["ms"] for r in rows)
+    return out, RUN_KINDS[0] if timed_default else RUN_KINDS[1]
 
 
 def _table_rows(path: str) -> tuple[list[dict], str]:
@@ -305,6 +351,10 @@ def main(argv: list[str]) -> int:
     extended = sub.add_parser("extend")
     extended.add_argument("out")
     extended.add_argument("--first", type=int, default=0, help="skip this many products")
+    again = sub.add_parser("remeasure")
+    again.add_argument("out")
+    again.add_argument("--first", type=int, default=0, help="skip this many products")
+    again.add_argument("--seconds", type=float, default=540, help="stop after this long")
     args = parser.parse_args(argv)
     if args.mode == "prepare":
         return prepare()
@@ -312,6 +362,8 @@ def main(argv: list[str]) -> int:
         return run(args.seed, args.count, args.out, args.mid, args.joint)
     if args.mode == "extend":
         return extend(args.out, args.first)
+    if args.mode == "remeasure":
+        return remeasure(args.out, args.first, args.seconds)
     return table(args.out, args.runs, args.device, args.extend)
 
 

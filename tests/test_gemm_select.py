@@ -224,3 +224,43 @@ def test_the_shipped_table_is_what_its_writer_writes(tmp_path, monkeypatch):
     out = tmp_path / "times.tsv"
     gemm_select_data.table(str(out), [str(TABLE)], "NVIDIA H100 80GB HBM3", [])
     assert out.read_text() == TABLE.read_text()
+
+
+def test_a_remeasure_writes_the_table_anew_from_its_own_lines(tmp_path, monkeypatch):
+    """``remeasure`` lines name the table's kernels by ``Candidate`` name (split-K ones with
+    their runs), carry cuBLAS beside them and no default ``gemm()``; ``table`` keeps their times
+    as measured, drops cuBLAS, and says the table came from remeasure runs.  Two products where
+    ``coop_128x64_s8_split`` is fastest: with ``MIN_NEAR_BEST`` lowered to 2 it is kept with
+    the rule's kernels, and ``swap_coop_128x96_s6_split3`` (never near the fastest) is not."""
+    import json
+    from pathlib import Path
+
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "bench"))
+    import gemm_select_data
+
+    monkeypatch.setattr(gemm_select_data, "MIN_NEAR_BEST", 2)
+    lines = tmp_path / "remeasure.jsonl"
+    times = {
+        "cublas": 0.010,
+        "coop_128x64_s8_split": 0.011,
+        "coop_128x128_s5": 0.020,
+        "swap_coop_128x96_s6_split3": 0.030,
+    }
+    products = [(384, 384, 16384), (512, 512, 8192)]
+    lines.write_text(
+        "".join(
+            json.dumps({"m": m, "n": n, "k": k, "ms": times, "bad": []}) + "\n"
+            for m, n, k in products
+        )
+    )
+    out = tmp_path / "times.tsv"
+    gemm_select_data.table(str(out), [str(lines)], "NVIDIA H100 80GB HBM3", [])
+    text = out.read_text()
+    assert "table from 1 remeasure run, 2 products." in text
+    device, candidates, rows, measured = read(text, "times.tsv")
+    names = [c.name for c in candidates]
+    assert "coop_128x64_s8_split" in names and "swap_coop_128x96_s6_split3" not in names
+    assert "cublas" not in text
+    split = names.index("coop_128x64_s8_split")
+    assert [(p.m, p.n, p.k) for p in rows] == products
+    assert [row[split] for row in measured] == [11.0, 11.0]
