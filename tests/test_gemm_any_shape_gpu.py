@@ -114,7 +114,7 @@ CASES = {
     "split_k_128x64": _fresh((384, 4096), (4096, 384)),
     # measured picks with a fixed split count (gemm_select, Candidate.splits): swap-AB 128x128
     # in 1x2 clusters with 2 runs, swap-AB 128x64 with 4
-    "picked_split_k_cluster_swap": _fresh((1000, 4096), (4096, 1000)),
+    "picked_split_k_cluster_swap": _fresh((1000, 6144), (6144, 1000)),
     "picked_split_k_swap": _fresh((64, 8192), (8192, 2048)),
 }
 
@@ -245,7 +245,7 @@ def test_dependent_launches_read_what_the_kernel_before_wrote(m, k):
         (1536, 1536, 1536, 1536),  # a swap-AB 128×144 kernel (one full wave)
         (1000, 504, 3000, 504),  # a swap-AB 64×80 kernel in 2x2 clusters, rows off 128 bytes
         (512, 2992, 3000, 2992),  # 128×128 tiles in 2x4 clusters
-        (1000, 1536, 3000, 1544),  # 2x4 clusters, B a view of padded rows
+        (1000, 1536, 3000, 1544),  # 4x2 clusters, B a view of padded rows
     ],
 )
 def test_the_kernels_gemm_picks_by_measured_times(m, n, k, b_cols):
