@@ -30,9 +30,9 @@ from .gemm_times import TABLE, MeasuredTimes, Product
 
 SWITCH = 1.02
 """The predicted speed-up over the rule's kernel a measured kernel needs to be taken.  Chosen by
-cross-validation on the shipped table (docs/benchmarks.md, twenty-second session): any value
-from 1.01 to 1.03 picks within 0.05 % of the best mean; 1.05 loses 0.2 % and picks more kernels
-over 10 % slower than the fastest."""
+five-fold cross-validation on the shipped table (``bench/gemm_select_cv.py``; docs/benchmarks.md,
+twenty-second and twenty-fifth sessions): 1.00 to 1.02 pick within 0.05 % of the best mean;
+1.05 loses 0.3 % and picks more kernels over 10 % slower than the fastest."""
 
 
 @functools.cache

@@ -1,0 +1,93 @@
+"""Five-fold cross-validation of ``gemm()``'s choice of kernel on a times table.
+
+    python bench/gemm_select_cv.py [TABLE.tsv] [--shufflings N]
+
+Every product of the table (the shipped one by default) is picked by a model
+(``gemm_times.MeasuredTimes``) fitted without its fold, as ``gemm_select.select_kernel`` picks:
+the fastest predicted kernel where it beats the rule's by ``SWITCH``, the rule's otherwise.  For
+each ``SWITCH`` of ``SWITCHES`` it prints the mean over products of the fastest measured time
+over the pick's measured time, and how many picks are more than 10 % slower than the fastest.
+Products where the rule's kernel was not measured are left out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+FOLDS = 5
+SWITCHES = (1.0, 1.01, 1.02, 1.03, 1.05)
+SLOW = 1.1
+
+
+@dataclass(frozen=True)
+class Score:
+    """What the picks at one ``SWITCH`` come to: the mean of fastest/pick, the picks more than
+    ``SLOW`` times the fastest, and the products scored."""
+
+    switch: float
+    mean: float
+    slow: int
+    products: int
+
+
+def cross_validate(text: str, source: str, shufflings: int = 1) -> list[Score]:
+    """The score of every ``SWITCHES`` value on the table ``text`` (see the module docstring)."""
+    from warpsched.runtime.gemm_candidates import Candidate
+    from warpsched.runtime.gemm_heuristic import shape_attributes
+    from warpsched.runtime.gemm_times import MeasuredTimes, read
+
+    device, candidates, products, times = read(text, source)
+    lines = text.splitlines()
+    comments = [line for line in lines if line.startswith("#")]
+    header, *rows = [line for line in lines if not line.startswith("#") and line.strip()]
+    ratios: dict[float, list[float]] = {s: [] for s in SWITCHES}
+    for shuffling in range(shufflings):
+        order = list(range(len(rows)))
+        random.Random(shuffling).shuffle(order)
+        for fold in (set(order[i::FOLDS]) for i in range(FOLDS)):
+            kept = [row for i, row in enumerate(rows) if i not in fold]
+            model = MeasuredTimes("\n".join([*comments, header, *kept]) + "\n", source)
+            for i in sorted(fold):
+                p = products[i]
+                measured = {
+                    c: t for c, t in zip(candidates, times[i], strict=True) if not math.isnan(t)
+                }
+                attributes = shape_attributes(p.m, p.n, device.sms, p.k, not p.off_a, not p.off_b)
+                rule = Candidate.of_attributes(attributes)
+                if rule not in measured:
+                    continue
+                predicted = model.predict(p)
+                fastest = min(predicted, key=predicted.get)
+                best = min(measured.values())
+                for switch in SWITCHES:
+                    pick = fastest if predicted[rule] >= switch * predicted[fastest] else rule
+                    ratios[switch].append(best / measured.get(pick, measured[rule]))
+    return [
+        Score(s, statistics.mean(r), sum(x < 1 / SLOW for x in r), len(r))
+        for s, r in ratios.items()
+    ]
+
+
+def main(argv: list[str]) -> int:
+    from warpsched.runtime.gemm_times import TABLE
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("table", nargs="?", default=str(TABLE))
+    parser.add_argument("--shufflings", type=int, default=1)
+    args = parser.parse_args(argv)
+    for score in cross_validate(Path(args.table).read_text(), args.table, args.shufflings):
+        print(
+            f"SWITCH {score.switch:.3f}: mean fastest/pick {score.mean:.4f}, "
+            f"{score.slow} of {score.products} picks over {SLOW:.0%} of the fastest's time"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
