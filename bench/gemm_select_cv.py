@@ -3,8 +3,9 @@
     python bench/gemm_select_cv.py [TABLE.tsv] [--shufflings N]
 
 Every product of the table (the shipped one by default) is picked by a model
-(``gemm_times.MeasuredTimes``) fitted without its fold, as ``gemm_select.select_kernel`` picks:
-the fastest predicted kernel where it beats the rule's by ``SWITCH``, the rule's otherwise.  For
+(``gemm_times.MeasuredTimes``) fitted without its fold, as ``gemm_select.select_kernel`` picks
+(``gemm_select.pick``): the fastest predicted kernel where it beats the rule's by ``SWITCH``,
+the rule's otherwise.  For
 each ``SWITCH`` of ``SWITCHES`` it prints the mean over products of the fastest measured time
 over the pick's measured time, and how many picks are more than 10 % slower than the fastest.
 Products where the rule's kernel was not measured are left out.
@@ -38,8 +39,7 @@ class Score:
 
 def cross_validate(text: str, source: str, shufflings: int = 1) -> list[Score]:
     """The score of every ``SWITCHES`` value on the table ``text`` (see the module docstring)."""
-    from warpsched.runtime.gemm_candidates import Candidate
-    from warpsched.runtime.gemm_heuristic import shape_attributes
+    from warpsched.runtime.gemm_select import pick, rule_kernel
     from warpsched.runtime.gemm_times import MeasuredTimes, read
 
     device, candidates, products, times = read(text, source)
@@ -58,16 +58,14 @@ def cross_validate(text: str, source: str, shufflings: int = 1) -> list[Score]:
                 measured = {
                     c: t for c, t in zip(candidates, times[i], strict=True) if not math.isnan(t)
                 }
-                attributes = shape_attributes(p.m, p.n, device.sms, p.k, not p.off_a, not p.off_b)
-                rule = Candidate.of_attributes(attributes)
+                rule = rule_kernel(p, device.sms)
                 if rule not in measured:
                     continue
                 predicted = model.predict(p)
-                fastest = min(predicted, key=predicted.get)
                 best = min(measured.values())
                 for switch in SWITCHES:
-                    pick = fastest if predicted[rule] >= switch * predicted[fastest] else rule
-                    ratios[switch].append(best / measured.get(pick, measured[rule]))
+                    chosen = pick(predicted, rule, switch)
+                    ratios[switch].append(best / measured.get(chosen, measured[rule]))
     return [
         Score(s, statistics.mean(r), sum(x < 1 / SLOW for x in r), len(r))
         for s, r in ratios.items()

@@ -213,16 +213,17 @@ def test_a_bad_table_names_its_line(text, message):
 
 
 def test_the_shipped_table_is_what_its_writer_writes(tmp_path, monkeypatch):
-    """``bench/gemm_select_data.py table`` rewrites the shipped table from itself byte for byte
-    (its kernels, times and provenance line), so a new extension can be joined to it when the
-    runs behind it are gone, and a table edited by hand or a renamed kernel shows here."""
+    """``bench/gemm_select_data.py table`` (``gemm_select_table``) rewrites the shipped table
+    from itself byte for byte (its kernels, times and provenance line), so a new extension can
+    be joined to it when the runs behind it are gone, and a table edited by hand or a renamed
+    kernel shows here."""
     from pathlib import Path
 
     monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "bench"))
-    import gemm_select_data
+    import gemm_select_table
 
     out = tmp_path / "times.tsv"
-    gemm_select_data.table(str(out), [str(TABLE)], "NVIDIA H100 80GB HBM3", [])
+    gemm_select_table.table(str(out), [str(TABLE)], "NVIDIA H100 80GB HBM3", [])
     assert out.read_text() == TABLE.read_text()
 
 
@@ -236,9 +237,9 @@ def test_a_remeasure_writes_the_table_anew_from_its_own_lines(tmp_path, monkeypa
     from pathlib import Path
 
     monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "bench"))
-    import gemm_select_data
+    import gemm_select_table
 
-    monkeypatch.setattr(gemm_select_data, "MIN_NEAR_BEST", 2)
+    monkeypatch.setattr(gemm_select_table, "MIN_NEAR_BEST", 2)
     lines = tmp_path / "remeasure.jsonl"
     times = {
         "cublas": 0.010,
@@ -254,7 +255,7 @@ def test_a_remeasure_writes_the_table_anew_from_its_own_lines(tmp_path, monkeypa
         )
     )
     out = tmp_path / "times.tsv"
-    gemm_select_data.table(str(out), [str(lines)], "NVIDIA H100 80GB HBM3", [])
+    gemm_select_table.table(str(out), [str(lines)], "NVIDIA H100 80GB HBM3", [])
     text = out.read_text()
     assert "table from 1 remeasure run, 2 products." in text
     device, candidates, rows, measured = read(text, "times.tsv")

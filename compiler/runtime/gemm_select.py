@@ -44,16 +44,25 @@ def shipped_times() -> MeasuredTimes:
 @functools.lru_cache(maxsize=4096)
 def select_kernel(product: Product, sm_count: int) -> Candidate:
     """The kernel for a single product (see the module docstring)."""
-    p = product
-    rule = Candidate.of_attributes(
-        shape_attributes(p.m, p.n, sm_count, p.k, not p.off_a, not p.off_b)
-    )
+    rule = rule_kernel(product, sm_count)
     times = shipped_times()
     if sm_count != times.device.sms or rule not in times.candidates:
         return rule
-    predicted = times.predict(p)
+    return pick(times.predict(product), rule)
+
+
+def rule_kernel(p: Product, sm_count: int) -> Candidate:
+    """The shape rule's kernel for ``p`` on ``sm_count`` SMs (``gemm_heuristic``)."""
+    return Candidate.of_attributes(
+        shape_attributes(p.m, p.n, sm_count, p.k, not p.off_a, not p.off_b)
+    )
+
+
+def pick(predicted: dict[Candidate, float], rule: Candidate, switch: float = SWITCH) -> Candidate:
+    """Of the ``predicted`` times (the rule's among them), the fastest kernel where it beats
+    ``rule``'s by ``switch``, ``rule`` otherwise."""
     fastest = min(predicted, key=predicted.get)
-    return fastest if predicted[rule] >= SWITCH * predicted[fastest] else rule
+    return fastest if predicted[rule] >= switch * predicted[fastest] else rule
 
 
 def selection_configs(base: HopperGemmConfig) -> list[HopperGemmConfig]:

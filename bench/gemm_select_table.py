@@ -1,0 +1,148 @@
+"""The table of measured times that ``gemm()`` chooses by (``warpsched.runtime.gemm_select``),
+written from the lines of ``gemm_select_data.py``'s runs.
+
+    python bench/gemm_select_data.py table OUT.tsv RUN.jsonl|TABLE.tsv ... [--extend EXT.jsonl ...]
+
+``table`` merges runs (and remeasures) into the tab-separated table the package ships
+(``compiler/runtime/gemm_times_h100.tsv``): the kernels that come within 3 % of a product's
+fastest on at least ``MIN_NEAR_BEST`` products, and every kernel the rule
+(``gemm_heuristic``) picks for one of them, as ``Candidate`` names; times in µs.  An ``extend``
+run's times join the products it measured, scaled by ``ANCHOR``'s time in the run the product
+came from over its time in the extension (so the two runs' clocks agree), and replace the
+run's own where both timed a kernel.  A run may also be an earlier table (``.tsv``): the shipped
+table rewrites itself byte for byte, so an extension can join it when its runs are gone.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import gemm_catalog as C
+import gemm_vs_cublas as G
+from gemm_select_data import ANCHOR, CLUSTER_SLOTS, ROUNDS, SMS
+
+MIN_NEAR_BEST = 12
+NEAR = 1.03
+RUN_KINDS = ("run", "remeasure run")
+"""What ``table`` says its lines came from: a ``run`` times the default ``gemm()`` beside the
+benchmark's kernels, a ``remeasure`` only the table's (by ``Candidate`` name)."""
+
+
+def candidate_name(bench_name: str) -> str | None:
+    """The ``Candidate`` name of a benchmark kernel (None for one whose epilogue is fixed), or
+    of a line's kernel already named as a ``Candidate`` (``extend``, ``remeasure``); None for
+    ``cublas`` and the default ``gemm()``."""
+    from warpsched.nvidia.gemm.config import EpilogueKind
+    from warpsched.runtime.gemm_candidates import Candidate, CandidateNameError
+
+    if bench_name not in C.CANDIDATES and bench_name not in C.SWAP_CANDIDATES:
+        try:
+            return Candidate.parse(bench_name).name
+        except CandidateNameError:
+            return None
+    config = C.config(bench_name)
+    if config.epilogue is not EpilogueKind.TMA:
+        return None
+    return Candidate.of_config(config, swap=bench_name in C.SWAP_CANDIDATES).name
+
+
+def table(out_path: str, runs: list[str], device: str, extensions: list[str]) -> int:
+    """Write the shipped table from ``runs`` (``run`` lines, or earlier tables) and
+    ``extensions`` (see the module docstring)."""
+    from warpsched.runtime.gemm_select import rule_kernel
+    from warpsched.runtime.gemm_times import Product
+
+    rows, sources = [], []
+    for path in runs:
+        found, source = _table_rows(path) if path.endswith(".tsv") else _run_rows(path)
+        rows += found
+        sources.append(source)
+    extra = {}
+    for path in extensions:
+        for line in Path(path).read_text().splitlines():
+            e = json.loads(line)
+            if not e["bad"] and ANCHOR in e["ms"]:
+                extra[e["m"], e["n"], e["k"]] = e["ms"]
+    timed = [_times(r, extra.get((r["m"], r["n"], r["k"]))) for r in rows]
+    near = dict.fromkeys((name for t in timed for name in t), 0)
+    rule = set()
+    for r, times in zip(rows, timed, strict=True):
+        fastest = min(times.values())
+        for name, t in times.items():
+            near[name] += t <= NEAR * fastest
+        rule.add(rule_kernel(Product.of(r["m"], r["n"], r["k"]), SMS).name)
+    kept = [n for n in near if near[n] >= MIN_NEAR_BEST or n in rule]
+    described = []
+    for kind in RUN_KINDS:
+        count = sources.count(kind)
+        described += [f"{count} {kind}{'s' if count > 1 else ''}"] if count else []
+    described += [source for source in sources if source not in RUN_KINDS]
+    described += [f"{len(extensions)} extend runs"] if extensions else []
+    lines = [
+        "# The times (µs) of the kernels gemm() chooses among (warpsched.runtime.gemm_select), "
+        "bf16 row-major A and B,",
+        f"# CUDA graphs, median of {ROUNDS} interleaved rounds of {G.REPS} calls; '-': the kernel "
+        "does not take the product.",
+        f"# Written by bench/gemm_select_data.py table from {' and '.join(described)}, "
+        f"{len(rows)} products.",
+        f"# device: name {device}; sms {SMS}; cluster_slots {CLUSTER_SLOTS}",
+        "\t".join(["m", "n", "k", *kept]),
+    ]
+    for r, times in zip(rows, timed, strict=True):
+        cells = [f"{times[n] * 1000:.4g}" if n in times else "-" for n in kept]
+        lines.append("\t".join([str(r["m"]), str(r["n"]), str(r["k"]), *cells]))
+    Path(out_path).write_text("\n".join(lines) + "\n")
+    print(f"wrote {out_path}: {len(rows)} products, {len(kept)} kernels")
+    return 0
+
+
+def _run_rows(path: str) -> tuple[list[dict], str]:
+    """A ``run``'s (or a ``remeasure``'s) products without a wrong kernel, their times (ms) by
+    ``Candidate`` name, and which kind of run it was (``RUN_KINDS``)."""
+    rows = [json.loads(line) for line in Path(path).read_text().splitlines()]
+    out = []
+    for r in rows:
+        if r["bad"]:
+            continue
+        named = {candidate_name(b): t for b, t in r["ms"].items()}
+        named.pop(None, None)
+        out.append({"m": r["m"], "n": r["n"], "k": r["k"], "ms": named})
+    timed_default = any(G.DEFAULT in r["ms"] for r in rows)
+    return out, RUN_KINDS[0] if timed_default else RUN_KINDS[1]
+
+
+def _table_rows(path: str) -> tuple[list[dict], str]:
+    """An earlier table's products and times (ms) by ``Candidate`` name, and what it was written
+    from (its ``# Written by`` line), so that a table extends the last one when the runs behind
+    it are gone."""
+    import math
+    import re
+
+    from warpsched.runtime.gemm_times import read
+
+    text = Path(path).read_text()
+    _, candidates, products, times = read(text, path)
+    written = re.search(r"^# Written by .* table from (.*), \d+ products\.$", text, re.M)
+    rows = [
+        {
+            "m": p.m,
+            "n": p.n,
+            "k": p.k,
+            "ms": {
+                c.name: t / 1000 for c, t in zip(candidates, row, strict=True) if not math.isnan(t)
+            },
+        }
+        for p, row in zip(products, times, strict=True)
+    ]
+    return rows, written[1] if written else f"the table {Path(path).name}"
+
+
+def _times(row: dict, extension: dict | None) -> dict[str, float]:
+    """A product's times (ms) by ``Candidate`` name, with an extension's joined on ``ANCHOR``'s
+    clock."""
+    times = dict(row["ms"])
+    if extension and ANCHOR in times:
+        scale = times[ANCHOR] / extension[ANCHOR]
+        times.update({c: t * scale for c, t in extension.items() if c not in (ANCHOR, "cublas")})
+    return times
