@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import statistics
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -19,7 +20,13 @@ from warpsched.runtime.gemm_candidates import Candidate, CandidateNameError
 from warpsched.runtime.gemm_checks import check_splits
 from warpsched.runtime.gemm_geometry import split_count
 from warpsched.runtime.gemm_heuristic import shape_attributes
-from warpsched.runtime.gemm_select import SWITCH, select_kernel, selection_configs, shipped_times
+from warpsched.runtime.gemm_select import (
+    SWITCH,
+    rule_kernel,
+    select_kernel,
+    selection_configs,
+    shipped_times,
+)
 from warpsched.runtime.gemm_times import (
     TABLE,
     Device,
@@ -33,6 +40,7 @@ from warpsched.runtime.gemm_times import (
 from warpsched.runtime.tensors import MatrixArg
 
 H100 = 132
+BENCH = Path(__file__).resolve().parents[1] / "bench"
 ROW_STARTS = [(False, False), (True, False), (True, True)]
 """An operand's ``(off, odd)`` rows (``row_starts``): on 128-byte boundaries, off them on
 32-byte ones, on odd multiples of 16 bytes."""
@@ -217,9 +225,7 @@ def test_the_shipped_table_is_what_its_writer_writes(tmp_path, monkeypatch):
     from itself byte for byte (its kernels, times and provenance line), so a new extension can
     be joined to it when the runs behind it are gone, and a table edited by hand or a renamed
     kernel shows here."""
-    from pathlib import Path
-
-    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "bench"))
+    monkeypatch.syspath_prepend(str(BENCH))
     import gemm_select_table
 
     out = tmp_path / "times.tsv"
@@ -234,9 +240,8 @@ def test_a_remeasure_writes_the_table_anew_from_its_own_lines(tmp_path, monkeypa
     ``coop_128x64_s8_split`` is fastest: with ``MIN_NEAR_BEST`` lowered to 2 it is kept with
     the rule's kernels, and ``swap_coop_128x96_s6_split3`` (never near the fastest) is not."""
     import json
-    from pathlib import Path
 
-    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "bench"))
+    monkeypatch.syspath_prepend(str(BENCH))
     import gemm_select_table
 
     monkeypatch.setattr(gemm_select_table, "MIN_NEAR_BEST", 2)
@@ -267,21 +272,77 @@ def test_a_remeasure_writes_the_table_anew_from_its_own_lines(tmp_path, monkeypa
     assert [row[split] for row in measured] == [11.0, 11.0]
 
 
+def _cross_validate(monkeypatch, *args, **kwargs):
+    """``bench/gemm_select_cv.py``'s scores by ``SWITCH``."""
+    monkeypatch.syspath_prepend(str(BENCH))
+    import gemm_select_cv
+
+    return {s.switch: s for s in gemm_select_cv.cross_validate(*args, **kwargs)}
+
+
 def test_switch_is_near_the_best_by_cross_validation_on_the_shipped_table(monkeypatch):
     """``bench/gemm_select_cv.py``: picked by models fitted without their fold, the shipped
     table's products come within 0.001 of the best mean (fastest over pick) of any ``SWITCH``
     tried at ``gemm_select.SWITCH``, and no ``SWITCH`` tried leaves fewer slow picks by more
     than 1 % of the products.  A change to the model or to ``SWITCH`` that makes the choice worse
     on the measured data fails here."""
-    from pathlib import Path
-
-    from warpsched.runtime.gemm_select import SWITCH
-
-    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "bench"))
-    import gemm_select_cv
-
-    scores = {s.switch: s for s in gemm_select_cv.cross_validate(TABLE.read_text(), TABLE.name)}
+    scores = _cross_validate(monkeypatch, TABLE.read_text(), TABLE.name)
     chosen = scores[SWITCH]
     assert chosen.products > 0.9 * len(read(TABLE.read_text(), TABLE.name)[2])
     assert chosen.mean >= max(s.mean for s in scores.values()) - 0.001
     assert chosen.slow <= min(s.slow for s in scores.values()) + 0.01 * chosen.products
+
+
+H200_TIMES = BENCH / "data" / "gemm_times_h200.tsv"
+"""The shipped table's products and kernels measured again on an H200 (``gemm_select_data.py
+remeasure``): remeasure it there when the shipped table changes."""
+
+
+def test_the_h100_table_chooses_on_an_h200_as_well_as_the_h200s_own_times(monkeypatch):
+    """``gemm()`` reads the H100's table on any 132-SM device.  Scored on the H200's measured
+    times, models fitted to the H100's folds pick as well as models fitted to the H200's own
+    (within 0.002 of the mean fastest/pick, no more slow picks by over 1 % of the products), so
+    one table serves both.  Should the H100's model stop carrying over to the H200, this fails."""
+    h200 = H200_TIMES.read_text()
+    own = _cross_validate(monkeypatch, h200, H200_TIMES.name)[SWITCH]
+    h100 = _cross_validate(
+        monkeypatch, h200, H200_TIMES.name, fitted_on=(TABLE.read_text(), TABLE.name)
+    )
+    assert h100[SWITCH].products == own.products > 2000
+    assert h100[SWITCH].mean >= own.mean - 0.002
+    assert h100[SWITCH].slow <= own.slow + 0.01 * own.products
+
+
+def test_cross_validation_across_tables_needs_the_same_products(monkeypatch):
+    """A table of other products cannot fit the models that pick this one's."""
+    text = TABLE.read_text()
+    fewer = text.rstrip("\n").rsplit("\n", 1)[0] + "\n"
+    with pytest.raises(ValueError, match="does not hold the products of"):
+        _cross_validate(monkeypatch, text, TABLE.name, fitted_on=(fewer, "fewer.tsv"))
+
+
+def test_models_fitted_on_another_table_pick_by_its_times(monkeypatch):
+    """``fitted_on``'s times, not the scored table's, fit the models: where the other table
+    has ``coop_128x256_s3`` (which launches on every product) a hundred times faster, every
+    pick is that kernel, and the score is its measured times' against the fastest."""
+    lines = TABLE.read_text().splitlines()
+    comments = [line for line in lines if line.startswith("#")]
+    header, *rows = [line for line in lines if not line.startswith("#")][:401]
+    text = "\n".join([*comments, header, *rows]) + "\n"
+    column = header.split("\t").index("coop_128x256_s3")
+    faster = []
+    for row in rows:
+        cells = row.split("\t")
+        cells[column] = f"{float(cells[column]) / 100:.4g}"
+        faster.append("\t".join(cells))
+    other = "\n".join([*comments, header, *faster]) + "\n"
+    score = _cross_validate(monkeypatch, text, TABLE.name, fitted_on=(other, "faster.tsv"))[SWITCH]
+    _, candidates, products, times = read(text, TABLE.name)
+    kernel = candidates.index(Candidate.parse("coop_128x256_s3"))
+    ratios = [
+        min(t for t in row if not math.isnan(t)) / row[kernel]
+        for p, row in zip(products, times, strict=True)
+        if not math.isnan(row[candidates.index(rule_kernel(p, H100))])
+    ]
+    assert score.products == len(ratios) > 300
+    assert score.mean == pytest.approx(statistics.mean(ratios))

@@ -13,7 +13,9 @@ split-K kernel needs a CTA per run).  The picks include swap-AB kernels (``Cᵀ 
 ``gemm()`` runs on the transposed views where C's transpose is TMA-stored, and otherwise
 replaces by the rule's), 2-D clusters, and split-K kernels with a fixed number of runs per tile
 (``Candidate.splits``, which ``gemm()`` launches with).  The table was measured on an H100 SXM
-(132 SMs, bf16 row-major operands); on a device with another SM count the rule decides alone.
+(132 SMs, bf16 row-major operands); an H200 (132 SMs) reads it too, for cross-validated on the
+H200's own measured times it chooses as well as they do (``bench/data/gemm_times_h200.tsv``);
+on a device with another SM count the rule decides alone.
 Picks are cached per product.  What the choice gains is measured in docs/benchmarks.md ("gemm()
 picks by measured times", "Split-K in clusters").
 """
