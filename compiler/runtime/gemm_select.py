@@ -46,8 +46,14 @@ def shipped_times() -> MeasuredTimes:
 @functools.lru_cache(maxsize=4096)
 def select_kernel(product: Product, sm_count: int) -> Candidate:
     """The kernel for a single product (see the module docstring)."""
+    return choose(shipped_times(), product, sm_count)
+
+
+def choose(times: MeasuredTimes, product: Product, sm_count: int) -> Candidate:
+    """The kernel ``times`` (a fitted table) picks for ``product`` on ``sm_count`` SMs: the
+    rule's, unless the table's device has those SMs and measured the rule's kernel, and
+    ``pick`` takes another."""
     rule = rule_kernel(product, sm_count)
-    times = shipped_times()
     if sm_count != times.device.sms or rule not in times.candidates:
         return rule
     return pick(times.predict(product), rule)

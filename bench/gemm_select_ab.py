@@ -1,0 +1,108 @@
+"""``gemm()``'s picks under two times tables, timed beside cuBLAS in one process.
+
+    python bench/gemm_select_ab.py prepare OLD.tsv NEW.tsv [--sets untuned,holdout]  # here
+    python3 bench/gemm_select_ab.py run OLD.tsv NEW.tsv [--sets untuned,holdout]     # on the GPU
+
+For every shape of the sets (``gemm_catalog``'s sweeps, bf16 row-major), each table's fitted
+model picks a kernel as ``gemm()`` does (``gemm_select.choose``).  ``prepare`` compiles the picks
+into the kernel cache; ``run`` checks each pick against float64 (NaN-poisoned C), times it with
+``gemm_vs_cublas``'s CUDA graphs beside cuBLAS, and prints each shape's picks with their ratios
+to cuBLAS (one pick where both tables agree) and, per set, the median and minimum ratio under
+each table.  Use it before shipping a remeasured table: cross-validation
+(``gemm_select_cv.py``) scores a table on its own products, this on the sweeps' shapes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from pathlib import Path
+
+import gemm_catalog as C
+import gemm_vs_cublas as G
+
+SETS = {
+    "untuned": C.UNTUNED,
+    "holdout": C.HOLDOUT,
+    "rows-off": C.ROWS_OFF,
+    "rows-off-holdout": C.ROWS_OFF_HOLDOUT,
+    "sweep": C.SWEEP,
+    "quick": C.HEADLINE,
+}
+
+
+def picks(tables: list[str], shapes: list[tuple[int, int, int]]) -> dict[tuple, list]:
+    """Each shape's ``Candidate`` under each table (in the order of ``tables``), on as many SMs
+    as the table's device has."""
+    from warpsched.runtime.gemm_select import choose
+    from warpsched.runtime.gemm_times import MeasuredTimes, Product
+
+    models = [MeasuredTimes(Path(t).read_text(), t) for t in tables]
+    return {s: [choose(t, Product.of(*s), t.device.sms) for t in models] for s in shapes}
+
+
+def launcher(candidate) -> C.Launcher:
+    """The callable ``kern(a, b, c)`` of ``candidate`` on row-major operands."""
+    from warpsched.runtime.gemm_kernel import GemmKernel
+
+    return C.Launcher(GemmKernel(candidate.config()), candidate.swap, candidate.splits)
+
+
+def prepare(tables: list[str], sets: list[str]) -> int:
+    """Compile every pick of ``tables`` on the shapes of ``sets`` into the kernel cache."""
+    chosen = picks(tables, [s for name in sets for s in SETS[name]])
+    return G.cache(list(dict.fromkeys(c.config() for both in chosen.values() for c in both)))
+
+
+def run(tables: list[str], sets: list[str]) -> int:
+    """Check and time the picks (see the module docstring); 1 when a pick computes a wrong C."""
+    import torch
+
+    torch.empty(1, device="cuda")
+    print(f"device {torch.cuda.get_device_name(0)}; tables {' and '.join(tables)}", flush=True)
+    failures = 0
+    for name in sets:
+        ratios: list[list[float]] = [[] for _ in tables]
+        for shape, chosen in picks(tables, SETS[name]).items():
+            m, n, k = shape
+            a, b = G._inputs(torch, m, n, k, seed=m * 31 + n * 7 + k)
+            kernels = {c.name: launcher(c) for c in chosen}
+            for kernel_name, kern in kernels.items():
+                c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+                kern(a, b, c)
+                torch.cuda.synchronize()
+                err = G._rel_err(torch, c, a, b)
+                if not err < G.TOLERANCE:
+                    print(f"  FAIL {m}x{n}x{k} {kernel_name}: rel_err {err:.2e}", flush=True)
+                    failures += 1
+            ms = G._time_shape(torch, kernels, m, n, k, False)
+            for i, c in enumerate(chosen):
+                ratios[i].append(ms["cublas"] / ms[c.name])
+            cells = "  ".join(f"{c.name} {ms['cublas'] / ms[c.name]:.3f}" for c in chosen)
+            print(f"{name} {m}x{n}x{k}: {cells}", flush=True)
+            torch.cuda.empty_cache()
+        summary = ", ".join(
+            f"{t} {statistics.median(r):.3f} / {min(r):.3f}"
+            for t, r in zip(tables, ratios, strict=True)
+        )
+        print(f"== {name}, median / minimum of cuBLAS: {summary}", flush=True)
+    print(f"correctness failures {failures}")
+    return 1 if failures else 0
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("mode", choices=("prepare", "run"))
+    parser.add_argument("tables", nargs=2, help="two times tables (.tsv)")
+    parser.add_argument("--sets", default="untuned,holdout,rows-off,rows-off-holdout,sweep,quick")
+    args = parser.parse_args(argv)
+    sets = args.sets.split(",")
+    unknown = [s for s in sets if s not in SETS]
+    if unknown:
+        parser.error(f"unknown sets {unknown}; known: {', '.join(SETS)}")
+    return (prepare if args.mode == "prepare" else run)(args.tables, sets)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

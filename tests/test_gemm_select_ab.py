@@ -1,0 +1,61 @@
+"""``bench/gemm_select_ab.py``: the picks it compares are ``gemm()``'s under each table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from warpsched.runtime.gemm_candidates import Candidate
+from warpsched.runtime.gemm_select import select_kernel
+from warpsched.runtime.gemm_times import TABLE, Product, read, takes
+
+BENCH = Path(__file__).resolve().parents[1] / "bench"
+
+
+@pytest.fixture
+def ab(monkeypatch):
+    """The ``bench/gemm_select_ab.py`` module."""
+    monkeypatch.syspath_prepend(str(BENCH))
+    import gemm_select_ab
+
+    return gemm_select_ab
+
+
+def test_the_shipped_table_picks_what_gemm_picks(ab):
+    """Under the shipped table every untuned and holdout shape gets ``select_kernel``'s kernel."""
+    shapes = ab.SETS["untuned"] + ab.SETS["holdout"]
+    chosen = ab.picks([str(TABLE), str(TABLE)], shapes)
+    for shape, (first, second) in chosen.items():
+        assert first == second == select_kernel(Product.of(*shape), 132), shape
+
+
+def test_a_table_that_times_a_kernel_far_faster_picks_it(ab, tmp_path):
+    """A copy of the table with ``coop_128x128_s5`` a hundred times faster on every product
+    picks it on every shape it launches on, while the shipped table's picks stay gemm()'s."""
+    lines = TABLE.read_text().splitlines()
+    header = next(i for i, line in enumerate(lines) if not line.startswith("#"))
+    column = lines[header].split("\t").index("coop_128x128_s5")
+    for i in range(header + 1, len(lines)):
+        cells = lines[i].split("\t")
+        if cells[column] != "-":
+            cells[column] = f"{float(cells[column]) / 100:.4g}"
+        lines[i] = "\t".join(cells)
+    faster = tmp_path / "faster.tsv"
+    faster.write_text("\n".join(lines) + "\n")
+    kernel = Candidate.parse("coop_128x128_s5")
+    shapes = ab.SETS["untuned"]
+    chosen = ab.picks([str(TABLE), str(faster)], shapes)
+    device = read(faster.read_text(), faster.name)[0]
+    assert any(old != kernel for old, _ in chosen.values())
+    for shape, (old, new) in chosen.items():
+        assert old == select_kernel(Product.of(*shape), 132)
+        assert (new == kernel) == takes(kernel, Product.of(*shape), device), shape
+
+
+def test_an_unknown_set_is_refused(ab, capsys):
+    """A set name that is not a sweep is a usage error naming the known ones."""
+    with pytest.raises(SystemExit) as exit_info:
+        ab.main(["prepare", str(TABLE), str(TABLE), "--sets", "untuned,nope"])
+    assert exit_info.value.code == 2
+    assert "unknown sets ['nope']" in capsys.readouterr().err
