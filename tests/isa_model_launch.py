@@ -4,11 +4,10 @@
 (``hopper_lowered``), its operands (small integers, exact in bf16 and in f32 sums), tensor maps
 and launch exactly as ``warpsched.runtime.gemm.GemmKernel.launch`` does (a programmatic
 dependent launch where the kernel waits for the grid before it), runs it on the CPU model, and
-returns C and the reference; ``schedule_case`` and ``proof_case`` do the same for the mma.sync
-paths (an AMD schedule lowered for sm_90a, the warp-specialized proof kernel).  The
-compiler's modules are imported here only, so a move of them changes this file alone; the
-mutation tests reach the emitters through the names re-exported below (``OperandTile``,
-``Major``, ``wgmma_consumer``, ``schedule_select``, ``wgmma_fused``, ``wgmma_stream_k``,
+returns C and the reference (``isa_model_mma_launch`` does the same for the mma.sync paths).
+The compiler's modules are imported here and there only, so a move of them changes these two
+files alone; the mutation tests reach the emitters through the names re-exported below
+(``OperandTile``, ``Major``, ``wgmma_consumer``, ``wgmma_fused``, ``wgmma_stream_k``,
 ``GemmEmitter``, ``TileOrigin``, ``warpgroup_roles``, ``grid_dependency``).
 ``hopper_case(..., fused=("scale", "bias"), extra=...)`` runs the kernel with a fused epilogue
 (``FUSED`` names its transforms) and its extra parameters; ``hopper_case(..., batch=3)`` a
@@ -23,13 +22,8 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
-from proof_gemm import build_proof_kernel
 
-from warpsched.dialects.registry import new_context
-from warpsched.frontend.load import load_module
 from warpsched.nvidia import program as P
-from warpsched.nvidia.amd_schedules import FACTS_KEY
-from warpsched.nvidia.amd_schedules import select as schedule_select  # noqa: F401
 from warpsched.nvidia.datapaths.wgmma import consumer as wgmma_consumer  # noqa: F401
 from warpsched.nvidia.datapaths.wgmma import fused as wgmma_fused  # noqa: F401
 from warpsched.nvidia.datapaths.wgmma import stream_k as wgmma_stream_k  # noqa: F401
@@ -54,7 +48,6 @@ from warpsched.nvidia.program.enums import Activation
 from warpsched.nvidia.program.roles import Role
 from warpsched.nvidia.ptx import grid_dependency  # noqa: F401
 from warpsched.nvidia.ptx.wgmma_descriptors import Major, OperandTile  # noqa: F401
-from warpsched.passes.pipeline import parse_pipeline, run_pipeline
 from warpsched.runtime.gemm_geometry import launch_grid, run_ctas
 from warpsched.runtime.tune import candidates
 
@@ -189,7 +182,7 @@ POISON = 1000.0
 """What the gaps between batch entries hold (exact in bf16 and f16, far above any product)."""
 
 
-def _operand(
+def random_operand(
     rng, rows: int, cols: int, layout: str, dtype: str, entries: int = 0
 ) -> tuple[np.ndarray, np.ndarray, int]:
     """A ``rows × cols`` operand of small integers (``entries`` of them, or one plain matrix
@@ -259,10 +252,10 @@ def hopper_case(
     count = max(entries, 1)
     memory = memory or GlobalMemory()
     inputs = config.in_dtype.value
-    a, a_bits, a_batch = _operand(
+    a, a_bits, a_batch = random_operand(
         rng, m, k, config.a_layout.value, inputs, 1 if shared == "a" else entries
     )
-    b, b_bits, b_batch = _operand(
+    b, b_bits, b_batch = random_operand(
         rng, k, n, config.b_layout.value, inputs, 1 if shared == "b" else entries
     )
     a_addr, b_addr = memory.put(a_bits, "A"), memory.put(b_bits, "B")
@@ -337,70 +330,3 @@ def hopper_case(
     return HopperResult(
         c.astype(np.float64).reshape(shape), full.reshape(shape), stats, grid, seconds, product
     )
-
-
-# ---- the mma.sync paths ---------------------------------------------------------------------
-@dataclass
-class Result:
-    """C from the model, the exact reference and the run's statistics."""
-
-    c: np.ndarray
-    reference: np.ndarray
-    stats: RunStats
-
-    @property
-    def wrong(self) -> int:
-        return int(np.sum(~(self.c == self.reference)))
-
-
-def schedule_mlir(text: str, kernel: str):
-    """An AMD schedule lowered for sm_90a, as ``ScheduleKernel`` compiles it but stopping at the
-    llvm + nvvm MLIR: the text and the lowering's launch facts."""
-    context = new_context()
-    metadata: dict[str, object] = {}
-    pipeline = (
-        f"sched-build-program,sched-expand-blocks,sched-to-nvvm{{target=sm_90a kernel={kernel}}}"
-    )
-    with context:
-        module = load_module(text, f"{kernel}.mlir", context)
-        run_pipeline(module, parse_pipeline(pipeline), context, f"{kernel}.mlir", metadata=metadata)
-        return str(module), metadata[FACTS_KEY]
-
-
-def schedule_case(text: str, kernel: str, m: int, n: int, k: int, *, seed: int = 0) -> Result:
-    """``C = A·B`` through an AMD schedule's sm_90a kernel with ``ScheduleKernel``'s launch:
-    params ``(A, B, C, M, N, K)``, grid ``(⌈N/bn⌉, ⌈M/bm⌉)``, the lowering's threads and LDS."""
-    mlir, facts = schedule_mlir(text, kernel)
-    rng = np.random.default_rng(seed)
-    memory = GlobalMemory()
-    a, a_bits, _ = _operand(rng, m, k, facts.a_layout, "bf16")
-    b, b_bits, _ = _operand(rng, k, n, facts.b_layout, "bf16")
-    f32 = facts.out_dtype == "f32"
-    c_addr = memory.put(
-        np.full((m, n), np.nan if f32 else 0xFFFF, np.float32 if f32 else np.uint16), "C"
-    )
-    params = (memory.put(a_bits, "A"), memory.put(b_bits, "B"), c_addr, m, n, k)
-    grid = (-(-n // facts.tile.bn), -(-m // facts.tile.bm), 1)
-    stats = run(compile_kernel(mlir), Launch(grid, facts.threads, params, facts.lds_bytes), memory)
-    c = memory.array(c_addr, np.float32 if f32 else np.uint16, (m, n))
-    c = c if f32 else (c.astype(np.uint32) << 16).view(np.float32)
-    reference = a.astype(np.float64) @ b.astype(np.float64)
-    return Result(c.astype(np.float64), reference if f32 else round_bf16(reference), stats)
-
-
-def proof_case(config, m: int, n: int, k: int, ctas: int, *, seed: int = 0) -> Result:
-    """The warp-specialized proof kernel (``mma.sync``) with its GPU test's launch: params
-    ``(A, B, C, M, N, K)``, A M×K and B N×K row-major, C f32, ``ctas`` CTAs."""
-    lowered = lower_kernel(build_proof_kernel(config))
-    rng = np.random.default_rng(seed)
-    memory = GlobalMemory()
-    a, a_bits, _ = _operand(rng, m, k, "row", "bf16")
-    b, b_bits, _ = _operand(rng, n, k, "row", "bf16")
-    c_addr = memory.put(np.full((m, n), np.nan, np.float32), "C")
-    params = (memory.put(a_bits, "A"), memory.put(b_bits, "B"), c_addr, m, n, k)
-    smem = lowered.smem_bytes if lowered.dynamic_smem else 0
-    stats = run(
-        compile_kernel(lowered.mlir), Launch((ctas, 1, 1), lowered.threads, params, smem), memory
-    )
-    c = memory.array(c_addr, np.float32, (m, n)).astype(np.float64)
-    return Result(c, a.astype(np.float64) @ b.astype(np.float64).T, stats)

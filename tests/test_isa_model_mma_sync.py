@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from crossvendor_cases import SCHEDULES
-from isa_model_launch import proof_case, schedule_case
+from isa_model_mma_launch import proof_case, schedule_case
 from proof_gemm import Broken, Mode, ProofConfig
 
 from warpsched.nvidia.isa_model import Deadlock

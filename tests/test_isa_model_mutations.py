@@ -23,11 +23,10 @@ from isa_model_launch import (
     OperandTile,
     grid_dependency,
     hopper_case,
-    schedule_case,
-    schedule_select,
     warpgroup_roles,
     wgmma_consumer,
 )
+from isa_model_mma_launch import schedule_case, schedule_select
 from isa_model_sweep import mutate
 
 from warpsched.nvidia.isa_model import Hazard, ModelError
