@@ -10,7 +10,7 @@ the rule's otherwise.  ``--fitted-on`` fits the models to another table of the s
 device's table chooses for another.  For
 each ``SWITCH`` of ``SWITCHES`` it prints the mean over products of the fastest measured time
 over the pick's measured time, and how many picks are more than 10 % slower than the fastest.
-Products where the rule's kernel was not measured are left out.
+Products where the rule's kernel was not measured (in either table) are left out.
 """
 
 from __future__ import annotations
@@ -69,9 +69,9 @@ def cross_validate(
                     c: t for c, t in zip(candidates, times[i], strict=True) if not math.isnan(t)
                 }
                 rule = rule_kernel(p, device.sms)
-                if rule not in measured:
-                    continue
                 predicted = {c: t for c, t in model.predict(p).items() if c in columns}
+                if rule not in measured or rule not in predicted:
+                    continue
                 best = min(measured.values())
                 for switch in SWITCHES:
                     chosen = pick(predicted, rule, switch)

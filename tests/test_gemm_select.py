@@ -346,3 +346,21 @@ def test_models_fitted_on_another_table_pick_by_its_times(monkeypatch):
     ]
     assert score.products == len(ratios) > 300
     assert score.mean == pytest.approx(statistics.mean(ratios))
+
+
+def test_products_whose_rule_kernel_the_other_table_lacks_are_left_out(monkeypatch):
+    """Fitted to a table without one of the rule's kernels, the products that rule picks it for
+    are not scored (and nothing raises)."""
+    lines = TABLE.read_text().splitlines()
+    comments = [line for line in lines if line.startswith("#")]
+    header, *rows = [line for line in lines if not line.startswith("#")][:401]
+    text = "\n".join([*comments, header, *rows]) + "\n"
+    column = header.split("\t").index("coop_128x128_s5")
+    without = ["\t".join(c for i, c in enumerate(r.split("\t")) if i != column) for r in rows]
+    cut = "\t".join(c for i, c in enumerate(header.split("\t")) if i != column)
+    other = "\n".join([*comments, cut, *without]) + "\n"
+    score = _cross_validate(monkeypatch, text, TABLE.name, fitted_on=(other, "cut.tsv"))[SWITCH]
+    _, _, products, _ = read(text, TABLE.name)
+    rule_picks = sum(rule_kernel(p, H100) == Candidate.parse("coop_128x128_s5") for p in products)
+    assert rule_picks > 0
+    assert score.products <= len(products) - rule_picks
