@@ -236,3 +236,11 @@ def candidate(name: str):
     from warpsched.runtime.gemm_kernel import GemmKernel
 
     return Launcher(GemmKernel(config(name)), swap=name in SWAP_CANDIDATES)
+
+
+def launcher_of(candidate) -> Launcher:
+    """The callable ``kern(a, b, c)`` of a ``warpsched.runtime.gemm_candidates.Candidate`` (the
+    process's kernel of its configuration), with its swap and split count."""
+    from warpsched.runtime.gemm import kernel_for
+
+    return Launcher(kernel_for(candidate.config()), candidate.swap, candidate.splits)

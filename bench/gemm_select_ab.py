@@ -42,13 +42,6 @@ def picks(tables: list[str], shapes: list[tuple[int, int, int]]) -> dict[tuple, 
     return {s: [choose(t, Product.of(*s), t.device.sms) for t in models] for s in shapes}
 
 
-def launcher(candidate) -> C.Launcher:
-    """The callable ``kern(a, b, c)`` of ``candidate`` on row-major operands."""
-    from warpsched.runtime.gemm_kernel import GemmKernel
-
-    return C.Launcher(GemmKernel(candidate.config()), candidate.swap, candidate.splits)
-
-
 def prepare(tables: list[str], sets: list[str]) -> int:
     """Compile every pick of ``tables`` on the shapes of ``sets`` into the kernel cache."""
     chosen = picks(tables, [s for name in sets for s in SETS[name]])
@@ -67,7 +60,7 @@ def run(tables: list[str], sets: list[str]) -> int:
         for shape, chosen in picks(tables, SETS[name]).items():
             m, n, k = shape
             a, b = G._inputs(torch, m, n, k, seed=m * 31 + n * 7 + k)
-            kernels = {c.name: launcher(c) for c in chosen}
+            kernels = {c.name: C.launcher_of(c) for c in chosen}
             for kernel_name, kern in kernels.items():
                 c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
                 kern(a, b, c)

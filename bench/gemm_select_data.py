@@ -128,11 +128,10 @@ def extend(out_path: str, first: int) -> int:
 def _launchers(kernels: dict, product, device) -> dict:
     """A ``Launcher`` for each of ``kernels`` (``Candidate``s by name) that launches on
     ``product`` (``gemm_times.takes``), with the candidate's swap and split count."""
-    from warpsched.runtime.gemm import kernel_for
     from warpsched.runtime.gemm_times import takes
 
     return {
-        name: C.Launcher(kernel_for(candidate.config()), candidate.swap, candidate.splits)
+        name: C.launcher_of(candidate)
         for name, candidate in kernels.items()
         if takes(candidate, product, device)
     }

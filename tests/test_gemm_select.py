@@ -12,6 +12,7 @@ import statistics
 from pathlib import Path
 
 import pytest
+import times_tables
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -325,17 +326,9 @@ def test_models_fitted_on_another_table_pick_by_its_times(monkeypatch):
     """``fitted_on``'s times, not the scored table's, fit the models: where the other table
     has ``coop_128x256_s3`` (which launches on every product) a hundred times faster, every
     pick is that kernel, and the score is its measured times' against the fastest."""
-    lines = TABLE.read_text().splitlines()
-    comments = [line for line in lines if line.startswith("#")]
-    header, *rows = [line for line in lines if not line.startswith("#")][:401]
-    text = "\n".join([*comments, header, *rows]) + "\n"
-    column = header.split("\t").index("coop_128x256_s3")
-    faster = []
-    for row in rows:
-        cells = row.split("\t")
-        cells[column] = f"{float(cells[column]) / 100:.4g}"
-        faster.append("\t".join(cells))
-    other = "\n".join([*comments, header, *faster]) + "\n"
+    comments, rows = times_tables.parts(TABLE.read_text(), 400)
+    text = times_tables.text(comments, rows)
+    other = times_tables.text(comments, times_tables.scaled(rows, "coop_128x256_s3", 0.01))
     score = _cross_validate(monkeypatch, text, TABLE.name, fitted_on=(other, "faster.tsv"))[SWITCH]
     _, candidates, products, times = read(text, TABLE.name)
     kernel = candidates.index(Candidate.parse("coop_128x256_s3"))
@@ -351,14 +344,9 @@ def test_models_fitted_on_another_table_pick_by_its_times(monkeypatch):
 def test_products_whose_rule_kernel_the_other_table_lacks_are_left_out(monkeypatch):
     """Fitted to a table without one of the rule's kernels, the products that rule picks it for
     are not scored (and nothing raises)."""
-    lines = TABLE.read_text().splitlines()
-    comments = [line for line in lines if line.startswith("#")]
-    header, *rows = [line for line in lines if not line.startswith("#")][:401]
-    text = "\n".join([*comments, header, *rows]) + "\n"
-    column = header.split("\t").index("coop_128x128_s5")
-    without = ["\t".join(c for i, c in enumerate(r.split("\t")) if i != column) for r in rows]
-    cut = "\t".join(c for i, c in enumerate(header.split("\t")) if i != column)
-    other = "\n".join([*comments, cut, *without]) + "\n"
+    comments, rows = times_tables.parts(TABLE.read_text(), 400)
+    text = times_tables.text(comments, rows)
+    other = times_tables.text(comments, times_tables.without(rows, "coop_128x128_s5"))
     score = _cross_validate(monkeypatch, text, TABLE.name, fitted_on=(other, "cut.tsv"))[SWITCH]
     _, _, products, _ = read(text, TABLE.name)
     rule_picks = sum(rule_kernel(p, H100) == Candidate.parse("coop_128x128_s5") for p in products)

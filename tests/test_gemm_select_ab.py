@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import times_tables
 
 from warpsched.runtime.gemm_candidates import Candidate
 from warpsched.runtime.gemm_select import select_kernel
@@ -33,16 +34,11 @@ def test_the_shipped_table_picks_what_gemm_picks(ab):
 def test_a_table_that_times_a_kernel_far_faster_picks_it(ab, tmp_path):
     """A copy of the table with ``coop_128x128_s5`` a hundred times faster on every product
     picks it on every shape it launches on, while the shipped table's picks stay gemm()'s."""
-    lines = TABLE.read_text().splitlines()
-    header = next(i for i, line in enumerate(lines) if not line.startswith("#"))
-    column = lines[header].split("\t").index("coop_128x128_s5")
-    for i in range(header + 1, len(lines)):
-        cells = lines[i].split("\t")
-        if cells[column] != "-":
-            cells[column] = f"{float(cells[column]) / 100:.4g}"
-        lines[i] = "\t".join(cells)
+    comments, rows = times_tables.parts(TABLE.read_text())
     faster = tmp_path / "faster.tsv"
-    faster.write_text("\n".join(lines) + "\n")
+    faster.write_text(
+        times_tables.text(comments, times_tables.scaled(rows, "coop_128x128_s5", 0.01))
+    )
     kernel = Candidate.parse("coop_128x128_s5")
     shapes = ab.SETS["untuned"]
     chosen = ab.picks([str(TABLE), str(faster)], shapes)
