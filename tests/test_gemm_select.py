@@ -12,7 +12,6 @@ import statistics
 from pathlib import Path
 
 import pytest
-import times_tables
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -23,7 +22,6 @@ from warpsched.runtime.gemm_geometry import split_count
 from warpsched.runtime.gemm_heuristic import shape_attributes
 from warpsched.runtime.gemm_select import (
     SWITCH,
-    rule_kernel,
     select_kernel,
     selection_configs,
     shipped_times,
@@ -271,84 +269,3 @@ def test_a_remeasure_writes_the_table_anew_from_its_own_lines(tmp_path, monkeypa
     split = names.index("coop_128x64_s8_split")
     assert [(p.m, p.n, p.k) for p in rows] == products
     assert [row[split] for row in measured] == [11.0, 11.0]
-
-
-def _cross_validate(monkeypatch, *args, **kwargs):
-    """``bench/gemm_select_cv.py``'s scores by ``SWITCH``."""
-    monkeypatch.syspath_prepend(str(BENCH))
-    import gemm_select_cv
-
-    return {s.switch: s for s in gemm_select_cv.cross_validate(*args, **kwargs)}
-
-
-def test_switch_is_near_the_best_by_cross_validation_on_the_shipped_table(monkeypatch):
-    """``bench/gemm_select_cv.py``: picked by models fitted without their fold, the shipped
-    table's products come within 0.001 of the best mean (fastest over pick) of any ``SWITCH``
-    tried at ``gemm_select.SWITCH``, and no ``SWITCH`` tried leaves fewer slow picks by more
-    than 1 % of the products.  A change to the model or to ``SWITCH`` that makes the choice worse
-    on the measured data fails here."""
-    scores = _cross_validate(monkeypatch, TABLE.read_text(), TABLE.name)
-    chosen = scores[SWITCH]
-    assert chosen.products > 0.9 * len(read(TABLE.read_text(), TABLE.name)[2])
-    assert chosen.mean >= max(s.mean for s in scores.values()) - 0.001
-    assert chosen.slow <= min(s.slow for s in scores.values()) + 0.01 * chosen.products
-
-
-H200_TIMES = BENCH / "data" / "gemm_times_h200.tsv"
-"""The shipped table's products and kernels measured again on an H200 (``gemm_select_data.py
-remeasure``): remeasure it there when the shipped table changes."""
-
-
-def test_the_h100_table_chooses_on_an_h200_as_well_as_the_h200s_own_times(monkeypatch):
-    """``gemm()`` reads the H100's table on any 132-SM device.  Scored on the H200's measured
-    times, models fitted to the H100's folds pick as well as models fitted to the H200's own
-    (within 0.002 of the mean fastest/pick, no more slow picks by over 1 % of the products), so
-    one table serves both.  Should the H100's model stop carrying over to the H200, this fails."""
-    h200 = H200_TIMES.read_text()
-    own = _cross_validate(monkeypatch, h200, H200_TIMES.name)[SWITCH]
-    h100 = _cross_validate(
-        monkeypatch, h200, H200_TIMES.name, fitted_on=(TABLE.read_text(), TABLE.name)
-    )
-    assert h100[SWITCH].products == own.products > 2000
-    assert h100[SWITCH].mean >= own.mean - 0.002
-    assert h100[SWITCH].slow <= own.slow + 0.01 * own.products
-
-
-def test_cross_validation_across_tables_needs_the_same_products(monkeypatch):
-    """A table of other products cannot fit the models that pick this one's."""
-    text = TABLE.read_text()
-    fewer = text.rstrip("\n").rsplit("\n", 1)[0] + "\n"
-    with pytest.raises(ValueError, match="does not hold the products of"):
-        _cross_validate(monkeypatch, text, TABLE.name, fitted_on=(fewer, "fewer.tsv"))
-
-
-def test_models_fitted_on_another_table_pick_by_its_times(monkeypatch):
-    """``fitted_on``'s times, not the scored table's, fit the models: where the other table
-    has ``coop_128x256_s3`` (which launches on every product) a hundred times faster, every
-    pick is that kernel, and the score is its measured times' against the fastest."""
-    comments, rows = times_tables.parts(TABLE.read_text(), 400)
-    text = times_tables.text(comments, rows)
-    other = times_tables.text(comments, times_tables.scaled(rows, "coop_128x256_s3", 0.01))
-    score = _cross_validate(monkeypatch, text, TABLE.name, fitted_on=(other, "faster.tsv"))[SWITCH]
-    _, candidates, products, times = read(text, TABLE.name)
-    kernel = candidates.index(Candidate.parse("coop_128x256_s3"))
-    ratios = [
-        min(t for t in row if not math.isnan(t)) / row[kernel]
-        for p, row in zip(products, times, strict=True)
-        if not math.isnan(row[candidates.index(rule_kernel(p, H100))])
-    ]
-    assert score.products == len(ratios) > 300
-    assert score.mean == pytest.approx(statistics.mean(ratios))
-
-
-def test_products_whose_rule_kernel_the_other_table_lacks_are_left_out(monkeypatch):
-    """Fitted to a table without one of the rule's kernels, the products that rule picks it for
-    are not scored (and nothing raises)."""
-    comments, rows = times_tables.parts(TABLE.read_text(), 400)
-    text = times_tables.text(comments, rows)
-    other = times_tables.text(comments, times_tables.without(rows, "coop_128x128_s5"))
-    score = _cross_validate(monkeypatch, text, TABLE.name, fitted_on=(other, "cut.tsv"))[SWITCH]
-    _, _, products, _ = read(text, TABLE.name)
-    rule_picks = sum(rule_kernel(p, H100) == Candidate.parse("coop_128x128_s5") for p in products)
-    assert rule_picks > 0
-    assert score.products <= len(products) - rule_picks
