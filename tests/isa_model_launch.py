@@ -8,7 +8,8 @@ returns C and the reference (``isa_model_mma_launch`` does the same for the mma.
 The compiler's modules are imported here and there only, so a move of them changes these two
 files alone; the mutation tests reach the emitters through the names re-exported below
 (``OperandTile``, ``Major``, ``wgmma_consumer``, ``wgmma_fused``, ``wgmma_stream_k``,
-``GemmEmitter``, ``TileOrigin``, ``warpgroup_roles``, ``grid_dependency``).
+``wgmma_split_k_scatter``, ``GemmEmitter``, ``TileOrigin``, ``warpgroup_roles``,
+``grid_dependency``).
 ``hopper_case(..., fused=("scale", "bias"), extra=...)`` runs the kernel with a fused epilogue
 (``FUSED`` names its transforms) and its extra parameters; ``hopper_case(..., batch=3)`` a
 batched kernel on three entries.
@@ -26,6 +27,7 @@ import numpy as np
 from warpsched.nvidia import program as P
 from warpsched.nvidia.datapaths.wgmma import consumer as wgmma_consumer  # noqa: F401
 from warpsched.nvidia.datapaths.wgmma import fused as wgmma_fused  # noqa: F401
+from warpsched.nvidia.datapaths.wgmma import split_k_scatter as wgmma_split_k_scatter  # noqa: F401
 from warpsched.nvidia.datapaths.wgmma import stream_k as wgmma_stream_k  # noqa: F401
 from warpsched.nvidia.datapaths.wgmma.emitter import GemmEmitter, TileOrigin  # noqa: F401
 from warpsched.nvidia.datapaths.wgmma.operands import c_tensor_map_shape, tensor_map_shape

@@ -15,6 +15,7 @@ out) must fail.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import pytest
 from isa_model_launch import (
@@ -70,15 +71,19 @@ def _wrong(name: str) -> int:
     return hopper_case(config, m, n, k, 1, splits=splits).wrong
 
 
-def _caught(name: str) -> bool:
-    """The run is wrong, leaves a workspace flag raised (``hopper_case`` asserts), or waits
-    forever for a flag."""
+def caught_by_the_model(wrong: Callable[[], int]) -> bool:
+    """A mutant's run (``wrong()``: its wrong elements) is wrong, leaves a workspace flag
+    raised (``hopper_case`` asserts), or waits forever for a flag."""
     try:
-        return _wrong(name) > 0
+        return wrong() > 0
     except AssertionError as exc:
         return "flags left raised" in str(exc)
     except Deadlock:
         return True
+
+
+def _caught(name: str) -> bool:
+    return caught_by_the_model(lambda: _wrong(name))
 
 
 @pytest.mark.parametrize("name", CASES)

@@ -139,6 +139,21 @@ def test_launch_config_of_a_programmatic_dependent():
     ]
 
 
+def test_launch_config_of_a_cooperative_grid():
+    """``cooperative``: the driver makes the grid resident whole or refuses it (split-K's
+    reduce-scatter, whose CTAs wait for each other), after the cluster and PDL attributes."""
+    cu = cuda_driver()
+    ids = cu.CUlaunchAttributeID
+    config = launch_config(132, 384, (2, 1, 1), 4096, 0, dependent=True, cooperative=True)
+    assert [a.id for a in config.attrs[: config.numAttrs]] == [
+        ids.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION,
+        ids.CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION,
+        ids.CU_LAUNCH_ATTRIBUTE_COOPERATIVE,
+    ]
+    assert config.attrs[2].value.cooperative == 1
+    assert launch_config(132, 384, (1, 1, 1), 4096, stream=0).numAttrs == 0
+
+
 @pytest.mark.parametrize(
     "args, message",
     [

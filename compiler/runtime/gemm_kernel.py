@@ -138,12 +138,15 @@ class GemmKernel:
 
     def _loaded(self) -> Kernel:
         """The loaded kernel; a programmatic dependent launch where the kernel waits for the
-        grid before it (``LoweredKernel.grid_dependent``)."""
+        grid before it (``LoweredKernel.grid_dependent``), a cooperative one where its CTAs
+        wait for each other (split-K's reduce-scatter: ``HopperGemmConfig.scattered``)."""
         with self._lock:
             if self._kernel is None:
                 compiled = self._compiled()
                 dependent = bool(compiled.facts.get("grid_dependent", False))
-                self._kernel = Kernel(compiled.cubin, self.config.name, dependent)
+                self._kernel = Kernel(
+                    compiled.cubin, self.config.name, dependent, self.config.scattered
+                )
             return self._kernel
 
     def check(

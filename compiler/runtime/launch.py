@@ -25,14 +25,25 @@ __all__ = ["DeviceBuffer", "Kernel", "launch_config"]
 DEFAULT_SMEM_LIMIT = 48 * 1024  # dynamic shared memory a kernel gets without opting in
 
 
-def launch_config(grid, block, cluster, smem_bytes: int, stream=None, dependent: bool = False):
+def launch_config(
+    grid,
+    block,
+    cluster,
+    smem_bytes: int,
+    stream=None,
+    dependent: bool = False,
+    cooperative: bool = False,
+):
     """The ``CUlaunchConfig`` for a launch (no driver call; needs cuda-bindings only).
 
     The cluster-dimension attribute is set only when ``cluster != (1, 1, 1)``;
     each grid dimension must then be a multiple of the cluster's.  ``dependent``: launch as a
     programmatic dependent of the grid before it in the stream
     (``PROGRAMMATIC_STREAM_SERIALIZATION``), for kernels that wait for it before they touch
-    global memory (``LoweredKernel.grid_dependent``).
+    global memory (``LoweredKernel.grid_dependent``).  ``cooperative``: launch the grid as one
+    cooperative grid (``COOPERATIVE``), whose CTAs the driver makes resident together or refuses
+    to launch (``CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE``), for kernels whose CTAs wait for
+    each other (split-K's reduce-scatter).
     """
     cu = cuda_driver()
     grid, block, cluster = dim3(grid, "grid"), dim3(block, "block"), dim3(cluster, "cluster")
@@ -58,6 +69,11 @@ def launch_config(grid, block, cluster, smem_bytes: int, stream=None, dependent:
         attr.id = cu.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION
         attr.value.programmaticStreamSerializationAllowed = 1
         attrs.append(attr)
+    if cooperative:
+        attr = cu.CUlaunchAttribute()
+        attr.id = cu.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_COOPERATIVE
+        attr.value.cooperative = 1
+        attrs.append(attr)
     config.attrs = attrs
     config.numAttrs = len(attrs)
     return config
@@ -65,11 +81,17 @@ def launch_config(grid, block, cluster, smem_bytes: int, stream=None, dependent:
 
 @functools.lru_cache(maxsize=256)
 def _cached_launch_config(
-    grid: Dim3, block: Dim3, cluster: Dim3, smem_bytes: int, stream: int, dependent: bool = False
+    grid: Dim3,
+    block: Dim3,
+    cluster: Dim3,
+    smem_bytes: int,
+    stream: int,
+    dependent: bool = False,
+    cooperative: bool = False,
 ):
     """``launch_config`` memoised by value: building a ``CUlaunchConfig`` through cuda-python
     takes ~40 µs, more than a small GEMM runs; the driver only reads it."""
-    return launch_config(grid, block, cluster, smem_bytes, stream, dependent)
+    return launch_config(grid, block, cluster, smem_bytes, stream, dependent, cooperative)
 
 
 class Kernel:
@@ -81,14 +103,18 @@ class Kernel:
     ``MAX_DYNAMIC_SHARED_SIZE_BYTES`` when a launch needs more than 48 KiB.  ``dependent``:
     every launch is a programmatic dependent of the grid before it (``launch_config``); only
     for a kernel whose threads execute ``griddepcontrol.wait`` before any global access.
+    ``cooperative``: every launch is one cooperative grid (``launch_config``).
     """
 
-    def __init__(self, cubin: bytes, name: str, dependent: bool = False) -> None:
+    def __init__(
+        self, cubin: bytes, name: str, dependent: bool = False, cooperative: bool = False
+    ) -> None:
         if not isinstance(cubin, (bytes, bytearray, memoryview)) or not cubin:
             raise ValueError("cubin must be non-empty bytes")
         if not name:
             raise ValueError("name must be the kernel's .entry name")
         self.cubin, self.name, self.dependent = bytes(cubin), name, dependent
+        self.cooperative = cooperative
         self._lock = threading.Lock()
         # context handle -> (CUmodule, CUfunction, dynamic smem bytes it is opted in to)
         self._loaded: dict[int, tuple[object, object, int]] = {}
@@ -163,6 +189,7 @@ class Kernel:
             smem_bytes,
             stream_handle(stream),
             self.dependent,
+            self.cooperative,
         )
         func = self.function(smem_bytes)
         packed = pack_params(params)

@@ -18,8 +18,9 @@ cluster repeats them in each CTA.  The handlers unroll the ops as
 * ``take_turns``: ``bar.sync`` of the warpgroup's order barrier (128 of 256 threads) except on
   warpgroup 0's first item, ``bar.arrive`` of the other's after the body;
 * ``stream_k_fixup``: the handoff's ``bar.sync`` for a head or a tail segment, the body only
-  for an item that finishes its tile; ``store_tile tma``: two staging ``bar.sync`` per pass
-  (after a ``stage_tile``, one each: see ``_stage_tile``).
+  for an item that finishes its tile; with ``reduction scattered``, two for every split-K run
+  (after its partial, after the runs meet) and the body for its slice; ``store_tile tma``: two
+  staging ``bar.sync`` per pass (after a ``stage_tile``, one each: see ``_stage_tile``).
 
 The named-barrier ids come from ``named_barriers.LOWERED``'s entries (which read them from the
 data path's own modules) and the box bytes from the data path, so the model and the lowering
@@ -34,7 +35,7 @@ from warpsched.nvidia import program as P
 from warpsched.nvidia.datapaths.wgmma import operands
 from warpsched.nvidia.datapaths.wgmma.plan import WgmmaPlanError, wgmma_plan
 from warpsched.nvidia.lowering.mainloop import is_mainloop
-from warpsched.nvidia.program.enums import EpilogueKind, Split
+from warpsched.nvidia.program.enums import EpilogueKind, Split, SplitReduction
 from warpsched.nvidia.program.roles import WARPGROUP_SIZE
 
 from .named_barriers import HANDOFF, ORDER, WGMMA_STAGING
@@ -176,6 +177,11 @@ def _take_turns(r: Actor, s: P.TakeTurns, run: Run) -> None:
 
 def _stream_k_fixup(r: Actor, s: P.StreamKFixup, run: Run) -> None:
     handoff = r.named(HANDOFF.id_of(r.warpgroup))
+    if s.reduction is SplitReduction.SCATTERED:  # every run: its partial stored, then the meeting
+        for _ in range(2):
+            r.emit(Kind.BAR_SYNC, s, handoff, WARPGROUP_SIZE, threads=HANDOFF.threads)
+        run(r, s.body)
+        return
     if not r.item.starts or not r.item.finishes:
         r.emit(Kind.BAR_SYNC, s, handoff, WARPGROUP_SIZE, threads=HANDOFF.threads)
     if r.item.finishes:

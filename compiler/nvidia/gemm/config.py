@@ -24,6 +24,7 @@ from warpsched.nvidia.program.enums import (
     MatrixLayout,
     OutDtype,
     Raster,
+    SplitReduction,
 )
 from warpsched.nvidia.ptx.wgmma_descriptors import ELEMENT_BYTES, SWIZZLE_BYTES
 from warpsched.nvidia.targets import MAX_DYNAMIC_SMEM
@@ -58,7 +59,8 @@ class HopperGemmConfig:
     ``block_m × block_n × block_k`` is the CTA tile, ``stages`` the depth of the
     TMA ring, ``consumers`` the consumer mode, ``cluster_m × cluster_n`` the
     thread-block cluster (TMA multicast of B along M and of A along N: ``cluster``), ``raster`` and
-    ``group`` the persistent scheduler's tile order, ``batch`` whether it walks one product or
+    ``group`` the persistent scheduler's tile order, ``decomposition`` how CTAs divide the
+    tiles (and ``split_reduction`` how split-K sums a tile's partials), ``batch`` whether it walks one product or
     a strided batch of them, ``a_layout``/``b_layout``
     the operands' storage, ``in_dtype`` their element type, ``out_dtype`` C's and ``c_layout``
     C's storage (column-major C is stored by the TMA epilogue only).
@@ -76,6 +78,7 @@ class HopperGemmConfig:
     raster: Raster = Raster.ALONG_M
     group: int = 8
     decomposition: Decomposition = Decomposition.DATA_PARALLEL
+    split_reduction: SplitReduction = SplitReduction.SERIAL
     batch: BatchMode = BatchMode.SINGLE
     a_layout: MatrixLayout = MatrixLayout.ROW
     b_layout: MatrixLayout = MatrixLayout.ROW
@@ -137,6 +140,11 @@ class HopperGemmConfig:
     @property
     def split_k(self) -> bool:
         return self.decomposition is Decomposition.SPLIT_K
+
+    @property
+    def scattered(self) -> bool:
+        """Split-K whose runs each sum and store a slice of the tile (``SplitReduction``)."""
+        return self.split_k and self.split_reduction is SplitReduction.SCATTERED
 
     @property
     def splits_tiles(self) -> bool:

@@ -14,7 +14,7 @@ edit and that ``sched-to-nvvm`` lowers (``sched-expand-gemm`` prints it)::
                     persistent_tile_loop @tiles split rows|tiles {
                         [take_turns {] zero_accumulator; k_loop {
                             input_consume @ab mmas_in_flight 1 { mma_tile_product @ab } } [}]
-                        [stream_k_fixup {] store_tile tma|registers [}] }
+                        [stream_k_fixup [reduction scattered] {] store_tile tma|registers [}] }
 
 Cooperative consumers split each tile's rows (``split rows``); ping-pong consumers take
 alternate tiles (``split tiles``) and take turns for the mainloop.  In a cluster B is multicast
@@ -31,7 +31,7 @@ from warpsched.nvidia.gemm.config import (
     ConsumerMode,
     HopperGemmConfig,
 )
-from warpsched.nvidia.program.enums import Multicast, Operand, Payload, Split
+from warpsched.nvidia.program.enums import Multicast, Operand, Payload, Split, SplitReduction
 from warpsched.nvidia.program.pipeline_config import BarrierCounts, InputPipelineConfig
 from warpsched.nvidia.program.roles import Role, warpgroup_roles
 from warpsched.nvidia.targets import NVTarget
@@ -97,7 +97,8 @@ def _consumer(config: HopperGemmConfig) -> P.RoleBody:
         mainloop = (P.TakeTurns(mainloop),)
     store: P.Step = P.StoreTile(config.epilogue)
     if config.splits_tiles:
-        store = P.StreamKFixup((store,))
+        reduction = SplitReduction.SCATTERED if config.scattered else None
+        store = P.StreamKFixup((store,), reduction=reduction)
     split = Split.TILES if pingpong else Split.ROWS
     loop = P.PersistentTileLoop(TILES, (*mainloop, store), split=split)
     return P.RoleBody(Role.CONSUMER, (P.SetMaxRegisters(CONSUMER_REGISTERS), loop))

@@ -6,7 +6,12 @@ from __future__ import annotations
 
 from dataclasses import fields
 
-from warpsched.nvidia.program.enums import ConsumerMode, EpilogueKind, MatrixLayout
+from warpsched.nvidia.program.enums import (
+    ConsumerMode,
+    EpilogueKind,
+    MatrixLayout,
+    SplitReduction,
+)
 from warpsched.nvidia.program.kernel import cluster_problem
 from warpsched.nvidia.ptx.wgmma_descriptors import ELEMENT_BYTES, SWIZZLE_BYTES
 from warpsched.nvidia.targets import MAX_DYNAMIC_SMEM
@@ -69,6 +74,7 @@ def config_problems(config) -> list[str]:
             "decomposition = split_k: takes one product (batch = single); its launch gives "
             "every split its own CTA"
         )
+    out += _split_reduction_problems(config)
     if config.c_column_major:
         out += _column_major_problems(config)
     cluster = cluster_problem(config.cluster_m, config.cluster_n)
@@ -76,6 +82,25 @@ def config_problems(config) -> list[str]:
         out.append(cluster)
     else:
         out += _cluster_part_problems(config)
+    return out
+
+
+def _split_reduction_problems(config) -> list[str]:
+    """``split_reduction scattered``: split-K's reduce-scatter, whose runs each store their slice
+    of the tile from registers."""
+    if config.split_reduction is SplitReduction.SERIAL:
+        return []
+    out = []
+    if not config.split_k:
+        out.append(
+            f"split_reduction = scattered: sums a split-K tile's partials (decomposition = "
+            f"split_k, not {config.decomposition.value})"
+        )
+    if config.epilogue is not EpilogueKind.REGISTERS:
+        out.append(
+            "split_reduction = scattered: every run stores its slice of the tile from registers "
+            "(epilogue = registers)"
+        )
     return out
 
 

@@ -7,6 +7,9 @@ semantics.  Recognised instructions (anything else is ``NotModelled``, naming it
 * ``st.relaxed.gpu.global.u32 [$p], v`` and ``ld.acquire.gpu.global.u32 $d, [$p]`` ("ld", "st"
   with ``.relaxed``/``.acquire`` and ``.gpu`` scope): a store, and a load the thread polls
   (``sync_ops.Poll``);
+* ``red.relaxed.gpu.global.add.u32 [$p], v`` and ``atom.relaxed.gpu.global.add.u32 $d, [$p], v``
+  ("red", "atom"): each lane in turn adds ``v`` to the u32 at its address (wrapping), the
+  ``atom`` returning the value before;
 * ``mapa.shared::cluster.u32 r, a, rank`` ("mapa"): the address of ``a``'s byte in CTA ``rank``;
   ``mbarrier.arrive.shared::cluster.b64 _, [r]``: one arrival on that (possibly remote)
   ``mbarrier``;
@@ -59,7 +62,22 @@ def _tanh_approx(x):
     return np.tanh(np.asarray(x, np.float64)).astype(np.float32)[()]
 
 
-HELPERS.update({"_mapa": _mapa, "_tanh_approx": _tanh_approx})
+def _atom_add_u32(g, addrs, values):
+    """``red``/``atom.relaxed.gpu.global.add.u32``: each lane of group ``g`` in turn adds its
+    value to the u32 at its address; the values before the adds, one per lane."""
+    g.cta.global_access(g.lanes, "atom.global")
+    memory = g.cta.machine.memory
+    n = len(g.lanes)
+    addrs = np.broadcast_to(np.asarray(addrs, np.uint64), (n,))
+    values = np.broadcast_to(np.asarray(values, np.uint32), (n,))
+    before = np.zeros(n, np.uint32)
+    for i in range(n):
+        before[i] = memory.load(addrs[i], np.uint32, 1)
+        memory.store(addrs[i], np.uint32(before[i] + values[i]), np.uint32, 1)
+    return before
+
+
+HELPERS.update({"_mapa": _mapa, "_tanh_approx": _tanh_approx, "_atom_add_u32": _atom_add_u32})
 
 
 def _all_f32(op: Op) -> bool:
@@ -102,6 +120,10 @@ def _inline_asm(op: Op, em: Emitter) -> None:
             em.line(f"_st(g, 1, {value(args[0])}, np.uint32({value(args[1])}), np.uint32, 1)")
         elif opcode == "ld.acquire.gpu.global.u32" and args[0] == "$0" and outputs:
             em.sync(sync_ops.Poll(em.getter_expr(value(args[1])), outputs[0], np.uint32))
+        elif opcode == "red.relaxed.gpu.global.add.u32":
+            em.line(f"_atom_add_u32(g, {value(args[0])}, {value(args[1])})")
+        elif opcode == "atom.relaxed.gpu.global.add.u32" and args[0] == "$0" and outputs:
+            em.line(f"{em.out(op)} = _atom_add_u32(g, {value(args[1])}, {value(args[2])})")
         elif opcode == "mapa.shared::cluster.u32":
             local[args[0]] = f"_mapa({value(args[1])}, {value(args[2])})"
         elif opcode == "mbarrier.arrive.shared::cluster.b64" and args[0] == "_":

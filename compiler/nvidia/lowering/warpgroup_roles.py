@@ -35,6 +35,7 @@ from warpsched.nvidia.datapaths.wgmma.epilogue_tma import emit_tma_epilogue, wai
 from warpsched.nvidia.datapaths.wgmma.fused import PendingTransforms, bias_ahead
 from warpsched.nvidia.datapaths.wgmma.plan import stage_cut
 from warpsched.nvidia.datapaths.wgmma.producer import issue_loads
+from warpsched.nvidia.datapaths.wgmma.split_k_scatter import TileSlice, scatter_tile
 from warpsched.nvidia.datapaths.wgmma.stream_k import finish_tile
 from warpsched.nvidia.datapaths.wgmma.work import WorkItem, WorkWalk
 from warpsched.nvidia.lowering.errors import LoweringError
@@ -68,6 +69,7 @@ class WarpgroupRoleLowering:
         self.ring_next: str | None = None
         self.continue_label = ""
         self.tma_stores = False
+        self.store_slice: TileSlice | None = None  # split-K's reduce-scatter: what this run stores
         shared = kernel.multicast_operands
         self.peer_flips = kernel.cluster.peer_flips("a" in shared, "b" in shared)
 
@@ -258,8 +260,14 @@ class WarpgroupRoleLowering:
         self.consumer.pass_turn()
 
     def _StreamKFixup(self, s: P.StreamKFixup) -> None:
-        self.accs = finish_tile(self.em, self.consumer, self.item, self.accs, self.continue_label)
+        if self.cfg.scattered:
+            self.accs, self.store_slice = scatter_tile(self.em, self.consumer, self.item, self.accs)
+        else:
+            self.accs = finish_tile(
+                self.em, self.consumer, self.item, self.accs, self.continue_label
+            )
         self.steps(s.body)
+        self.store_slice = None
 
     def _consume_body(
         self, body: tuple[P.Step, ...], stage: str, accs: list[str], first: bool
@@ -294,4 +302,6 @@ class WarpgroupRoleLowering:
             emit_tma_epilogue(em, self.accs, c.thread, c.leader, c.index, origin, fused)
             self.tma_stores = True
         else:
-            emit_epilogue(em, self.accs, c.thread, origin, fused)
+            part = self.store_slice
+            stores = (lambda atom, j: part.holds(em, atom, j)) if part else None
+            emit_epilogue(em, self.accs, c.thread, origin, fused, stores)

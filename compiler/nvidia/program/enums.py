@@ -71,6 +71,21 @@ class Decomposition(str, enum.Enum):
     SPLIT_K = "split_k"
 
 
+class SplitReduction(str, enum.Enum):
+    """How split-K's partial sums of a tile become its stored values.
+
+    ``SERIAL``: the CTA of the tile's last run waits for the other runs' partials and adds
+    them, in run order, to its own before it stores the whole tile; the others store nothing.
+    ``SCATTERED``: every run writes its partial, waits until all ``S`` are written, then sums
+    its ``1/S`` of the tile over the ``S`` partials in run order and stores that part (a
+    reduce-scatter), so the reduction's reads are spread over the tile's ``S`` CTAs instead of
+    falling on one.  Both are deterministic: the sums do not depend on the timing.
+    """
+
+    SERIAL = "serial"
+    SCATTERED = "scattered"
+
+
 class BatchMode(str, enum.Enum):
     """What the persistent tile scheduler walks.
 

@@ -15,6 +15,7 @@ from warpsched.nvidia.program.enums import (
     Raster,
     Side,
     Split,
+    SplitReduction,
 )
 from warpsched.nvidia.program.op_spec import (
     AB,
@@ -163,7 +164,12 @@ LOOPS = (
         "The body (the epilogue) runs for a work item that finishes its tile.  A stream-K head "
         "segment (the tile's first k-blocks, in one CTA) stores its f32 partial sums in the "
         "global workspace, raises its flag and skips the body; a tail segment (the rest, in the "
-        "next CTA) waits for that flag and adds the partial sums before the body.",
+        "next CTA) waits for that flag and adds the partial sums before the body.  Split-K "
+        "(``reduction``, default ``serial``): every run but a tile's last stores its partial and "
+        "skips the body, and the last adds them; with ``reduction scattered`` every run stores "
+        "its partial, waits for all of the tile's, sums its slice of the tile over them and runs "
+        "the body for that slice (a ``store_tile registers``).",
+        keywords=(named("reduction", SplitReduction, True),),
         region=True,
     ),
 )

@@ -62,3 +62,9 @@ sched.nv_gemm @one_stage stages 1
 // ==== a width wgmma has but a row-major B's 64-column boxes do not ====
 // expected-error@+1 {{'sched.nv_gemm' op block_n = 152: a row-major (N-contiguous) B needs a multiple of 64 (TMA boxes of 64 columns); read B column-major for other widths}}
 sched.nv_gemm @row_major_b_width block_n 152 epilogue registers
+
+// -----
+// ==== split-K's reduce-scatter: only for split-K, and its runs store from registers ====
+// expected-error@+2 {{'sched.nv_gemm' op split_reduction = scattered: sums a split-K tile's partials (decomposition = split_k, not stream_k)}}
+// expected-error@+1 {{'sched.nv_gemm' op split_reduction = scattered: every run stores its slice of the tile from registers (epilogue = registers)}}
+sched.nv_gemm @scattered_stream_k decomposition stream_k split_reduction scattered

@@ -12,6 +12,7 @@ column.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from warpsched.nvidia.datapaths.wgmma.emitter import ARGS, GemmEmitter, TileOrigin
@@ -104,11 +105,26 @@ def emit_epilogue(
     thread: str,
     origin: TileOrigin,
     fused: FusedEpilogue | None = None,
+    stores: Callable[[int, int], str] | None = None,
 ) -> None:
     """Store fragments ``accs`` (one per m64 block) of the sub-tile at ``origin``, through
     ``fused``'s transforms when there is one.  A batch entry's C starts ``entry·M`` rows into
-    C (the entries stacked, one row stride apart)."""
+    C (the entries stacked, one row stride apart).  ``stores(atom, j)``, when given, is an i1
+    per group of four registers ``4j .. 4j + 3`` of block ``atom``: only the groups it holds
+    are stored (split-K's reduce-scatter: ``split_k_scatter.TileSlice``)."""
     w, cfg = em.w, em.config
+    groups = [(atom, j) for atom in range(len(accs)) for j in range(cfg.block_n // 8)]
+    held = {group: stores(*group) for group in groups} if stores else {}
+
+    def guarded(atom: int, j: int, store: Callable[[], None]) -> None:
+        """``store()``, only where group ``(atom, j)`` is to be stored."""
+        if not held:
+            store()
+            return
+        if fused:
+            fused.forget()
+        em.if_then(held[atom, j], store, "epi_group")
+
     row0, col0 = origin.row, origin.col
     batch_rows = em.batch_rows(origin.batch)
     warp, lane = em.udiv(thread, w.const(32)), em.urem(thread, w.const(32))
@@ -134,7 +150,13 @@ def emit_epilogue(
                     f"{_elem(em)}"
                 )
                 place = Place(row, col_base, 8 * j) if fused else None
-                _store_pair(em, acc, 4 * j + 2 * half, at, fused, place)
+                guarded(
+                    atom,
+                    j,
+                    lambda acc=acc, half=half, j=j, at=at, place=place: _store_pair(
+                        em, acc, 4 * j + 2 * half, at, fused, place
+                    ),
+                )
     em.br(done)
 
     em.open(slow)
@@ -142,22 +164,29 @@ def emit_epilogue(
         for half in range(2):
             row = w.addi(row_base, atom * 64 + half * 8)
 
-            def store_row(acc=acc, half=half, row=row) -> None:
+            def store_columns(acc: str, half: int, row: str, j: int) -> None:
+                for e in range(2):
+                    col = w.addi(col_base, 8 * j + e)
+                    place = Place(row, col_base, 8 * j + e) if fused else None
+                    if fused:
+                        fused.forget()
+                    em.if_then(
+                        w.icmp("ult", col, ARGS.n),
+                        lambda col=col, j=j, e=e, place=place: w.stmt(
+                            f"llvm.store {element_value(em, acc, 4 * j + 2 * half + e, fused, place)}, "
+                            f"{_row_ptr(em, row, col, batch_rows)} : {_elem(em)}, "
+                            f"{PTR_GLOBAL}"
+                        ),
+                        "epi_col",
+                    )
+
+            def store_row(acc=acc, half=half, row=row, atom=atom) -> None:
                 for j in range(cfg.block_n // 8):
-                    for e in range(2):
-                        col = w.addi(col_base, 8 * j + e)
-                        place = Place(row, col_base, 8 * j + e) if fused else None
-                        if fused:
-                            fused.forget()
-                        em.if_then(
-                            w.icmp("ult", col, ARGS.n),
-                            lambda col=col, j=j, e=e, place=place: w.stmt(
-                                f"llvm.store {element_value(em, acc, 4 * j + 2 * half + e, fused, place)}, "
-                                f"{_row_ptr(em, row, col, batch_rows)} : {_elem(em)}, "
-                                f"{PTR_GLOBAL}"
-                            ),
-                            "epi_col",
-                        )
+                    guarded(
+                        atom,
+                        j,
+                        lambda acc=acc, half=half, row=row, j=j: store_columns(acc, half, row, j),
+                    )
 
             em.if_then(w.icmp("ult", row, ARGS.m), store_row, "epi_row")
     em.br(done)

@@ -4,9 +4,10 @@
 buffers, shared-memory offsets, accumulator fragments) the emitters use: the tile and operand
 storage from the kernel, the ring depth from its A/B pipeline, the consumer split from the
 consumer role's persistent tile loop (``rows``: cooperative, ``tiles``: ping-pong), the store
-path from its ``store_tile``, the tile order from the tile scheduler and the cluster from
-``cluster_m`` and ``cluster_n``.  What the program does, and in which order, stays the program's: the lowering
-walks its ops (``warpsched.nvidia.lowering``).  ``WgmmaPlanError`` lists every rule the kernel
+path from its ``store_tile`` (and split-K's reduction from its ``stream_k_fixup``), the tile
+order from the tile scheduler and the cluster from ``cluster_m`` and ``cluster_n``.  What the
+program does, and in which order, stays the program's: the lowering walks its ops
+(``warpsched.nvidia.lowering``).  ``WgmmaPlanError`` lists every rule the kernel
 breaks, each naming the op or parameter to change.
 """
 
@@ -22,11 +23,16 @@ from warpsched.nvidia.program.enums import (
     Operand,
     Payload,
     Split,
+    SplitReduction,
 )
 from warpsched.nvidia.program.roles import WARPGROUP_SIZE, Role
 
 CONSUMER_WARPGROUPS = 2
-FIELD_NAMES = {"stages": "the A/B pipeline's num_stages", "epilogue": "store_tile's path"}
+FIELD_NAMES = {
+    "stages": "the A/B pipeline's num_stages",
+    "epilogue": "store_tile's path",
+    "split_reduction": "sched.nv_stream_k_fixup's reduction",
+}
 
 
 class WgmmaPlanError(ValueError):
@@ -99,6 +105,7 @@ def wgmma_plan(kernel: P.Kernel) -> HopperGemmConfig:
             raster=scheduler.raster,
             group=scheduler.group,
             decomposition=scheduler.decomposition,
+            split_reduction=(fixups[0].reduction if fixups else None) or SplitReduction.SERIAL,
             batch=scheduler.batch,
             a_layout=g.a_layout,
             b_layout=g.b_layout,

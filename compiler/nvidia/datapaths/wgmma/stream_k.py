@@ -49,7 +49,7 @@ PARTIAL_FLOATS_IN_FLIGHT = 128
 """Floats per thread a split-K tile's last run keeps in flight while it reads the partials."""
 
 
-def _slot(em: GemmEmitter, index: str, cta: str) -> tuple[str, str]:
+def slot_pointers(em: GemmEmitter, index: str, cta: str) -> tuple[str, str]:
     """(flag, partial) pointers of consumer warpgroup ``index`` of CTA ``cta``."""
     w, cfg = em.w, em.config
     slot = w.add(w.muli(cta, 2), index)
@@ -69,7 +69,7 @@ def run_slot(em: GemmEmitter, run: str) -> str:
     return em.w.add(em.w.muli(run, size), em.rank)
 
 
-def _groups(em: GemmEmitter, accs: list[str]):
+def groups(em: GemmEmitter, accs: list[str]):
     """(accumulator, first element, float offset for thread 0) of each group of four."""
     per_atom = em.config.block_n // 2
     for atom, acc in enumerate(accs):
@@ -78,13 +78,13 @@ def _groups(em: GemmEmitter, accs: list[str]):
             yield atom, acc, first, group * 128 * 4
 
 
-def _handoff_sync(em: GemmEmitter, index: str) -> None:
+def handoff_sync(em: GemmEmitter, index: str) -> None:
     w = em.w
     bar = w.addi(index, HANDOFF_BARRIER)
     w.stmt(f"nvvm.barrier id = {bar} number_of_threads = {w.const(128)}")
 
 
-def _flag_asm(em: GemmEmitter, text: str, flag: str) -> None:
+def flag_asm(em: GemmEmitter, text: str, flag: str) -> None:
     addr = em.w.emit(f"llvm.ptrtoint {flag} : {PTR_GLOBAL} to i64")
     em.w.stmt(
         f'llvm.inline_asm has_side_effects asm_dialect = att "{text}", "l" {addr} : (i64) -> ()'
@@ -101,22 +101,29 @@ def write_partial(
 ) -> None:
     """Head segment: store the partial sums ``accs`` of consumer ``index`` into the slot of CTA
     ``ctaid`` (split-K: slot ``slot``, its run's) and raise its flag."""
+    flag = store_partial(em, accs, thread, index, slot if slot is not None else em.sreg("ctaid.x"))
+    handoff_sync(em, index)
+    em.if_then(
+        leader,
+        lambda: flag_asm(em, "fence.acq_rel.gpu; st.relaxed.gpu.global.u32 [$0], 1;", flag),
+        "raise_flag",
+    )
+
+
+def store_partial(em: GemmEmitter, accs: list[str], thread: str, index: str, cta: str) -> str:
+    """Store the partial sums ``accs`` of consumer ``index`` into CTA slot ``cta``'s partial
+    tile (a warp's 16-byte stores contiguous); the slot's flag pointer."""
     w = em.w
-    flag, partial = _slot(em, index, slot if slot is not None else em.sreg("ctaid.x"))
+    flag, partial = slot_pointers(em, index, cta)
     mine = em.elem(partial, w.muli(thread, 4), "f32", PTR_GLOBAL)
-    for _atom, acc, first, offset in _groups(em, accs):
+    for _atom, acc, first, offset in groups(em, accs):
         vec = w.zero(VEC)
         for lane in range(4):
             x = w.emit(f"llvm.extractvalue {acc}[{first + lane}] : {em.acc_type}")
             vec = w.emit(f"llvm.insertelement {x}, {vec}[{w.const(lane)} : i32] : {VEC}")
         ptr = em.elem(mine, offset, "f32", PTR_GLOBAL)
         w.stmt(f"llvm.store {vec}, {ptr} {{alignment = 16 : i64}} : {VEC}, {PTR_GLOBAL}")
-    _handoff_sync(em, index)
-    em.if_then(
-        leader,
-        lambda: _flag_asm(em, "fence.acq_rel.gpu; st.relaxed.gpu.global.u32 [$0], 1;", flag),
-        "raise_flag",
-    )
+    return flag
 
 
 def add_partial(
@@ -125,11 +132,11 @@ def add_partial(
     """Tail segment: wait for the head's flag (in CTA ``ctaid`` - the cluster's CTAs), reset it, and
     return ``accs`` plus the head's partial sums."""
     w, cfg = em.w, em.config
-    flag, partial = _slot(em, index, w.addi(em.sreg("ctaid.x"), -cfg.cluster_size))
+    flag, partial = slot_pointers(em, index, w.addi(em.sreg("ctaid.x"), -cfg.cluster_size))
     em.if_then(leader, lambda: _take_flag(em, flag), "sk_wait")
-    _handoff_sync(em, index)
+    handoff_sync(em, index)
     mine = em.elem(partial, w.muli(thread, 4), "f32", PTR_GLOBAL)
-    return _added(em, accs, lambda offset: _load(em, mine, offset))
+    return _added(em, accs, lambda offset: load_group(em, mine, offset))
 
 
 def _take_flag(em: GemmEmitter, flag: str) -> None:
@@ -146,7 +153,7 @@ def _take_flag(em: GemmEmitter, flag: str) -> None:
     )
     em.cond_br(w.icmp("eq", value, w.const(0)), spin, ready)
     em.open(ready)
-    _flag_asm(em, "st.relaxed.gpu.global.u32 [$0], 0;", flag)
+    flag_asm(em, "st.relaxed.gpu.global.u32 [$0], 0;", flag)
 
 
 def add_partials(
@@ -169,12 +176,12 @@ def add_partials(
         w.block(loop, [(run, "i32")])
         em.cond_br(w.icmp("ult", run, end), body, done)
         em.open(body)
-        _take_flag(em, _slot(em, index, run_slot(em, run))[0])
+        _take_flag(em, slot_pointers(em, index, run_slot(em, run))[0])
         w.stmt(f"llvm.br ^{loop}({w.addi(run, 1)} : i32)")
         em.open(done)
 
     em.if_then(leader, take_flags, "split_wait")
-    _handoff_sync(em, index)
+    handoff_sync(em, index)
     mine = w.muli(thread, 4)
     together = partials_in_flight(em.config)
     run, sums = first, accs
@@ -206,14 +213,14 @@ def _sum_runs(
     em.cond_br(w.icmp("ule", w.addi(run, together), end), add, done)
     em.open(add)
     starts = [
-        em.elem(_slot(em, index, run_slot(em, w.addi(run, j)))[1], mine, "f32", PTR_GLOBAL)
+        em.elem(slot_pointers(em, index, run_slot(em, w.addi(run, j)))[1], mine, "f32", PTR_GLOBAL)
         for j in range(together)
     ]
     if together == 1:  # each group's load right before its adds
-        added = _added(em, sums, lambda offset: _load(em, starts[0], offset))
+        added = _added(em, sums, lambda offset: load_group(em, starts[0], offset))
     else:  # every run's loads first
-        offsets = [offset for *_, offset in _groups(em, accs)]
-        loaded = [{o: _load(em, start, o) for o in offsets} for start in starts]
+        offsets = [offset for *_, offset in groups(em, accs)]
+        loaded = [{o: load_group(em, start, o) for o in offsets} for start in starts]
         added = sums
         for vectors in loaded:
             added = _added(em, added, vectors.__getitem__)
@@ -222,9 +229,9 @@ def _sum_runs(
     return run, sums
 
 
-def _load(em: GemmEmitter, mine: str, offset: int) -> str:
+def load_group(em: GemmEmitter, mine: str, offset: int) -> str:
     """The four floats at ``offset`` of the partial tile this thread's floats of which start at
-    ``mine`` (one group of ``_groups``)."""
+    ``mine`` (one group of ``groups``)."""
     ptr = em.elem(mine, offset, "f32", PTR_GLOBAL)
     return em.w.emit(f"llvm.load {ptr} {{alignment = 16 : i64}} : {PTR_GLOBAL} -> {VEC}")
 
@@ -233,7 +240,7 @@ def _added(em: GemmEmitter, accs: list[str], vector_at: Callable[[int], str]) ->
     """``accs`` plus a partial tile, whose group at float offset ``o`` is ``vector_at(o)``."""
     w = em.w
     out = list(accs)
-    for atom, _acc, first, offset in _groups(em, accs):
+    for atom, _acc, first, offset in groups(em, accs):
         vec = vector_at(offset)
         for lane in range(4):
             x = w.emit(f"llvm.extractvalue {out[atom]}[{first + lane}] : {em.acc_type}")
