@@ -14,6 +14,7 @@ from hopper_device import hopper_present
 
 from warpsched.nvidia.gemm.config import HopperGemmConfig
 from warpsched.runtime.gemm_heuristic import rule_configs
+from warpsched.runtime.gemm_reduction import scattered_twins
 from warpsched.runtime.gemm_select import selection_configs
 
 pytestmark = [
@@ -24,14 +25,16 @@ pytestmark = [
 
 def gemm_default_configs() -> list[HopperGemmConfig]:
     """Every configuration ``gemm()`` may pick without a table, for each operand layout pair,
-    input type and C type (the operands' type or f32)."""
+    input type and C type (the operands' type or f32), and the reduce-scatter twins of its
+    split-K picks (``gemm_reduction``)."""
     out = []
     for a in ("row", "col"):
         for b in ("row", "col"):
             for inputs in ("bf16", "f16"):
                 for c in (inputs, "f32"):
                     base = HopperGemmConfig(a_layout=a, b_layout=b, in_dtype=inputs, out_dtype=c)
-                    out.extend(rule_configs(base) + selection_configs(base))
+                    picks = rule_configs(base) + selection_configs(base)
+                    out.extend(picks + scattered_twins(picks))
     return out
 
 

@@ -12,8 +12,9 @@ column-major ``out`` that TMA can address is stored column-major by the kernel (
 col``), other non-contiguous ones through a row-major buffer.  The configuration is
 ``config`` when given, else a ``TuningTable`` entry for the shape, else for one product the
 kernel ``gemm_select`` picks (the rule's, or one the shipped times measured clearly faster,
-possibly computing ``Cᵀ = Bᵀ·Aᵀ``), and for a batch ``gemm_heuristic``'s rule; its layouts and
-element types always follow the operands and ``out``.
+possibly computing ``Cᵀ = Bᵀ·Aᵀ``), and for a batch ``gemm_heuristic``'s rule; a picked split-K
+kernel that can fill the machine sums its runs with the reduce-scatter (``gemm_reduction``); its
+layouts and element types always follow the operands and ``out``.
 
 Objects that are not torch tensors (``__cuda_array_interface__``, DLPack without torch) take
 the 2-D path only, and must be TMA-legal as ``as_matrix`` checks.
@@ -40,6 +41,7 @@ from .gemm_dispatch import (
 )
 from .gemm_heuristic import default_config
 from .gemm_kernel import GemmKernel, sm_count
+from .gemm_reduction import filling, with_reduction
 from .gemm_select import select_kernel
 from .gemm_swap import swapped_product, with_variant
 from .gemm_times import Product
@@ -220,7 +222,7 @@ def _gemm_2d(a, b, out, config, table, stream, batch: Batch | None = None):
         entries = batch.count if batch else 1
         sms = sm_count(a_arg.device or 0)
         if batch is None:
-            pick = select_kernel(facts, sms)
+            pick = filling(select_kernel(facts, sms), m, n, k, sms)
             base, splits = pick.config(), pick.splits
             if pick.swap:
                 product = swapped_product(base, variant, a_arg, b_arg, c_arg)
@@ -229,7 +231,9 @@ def _gemm_2d(a, b, out, config, table, stream, batch: Batch | None = None):
                 base, splits = None, None  # a swap kernel this call cannot run: the rule's
         if base is None:
             base = default_config(m, n, sms, HopperGemmConfig(), a_aligned, b_aligned, entries, k)
-    chosen = with_variant(base, variant)
+        chosen, splits = with_reduction(with_variant(base, variant), m, n, k, splits, sms)
+    else:
+        chosen = with_variant(base, variant)
     kernel = kernel_for(chosen)
     return kernel._run(a, a_arg, b_arg, out, c_arg, stream, batch=batch, splits=splits)
 

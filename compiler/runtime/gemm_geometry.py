@@ -31,6 +31,9 @@ on the same tensors skips ``cuTensorMapEncodeTiled``."""
 
 MIN_SPLIT_BLOCKS = 4
 """Split-K cuts K into runs of at least this many k-blocks (256 of K)."""
+SCATTER_RUN_BLOCKS = 16
+"""The fewest k-blocks per run (1024 of K) for which the reduce-scatter takes a run per CTA
+(``split_count``)."""
 
 
 def launch_grid(
@@ -94,10 +97,19 @@ def split_count(config: HopperGemmConfig, m: int, n: int, k: int, ctas: int) -> 
     the others' partials (H100, 512×512×8192 on 128×64 tiles: 0.91 of cuBLAS with 2 runs, 0.85
     with 3 or 4); fewer leave SMs idle (384×384×16384, 18 CTAs per run: 4 runs 5–10 % faster
     than 3 in four runs of ``bench/split_k_rule.py``, the same within 1 % in
-    ``bench/gemm_vs_cublas.py``; docs/benchmarks.md)."""
+    ``bench/gemm_vs_cublas.py``; docs/benchmarks.md).  With the reduce-scatter
+    (``config.scattered``), whose reduction costs a run the same whatever their number: a run
+    per CTA where that leaves runs of ``SCATTER_RUN_BLOCKS`` k-blocks or more (H200, 128×64
+    tiles: 384×384×16384 in 1×2 clusters, 7 runs 0.85 of cuBLAS against 0.82 in 6;
+    320×448×12000, 6 runs 0.76 against 0.71 in 5), half otherwise (128×256×16384: 17 runs of
+    15 k-blocks 0.75, 33 runs 0.59)."""
     k_blocks = -(-k // config.block_k)
-    half = ctas / 2 / run_ctas(config, m, n)
-    return max(1, min(int(half + 0.5), k_blocks // MIN_SPLIT_BLOCKS))
+    per_run = run_ctas(config, m, n)
+    runs = int(ctas / 2 / per_run + 0.5)
+    fill = ctas // per_run
+    if config.scattered and k_blocks >= SCATTER_RUN_BLOCKS * fill:
+        runs = fill  # the reduce-scatter's cost does not grow with the runs
+    return max(1, min(runs, k_blocks // MIN_SPLIT_BLOCKS))
 
 
 def batched_map_shape(
