@@ -18,8 +18,8 @@
 # any-checks: gemm() on every kind of matrix torch.matmul takes (unaligned, strided, batched,
 #         fp16, empty, a column-major out), the swap-AB kernels (column-major C), the custom op
 #         under torch.compile and a CUDA graph, then memcheck and
-#         racecheck on the unaligned, stride-0, batched, split-K and one-wave ladder paths, and
-#         all three tools on the clustered stream-K kernel;
+#         racecheck on the unaligned, stride-0, batched, split-K and one-wave ladder paths, all
+#         three tools on gemm()'s reduce-scatter picks and on the clustered stream-K kernel;
 # fused-checks: the same three tools on one ragged launch of each fused-epilogue variant (CTAs of
 #         two or more tiles, which the overlapped epilogue finishes across);
 # bench:  the benchmark against cuBLAS (all shapes, or the four headline ones with "quick");
@@ -57,11 +57,17 @@ case "${1:-}" in
     ;;
   any-checks)
     step timeout 400 python3 -m pytest -q -p no:cacheprovider tests/test_gemm_any_shape_gpu.py \
-      tests/test_column_major_gpu.py tests/test_hopper_gpu.py -k "not test_matches_float64_torch"
+      tests/test_column_major_gpu.py tests/test_hopper_gpu.py tests/test_split_k_gpu.py \
+      -k "not test_matches_float64_torch"
     for tool in memcheck racecheck; do
       step timeout 300 compute-sanitizer --tool "$tool" --error-exitcode 3 --report-api-errors no \
         python3 -m pytest -q -p no:cacheprovider tests/test_gemm_any_shape_gpu.py \
         -k "bfloat16 and (odd_everything or misaligned_base or stride_0 or batched_own_b or batched_shared_b or batched_more_tiles or split_k or one_wave)"
+    done
+    # Split-K's reduce-scatter (a cooperative grid): gemm()'s picks alone and in 1x2 clusters.
+    for tool in memcheck racecheck synccheck; do
+      step timeout 300 compute-sanitizer --tool "$tool" --error-exitcode 3 --report-api-errors no \
+        python3 -m pytest -q -p no:cacheprovider tests/test_split_k_gpu.py -k "reduce_scatter and not two_streams"
     done
     # The clustered stream-K kernel of a partial last wave (72 units of 2x1 on 66 clusters).
     for tool in memcheck racecheck synccheck; do
