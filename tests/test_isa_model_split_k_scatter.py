@@ -118,12 +118,12 @@ def test_a_run_left_out_of_the_sums_is_caught(monkeypatch):
 
 
 def test_a_slice_one_group_short_is_caught(monkeypatch):
-    holds = split_k_scatter.TileSlice.holds
+    in_slice = split_k_scatter.in_slice
 
-    def short(self, em, atom, j):
-        return holds(split_k_scatter.TileSlice(self.lo, em.w.addi(self.hi, -1)), em, atom, j)
+    def short(em, lo, hi, group):
+        return in_slice(em, lo, em.w.addi(hi, -1), group)
 
-    monkeypatch.setattr(split_k_scatter.TileSlice, "holds", short)
+    monkeypatch.setattr(split_k_scatter, "in_slice", short)
     assert _caught("uneven_runs_128x192_c1x2")
 
 

@@ -35,8 +35,7 @@ from warpsched.nvidia.datapaths.wgmma.epilogue_tma import emit_tma_epilogue, wai
 from warpsched.nvidia.datapaths.wgmma.fused import PendingTransforms, bias_ahead
 from warpsched.nvidia.datapaths.wgmma.plan import stage_cut
 from warpsched.nvidia.datapaths.wgmma.producer import issue_loads
-from warpsched.nvidia.datapaths.wgmma.split_k_scatter import TileSlice, scatter_tile
-from warpsched.nvidia.datapaths.wgmma.stream_k import finish_tile
+from warpsched.nvidia.datapaths.wgmma.split_k_scatter import StoredGroups, fixup
 from warpsched.nvidia.datapaths.wgmma.work import WorkItem, WorkWalk
 from warpsched.nvidia.lowering.errors import LoweringError
 from warpsched.nvidia.lowering.mainloop import Mainloop, is_mainloop
@@ -69,7 +68,7 @@ class WarpgroupRoleLowering:
         self.ring_next: str | None = None
         self.continue_label = ""
         self.tma_stores = False
-        self.store_slice: TileSlice | None = None  # split-K's reduce-scatter: what this run stores
+        self.stored_groups: StoredGroups | None = None  # the reduce-scatter's: what a run stores
         shared = kernel.multicast_operands
         self.peer_flips = kernel.cluster.peer_flips("a" in shared, "b" in shared)
 
@@ -260,14 +259,10 @@ class WarpgroupRoleLowering:
         self.consumer.pass_turn()
 
     def _StreamKFixup(self, s: P.StreamKFixup) -> None:
-        if self.cfg.scattered:
-            self.accs, self.store_slice = scatter_tile(self.em, self.consumer, self.item, self.accs)
-        else:
-            self.accs = finish_tile(
-                self.em, self.consumer, self.item, self.accs, self.continue_label
-            )
+        c, item, skip = self.consumer, self.item, self.continue_label
+        self.accs, self.stored_groups = fixup(self.em, c, item, self.accs, skip)
         self.steps(s.body)
-        self.store_slice = None
+        self.stored_groups = None
 
     def _consume_body(
         self, body: tuple[P.Step, ...], stage: str, accs: list[str], first: bool
@@ -302,6 +297,4 @@ class WarpgroupRoleLowering:
             emit_tma_epilogue(em, self.accs, c.thread, c.leader, c.index, origin, fused)
             self.tma_stores = True
         else:
-            part = self.store_slice
-            stores = (lambda atom, j: part.holds(em, atom, j)) if part else None
-            emit_epilogue(em, self.accs, c.thread, origin, fused, stores)
+            emit_epilogue(em, self.accs, c.thread, origin, fused, self.stored_groups)

@@ -12,7 +12,7 @@ column.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from warpsched.nvidia.datapaths.wgmma.emitter import ARGS, GemmEmitter, TileOrigin
@@ -105,25 +105,24 @@ def emit_epilogue(
     thread: str,
     origin: TileOrigin,
     fused: FusedEpilogue | None = None,
-    stores: Callable[[int, int], str] | None = None,
+    stores: Mapping[tuple[int, int], str] | None = None,
 ) -> None:
     """Store fragments ``accs`` (one per m64 block) of the sub-tile at ``origin``, through
     ``fused``'s transforms when there is one.  A batch entry's C starts ``entry·M`` rows into
-    C (the entries stacked, one row stride apart).  ``stores(atom, j)``, when given, is an i1
-    per group of four registers ``4j .. 4j + 3`` of block ``atom``: only the groups it holds
-    are stored (split-K's reduce-scatter: ``split_k_scatter.TileSlice``)."""
+    C (the entries stacked, one row stride apart).  ``stores[atom, j]``, when given, is an i1
+    (defined before the call) per group of four registers ``4j .. 4j + 3`` of block ``atom``:
+    only the groups it holds are stored (split-K's reduce-scatter:
+    ``split_k_scatter.StoredGroups``)."""
     w, cfg = em.w, em.config
-    groups = [(atom, j) for atom in range(len(accs)) for j in range(cfg.block_n // 8)]
-    held = {group: stores(*group) for group in groups} if stores else {}
 
     def guarded(atom: int, j: int, store: Callable[[], None]) -> None:
         """``store()``, only where group ``(atom, j)`` is to be stored."""
-        if not held:
+        if stores is None:
             store()
             return
         if fused:
             fused.forget()
-        em.if_then(held[atom, j], store, "epi_group")
+        em.if_then(stores[atom, j], store, "epi_group")
 
     row0, col0 = origin.row, origin.col
     batch_rows = em.batch_rows(origin.batch)

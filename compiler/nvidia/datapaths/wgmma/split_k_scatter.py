@@ -19,7 +19,7 @@ each of the tile's ``S`` runs (run ``s``, slot ``run_slot``) reads ``1/S`` of th
    (past the last run a load reads run 0's vector and adds zero instead), so the sums do not
    depend on which run computes them or when;
 4. the ``store_tile registers`` in the fixup stores only those groups (``emit_epilogue``'s
-   ``stores``: ``TileSlice.holds``).
+   ``stores``: ``StoredGroups``, the same predicates the sums took).
 
 Every run waits for every other, so the tile's ``S`` runs must be resident together: the
 runtime launches such a kernel as a cooperative grid (``cudaLaunchAttributeCooperative``),
@@ -28,13 +28,14 @@ which the driver refuses rather than run partly.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from warpsched.nvidia.datapaths.wgmma.consumer import ConsumerWarpgroup
 from warpsched.nvidia.datapaths.wgmma.emitter import ARGS, GemmEmitter
 from warpsched.nvidia.datapaths.wgmma.stream_k import (
     VEC,
+    acquire_load,
+    finish_tile,
     flag_asm,
+    groups,
     handoff_sync,
     load_group,
     run_slot,
@@ -48,30 +49,30 @@ RUNS_IN_FLIGHT = 8
 """Runs whose vectors of one group a thread loads before it adds them (32 floats in flight)."""
 GROUP_FLOATS = 4
 
+StoredGroups = dict[tuple[int, int], str]
+"""An i1 per group ``(atom, j)`` of a thread's fragment (registers ``4j .. 4j + 3`` of m64
+block ``atom``): whether this run sums and stores it (``emit_epilogue``'s ``stores``)."""
 
-@dataclass(frozen=True)
-class TileSlice:
-    """The groups ``[lo, hi)`` (i32 SSA values) of every thread's fragment that this run sums
-    and stores; group ``atom · block_n / 8 + j`` holds fragment registers ``4j .. 4j + 3`` of
-    m64 block ``atom``."""
 
-    lo: str
-    hi: str
-
-    def holds(self, em: GemmEmitter, atom: int, j: int) -> str:
-        """i1: group ``(atom, j)`` is in the slice."""
-        w = em.w
-        g = w.const(atom * em.config.block_n // 8 + j)
-        return em.and_(w.icmp("uge", g, self.lo), w.icmp("ult", g, self.hi))
+def fixup(
+    em: GemmEmitter, c: ConsumerWarpgroup, item: WorkItem, accs: list[str], skip: str
+) -> tuple[list[str], StoredGroups | None]:
+    """``sched.nv_stream_k_fixup`` of consumer ``c`` on ``item`` with partial sums ``accs``:
+    the reduce-scatter's (``scatter_tile``) in a scattered kernel, else the handoff or serial
+    reduction's (``stream_k.finish_tile``, which branches to ``skip`` where the item stores
+    nothing).  The accumulators the body stores, and the groups it stores (None: all)."""
+    if em.config.scattered:
+        return scatter_tile(em, c, item, accs)
+    return finish_tile(em, c, item, accs, skip), None
 
 
 def scatter_tile(
     em: GemmEmitter, c: ConsumerWarpgroup, item: WorkItem, accs: list[str]
-) -> tuple[list[str], TileSlice]:
+) -> tuple[list[str], StoredGroups]:
     """Steps 1-3 for consumer ``c`` on split-K run ``item`` with partial sums ``accs``: the
     accumulators the fixup's store reads (the slice's groups summed over the tile's runs; the
-    other groups zero) and the slice it stores."""
-    w, cfg = em.w, em.config
+    other groups zero) and the groups of the slice it stores."""
+    w = em.w
     splits = ARGS.splits
     first = w.mul(item.unit, splits)
     store_partial(em, accs, c.thread, c.index, run_slot(em, item.run))
@@ -80,20 +81,25 @@ def scatter_tile(
     em.if_then(c.leader, lambda: _meet(em, counter), "scatter_meet")
     handoff_sync(em, c.index)
     s = em.binop("sub", item.run, first)
-    per_thread = cfg.m_atoms * cfg.block_n // 8
-    lo = em.udiv(w.muli(s, per_thread), splits)
-    hi = em.udiv(w.muli(w.addi(s, 1), per_thread), splits)
-    part = TileSlice(lo, hi)
+    fragment = list(groups(em, accs))
+    lo = em.udiv(w.muli(s, len(fragment)), splits)
+    hi = em.udiv(w.muli(w.addi(s, 1), len(fragment)), splits)
     end = w.add(first, splits)
     mine = w.muli(c.thread, GROUP_FLOATS)
-    sums = {}
-    for atom in range(cfg.m_atoms):
-        for j in range(cfg.block_n // 8):
-            group = atom * cfg.block_n // 8 + j
-            sums[atom, j] = _group_sum(
-                em, part.holds(em, atom, j), c.index, first, end, mine, group
-            )
-    return _fragments(em, sums), part
+    stored: StoredGroups = {}
+    sums: dict[tuple[int, int], str] = {}
+    for group, (atom, _acc, at, offset) in enumerate(fragment):
+        key = (atom, at // GROUP_FLOATS)
+        stored[key] = in_slice(em, lo, hi, group)
+        sums[key] = _group_sum(em, stored[key], c.index, first, end, mine, offset)
+    return _fragments(em, sums), stored
+
+
+def in_slice(em: GemmEmitter, lo: str, hi: str, group: int) -> str:
+    """i1: group ``group`` of a thread's fragment lies in the slice ``[lo, hi)``."""
+    w = em.w
+    g = w.const(group)
+    return em.and_(w.icmp("uge", g, lo), w.icmp("ult", g, hi))
 
 
 def _meet(em: GemmEmitter, counter: str) -> None:
@@ -103,16 +109,11 @@ def _meet(em: GemmEmitter, counter: str) -> None:
     splits = ARGS.splits
     flag_asm(em, "fence.acq_rel.gpu; red.relaxed.gpu.global.add.u32 [$0], 1;", counter)
     spin, met = em.label("scatter_spin"), em.label("scatter_met")
-    addr = w.emit(f"llvm.ptrtoint {counter} : {PTR_GLOBAL} to i64")
     em.br(spin)
     em.open(spin)
-    value = w.emit(
-        "llvm.inline_asm has_side_effects asm_dialect = att "
-        '"ld.acquire.gpu.global.u32 $0, [$1];", "=r,l" '
-        f"{addr} : (i64) -> i32"
-    )
-    em.cond_br(w.icmp("ult", value, splits), spin, met)
+    em.cond_br(w.icmp("ult", acquire_load(em, counter), splits), spin, met)
     em.open(met)
+    addr = w.emit(f"llvm.ptrtoint {counter} : {PTR_GLOBAL} to i64")
     before = w.emit(
         "llvm.inline_asm has_side_effects asm_dialect = att "
         '"atom.relaxed.gpu.global.add.u32 $0, [$1], 1;", "=r,l" '
@@ -123,26 +124,26 @@ def _meet(em: GemmEmitter, counter: str) -> None:
 
 
 def _group_sum(
-    em: GemmEmitter, held: str, index: str, first: str, end: str, mine: str, group: int
+    em: GemmEmitter, held: str, index: str, first: str, end: str, mine: str, offset: int
 ) -> str:
-    """Group ``group``'s four floats summed over runs ``[first, end)`` in run order where
-    ``held``, zero elsewhere (a ``vector<4xf32>``)."""
+    """The four floats of the group at float ``offset`` of each partial, summed over runs
+    ``[first, end)`` in run order where ``held``, zero elsewhere (a ``vector<4xf32>``)."""
     w = em.w
     zero = w.zero(VEC)
     add, join = em.label("scatter_group"), em.label("scatter_summed")
     total = f"%{join}_v"
     em.cond_br(held, add, f"{join}({zero} : {VEC})")
     em.open(add)
-    summed = _runs_sum(em, index, first, end, mine, group)
+    summed = _runs_sum(em, index, first, end, mine, offset)
     w.stmt(f"llvm.br ^{join}({summed} : {VEC})")
     w.block(join, [(total, VEC)])
     return total
 
 
-def _runs_sum(em: GemmEmitter, index: str, first: str, end: str, mine: str, group: int) -> str:
+def _runs_sum(em: GemmEmitter, index: str, first: str, end: str, mine: str, offset: int) -> str:
     """A loop over the runs ``first, first + RUNS_IN_FLIGHT, ...`` below ``end``: load the
-    group's vector of each of the next ``RUNS_IN_FLIGHT`` runs (run ``first``'s, to add as
-    zero, past ``end``), then add them in order.  The sum."""
+    vector at float ``offset`` of each of the next ``RUNS_IN_FLIGHT`` runs' partials (run
+    ``first``'s, to add as zero, past ``end``), then add them in order.  The sum."""
     w = em.w
     zero = w.zero(VEC)
     loop, body, done = em.label("scatter_runs"), em.label("scatter_load"), em.label("scatter_sum")
@@ -151,7 +152,6 @@ def _runs_sum(em: GemmEmitter, index: str, first: str, end: str, mine: str, grou
     w.block(loop, [(run, "i32"), (acc, VEC)])
     em.cond_br(w.icmp("ult", run, end), body, done)
     em.open(body)
-    offset = group * 128 * GROUP_FLOATS
     vectors = []
     for step in range(RUNS_IN_FLIGHT):
         r = w.addi(run, step)

@@ -145,15 +145,19 @@ def _take_flag(em: GemmEmitter, flag: str) -> None:
     spin, ready = em.label("sk_spin"), em.label("sk_ready")
     em.br(spin)
     em.open(spin)
-    addr = w.emit(f"llvm.ptrtoint {flag} : {PTR_GLOBAL} to i64")
-    value = w.emit(
+    em.cond_br(w.icmp("eq", acquire_load(em, flag), w.const(0)), spin, ready)
+    em.open(ready)
+    flag_asm(em, "st.relaxed.gpu.global.u32 [$0], 0;", flag)
+
+
+def acquire_load(em: GemmEmitter, flag: str) -> str:
+    """``ld.acquire.gpu.global.u32`` of the i32 at ``flag`` (a global pointer): its value."""
+    addr = em.w.emit(f"llvm.ptrtoint {flag} : {PTR_GLOBAL} to i64")
+    return em.w.emit(
         "llvm.inline_asm has_side_effects asm_dialect = att "
         '"ld.acquire.gpu.global.u32 $0, [$1];", "=r,l" '
         f"{addr} : (i64) -> i32"
     )
-    em.cond_br(w.icmp("eq", value, w.const(0)), spin, ready)
-    em.open(ready)
-    flag_asm(em, "st.relaxed.gpu.global.u32 [$0], 0;", flag)
 
 
 def add_partials(
