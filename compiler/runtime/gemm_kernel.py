@@ -138,15 +138,12 @@ class GemmKernel:
 
     def _loaded(self) -> Kernel:
         """The loaded kernel; a programmatic dependent launch where the kernel waits for the
-        grid before it (``LoweredKernel.grid_dependent``), a cooperative one where its CTAs
-        wait for each other (split-K's reduce-scatter: ``HopperGemmConfig.scattered``)."""
+        grid before it (``LoweredKernel.grid_dependent``), a cooperative one for ``scattered``."""
         with self._lock:
             if self._kernel is None:
-                compiled = self._compiled()
+                compiled, cfg = self._compiled(), self.config
                 dependent = bool(compiled.facts.get("grid_dependent", False))
-                self._kernel = Kernel(
-                    compiled.cubin, self.config.name, dependent, self.config.scattered
-                )
+                self._kernel = Kernel(compiled.cubin, cfg.name, dependent, cfg.scattered)
             return self._kernel
 
     def check(
