@@ -17,13 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from warpsched.nvidia.gemm.config import (
-    ELEMENT_BYTES,
-    SWIZZLE_BYTES,
-    HopperGemmConfig,
-    MatrixLayout,
-)
-from warpsched.nvidia.ptx.wgmma_descriptors import Major, OperandTile
+from warpsched.nvidia.gemm.config import ELEMENT_BYTES, HopperGemmConfig, MatrixLayout
+from warpsched.nvidia.ptx.wgmma_descriptors import SWIZZLE_BYTES, Major, OperandTile
 
 CHUNK = 64
 """M/N elements of one MN-major box (128 bytes of bf16)."""
