@@ -5,7 +5,7 @@ Every run of a tile stores its partial, meets the tile's other runs on a counter
 workspace, sums its slice of the tile's fragment groups over all the partials in run order and
 stores that slice from registers (``split_k_scatter``).  The cases cover ragged M, N and K,
 uneven runs, one run, as many runs as k-blocks, more runs than a thread has groups (runs with
-an empty slice), an f32 C with a column-major A, 1×2 and 2×2 clusters (each run its own
+an empty slice), an f32 C with a column-major A, 1×2, 2×2 and 4×1 clusters (each run its own
 cluster), an odd ``ldc`` (every store guarded), a fused bias and ReLU, and a workspace reused
 by a second launch; ``hopper_case`` asserts that the counters are back at zero.  One-line
 mutations of the protocol and of the slice (the wait skipped, the counter not lowered, a run
@@ -43,6 +43,10 @@ CASES = {
     "cluster_2x2_past_m": (
         {"block_n": 64, "stages": 4, "cluster_m": 2, "cluster_n": 2},
         (200, 72, 456, 3),
+    ),
+    "cluster_4x1_5_runs": (
+        {"block_n": 64, "stages": 4, "cluster_m": 4},
+        (400, 64, 640, 5),
     ),
 }
 

@@ -30,6 +30,11 @@ def test_stream_k_workspace_holds_flags_then_one_partial_tile_per_cta():
     assert config.workspace_bytes(1) == 8192 + 128 * 256 * 4
     split = HopperGemmConfig(block_n=128, decomposition="split_k")
     assert split.workspace_bytes(96) == 8192 + 96 * 128 * 128 * 4
+    # the reduce-scatter's partial of zeros (one warpgroup's 64 rows) sits between the two
+    scattered = HopperGemmConfig(
+        block_n=64, decomposition="split_k", split_reduction="scattered", epilogue="registers"
+    )
+    assert scattered.workspace_bytes(96) == 8192 + 64 * 64 * 4 + 96 * 128 * 64 * 4
 
 
 def test_stream_k_rejects_more_iterations_than_32_bits_count():

@@ -160,11 +160,18 @@ class HopperGemmConfig(EpilogueStaging):
 
     def workspace_bytes(self, grid: int) -> int:
         """Stream-K and split-K: the global workspace a launch of ``grid`` CTAs needs (0
-        otherwise): one ready flag per CTA and consumer warpgroup, then one f32 partial tile per
-        CTA (split-K takes one work item per CTA, so its slots are the CTAs')."""
+        otherwise): one ready flag per CTA and consumer warpgroup, the reduce-scatter's zero
+        partial (``zero_partial_bytes``), then one f32 partial tile per CTA (split-K takes one
+        work item per CTA, so its slots are the CTAs')."""
         if not self.splits_tiles:
             return 0
-        return WORKSPACE_FLAG_BYTES + grid * self.partial_tile_bytes
+        return WORKSPACE_FLAG_BYTES + self.zero_partial_bytes + grid * self.partial_tile_bytes
+
+    @property
+    def zero_partial_bytes(self) -> int:
+        """The reduce-scatter: one consumer warpgroup's partial that is never written, so stays
+        zero (its loads past a tile's last run read it and add zeros); 0 for other kernels."""
+        return self.rows_per_consumer * self.block_n * 4 if self.scattered else 0
 
     @property
     def partial_tile_bytes(self) -> int:

@@ -15,9 +15,12 @@ each of the tile's ``S`` runs (run ``s``, slot ``run_slot``) reads ``1/S`` of th
    (the workspace is zero again when the kernel ends); ``bar.sync 5 + c, 128``;
 3. every thread sums groups ``[s·G/S, (s+1)·G/S)`` of its fragment (``G`` groups of four
    floats, ``stream_k.groups``) over the ``S`` partials in run order, ``p_0 + p_1 + ... +
-   p_{S-1}`` from zero, loading up to ``RUNS_IN_FLIGHT`` runs' vectors before it adds them
-   (past the last run a load reads run 0's vector and adds zero instead), so the sums do not
-   depend on which run computes them or when;
+   p_{S-1}`` from zero, so the sums do not depend on which run computes them or when.  It
+   takes the slice ``GROUPS_AT_ONCE`` groups at a time and loads those groups' vectors of up
+   to ``RUNS_IN_FLIGHT`` runs before it adds them (past the last run a load reads the
+   workspace's partial of zeros, ``stream_k.zero_partial``, so every loaded vector goes straight
+   into its sum and ptxas keeps all the loads in flight): a slice of one or two groups of up to
+   eight runs waits out one L2 latency;
 4. the ``store_tile registers`` in the fixup stores only those groups (``emit_epilogue``'s
    ``stores``: ``StoredGroups``, the same predicates the sums took).
 
@@ -31,6 +34,7 @@ from __future__ import annotations
 from warpsched.nvidia.datapaths.wgmma.consumer import ConsumerWarpgroup
 from warpsched.nvidia.datapaths.wgmma.emitter import ARGS, GemmEmitter
 from warpsched.nvidia.datapaths.wgmma.stream_k import (
+    GROUP_STRIDE,
     VEC,
     acquire_load,
     finish_tile,
@@ -41,12 +45,16 @@ from warpsched.nvidia.datapaths.wgmma.stream_k import (
     run_slot,
     slot_pointers,
     store_partial,
+    zero_partial,
 )
 from warpsched.nvidia.datapaths.wgmma.work import WorkItem
 from warpsched.nvidia.ptx.nvvm_ops import PTR_GLOBAL
 
 RUNS_IN_FLIGHT = 8
-"""Runs whose vectors of one group a thread loads before it adds them (32 floats in flight)."""
+"""Runs whose vectors of a pass's groups a thread loads before it adds them."""
+GROUPS_AT_ONCE = 2
+"""Groups of its slice a thread sums in one pass over the runs (up to 64 floats in flight): the
+slice of a run of 5 to 7 of a 128×64 tile's 8 groups takes one pass, not two."""
 GROUP_FLOATS = 4
 
 StoredGroups = dict[tuple[int, int], str]
@@ -84,15 +92,12 @@ def scatter_tile(
     fragment = list(groups(em, accs))
     lo = em.udiv(w.muli(s, len(fragment)), splits)
     hi = em.udiv(w.muli(w.addi(s, 1), len(fragment)), splits)
-    end = w.add(first, splits)
-    mine = w.muli(c.thread, GROUP_FLOATS)
     stored: StoredGroups = {}
-    sums: dict[tuple[int, int], str] = {}
-    for group, (atom, _acc, at, offset) in enumerate(fragment):
-        key = (atom, at // GROUP_FLOATS)
-        stored[key] = in_slice(em, lo, hi, group)
-        sums[key] = _group_sum(em, stored[key], c.index, first, end, mine, offset)
-    return _fragments(em, sums), stored
+    for group, (atom, _acc, at, _offset) in enumerate(fragment):
+        stored[atom, at // GROUP_FLOATS] = in_slice(em, lo, hi, group)
+    sums = _slice_sums(em, c, first, lo, hi, len(fragment))
+    keys = [(atom, at // GROUP_FLOATS) for atom, _acc, at, _offset in fragment]
+    return _fragments(em, dict(zip(keys, sums, strict=True))), stored
 
 
 def in_slice(em: GemmEmitter, lo: str, hi: str, group: int) -> str:
@@ -123,49 +128,79 @@ def _meet(em: GemmEmitter, counter: str) -> None:
     em.if_then(last, lambda: flag_asm(em, "st.relaxed.gpu.global.u32 [$0], 0;", counter), "lower")
 
 
-def _group_sum(
-    em: GemmEmitter, held: str, index: str, first: str, end: str, mine: str, offset: int
-) -> str:
-    """The four floats of the group at float ``offset`` of each partial, summed over runs
-    ``[first, end)`` in run order where ``held``, zero elsewhere (a ``vector<4xf32>``)."""
+def _slice_sums(
+    em: GemmEmitter, c: ConsumerWarpgroup, first: str, lo: str, hi: str, count: int
+) -> list[str]:
+    """Each of the thread's ``count`` groups summed over the tile's runs from ``first`` where it
+    lies in the slice ``[lo, hi)``, zero elsewhere (``vector<4xf32>`` each): a loop over the
+    slice, ``GROUPS_AT_ONCE`` groups a pass (one where a single group is left)."""
     w = em.w
     zero = w.zero(VEC)
-    add, join = em.label("scatter_group"), em.label("scatter_summed")
-    total = f"%{join}_v"
-    em.cond_br(held, add, f"{join}({zero} : {VEC})")
-    em.open(add)
-    summed = _runs_sum(em, index, first, end, mine, offset)
-    w.stmt(f"llvm.br ^{join}({summed} : {VEC})")
-    w.block(join, [(total, VEC)])
-    return total
+    end = w.add(first, ARGS.splits)
+    mine = w.muli(c.thread, GROUP_FLOATS)
+    loop, body, done = em.label("scatter_slice"), em.label("scatter_pass"), em.label("scatter_end")
+    pair, single, placed = em.label("scatter_two"), em.label("scatter_one"), em.label("scatter_got")
+    group, held = f"%{loop}_g", [f"%{loop}_v{i}" for i in range(count)]
+    got = [f"%{placed}_s{i}" for i in range(GROUPS_AT_ONCE)]
+    w.stmt(f"llvm.br ^{loop}({', '.join([lo] + [zero] * count)} : {_types(count)})")
+    w.block(loop, [(group, "i32")] + [(v, VEC) for v in held])
+    em.cond_br(w.icmp("ult", group, hi), body, f"{done}")
+    em.open(body)
+    em.cond_br(w.icmp("ult", w.addi(group, 1), hi), pair, single)
+    for label, width in ((pair, GROUPS_AT_ONCE), (single, 1)):
+        em.open(label)
+        offsets = [w.muli(w.addi(group, i), GROUP_STRIDE) for i in range(width)]
+        sums = _runs_sum(em, c.index, first, end, mine, offsets)
+        sums += [zero] * (GROUPS_AT_ONCE - width)
+        w.stmt(f"llvm.br ^{placed}({', '.join(sums)} : {', '.join([VEC] * GROUPS_AT_ONCE)})")
+    w.block(placed, [(v, VEC) for v in got])
+    placed_held = list(held)
+    for i, total in enumerate(got):
+        at = w.addi(group, i)
+        for g in range(count):
+            hit = w.icmp("eq", at, w.const(g))
+            placed_held[g] = em.select(hit, total, placed_held[g], VEC)
+    step = w.addi(group, GROUPS_AT_ONCE)
+    w.stmt(f"llvm.br ^{loop}({', '.join([step] + placed_held)} : {_types(count)})")
+    em.open(done)
+    return held
 
 
-def _runs_sum(em: GemmEmitter, index: str, first: str, end: str, mine: str, offset: int) -> str:
+def _types(count: int) -> str:
+    return ", ".join(["i32"] + [VEC] * count)
+
+
+def _runs_sum(
+    em: GemmEmitter, index: str, first: str, end: str, mine: str, offsets: list[str]
+) -> list[str]:
     """A loop over the runs ``first, first + RUNS_IN_FLIGHT, ...`` below ``end``: load the
-    vector at float ``offset`` of each of the next ``RUNS_IN_FLIGHT`` runs' partials (run
-    ``first``'s, to add as zero, past ``end``), then add them in order.  The sum."""
+    vectors at float ``offsets`` (i32 values) of each of the next ``RUNS_IN_FLIGHT`` runs'
+    partials (the zero partial's past ``end``), then add them in run order.  The sum of each
+    offset's vectors."""
     w = em.w
     zero = w.zero(VEC)
+    zeros = em.elem(zero_partial(em), mine, "f32", PTR_GLOBAL)
     loop, body, done = em.label("scatter_runs"), em.label("scatter_load"), em.label("scatter_sum")
-    run, acc = f"%{loop}_r", f"%{loop}_acc"
-    w.stmt(f"llvm.br ^{loop}({first}, {zero} : i32, {VEC})")
-    w.block(loop, [(run, "i32"), (acc, VEC)])
+    run, accs = f"%{loop}_r", [f"%{loop}_acc{i}" for i in range(len(offsets))]
+    types = ", ".join(["i32"] + [VEC] * len(offsets))
+    w.stmt(f"llvm.br ^{loop}({', '.join([first] + [zero] * len(offsets))} : {types})")
+    w.block(loop, [(run, "i32")] + [(a, VEC) for a in accs])
     em.cond_br(w.icmp("ult", run, end), body, done)
     em.open(body)
-    vectors = []
+    loaded = []
     for step in range(RUNS_IN_FLIGHT):
         r = w.addi(run, step)
-        inside = w.icmp("ult", r, end)
-        source = em.select(inside, r, first)
-        partial = slot_pointers(em, index, run_slot(em, source))[1]
+        partial = slot_pointers(em, index, run_slot(em, r))[1]
         start = em.elem(partial, mine, "f32", PTR_GLOBAL)
-        vectors.append((inside, load_group(em, start, offset)))
-    total = acc
-    for inside, vec in vectors:
-        total = w.emit(f"llvm.fadd {total}, {em.select(inside, vec, zero, VEC)} : {VEC}")
-    w.stmt(f"llvm.br ^{loop}({w.addi(run, RUNS_IN_FLIGHT)}, {total} : i32, {VEC})")
+        start = em.select(w.icmp("ult", r, end), start, zeros, PTR_GLOBAL)
+        loaded.append([load_group(em, start, offset) for offset in offsets])
+    totals = list(accs)
+    for vectors in loaded:
+        for i, vec in enumerate(vectors):
+            totals[i] = w.emit(f"llvm.fadd {totals[i]}, {vec} : {VEC}")
+    w.stmt(f"llvm.br ^{loop}({', '.join([w.addi(run, RUNS_IN_FLIGHT)] + totals)} : {types})")
     em.open(done)
-    return acc
+    return accs
 
 
 def _fragments(em: GemmEmitter, sums: dict[tuple[int, int], str]) -> list[str]:

@@ -5,7 +5,8 @@ The workspace (``HopperGemmConfig.workspace_bytes``, zeroed once when it is allo
 one i32 *ready flag* per CTA and consumer warpgroup (``WORKSPACE_FLAG_BYTES``, room for the
 most CTAs a launch may have, so the layout is the same for every grid), then one f32 partial
 tile per CTA
-(``rows_per_consumer × block_n`` floats per warpgroup).  Slot ``s = 2·ctaid + c`` belongs to
+(``rows_per_consumer × block_n`` floats per warpgroup), after a partial of zeros in a
+reduce-scatter kernel (``split_k_scatter``).  Slot ``s = 2·ctaid + c`` belongs to
 consumer warpgroup ``c`` of CTA ``ctaid``.
 
 * The *head* segment's warpgroup (``work.py``) writes its accumulators to its own slot, in
@@ -45,6 +46,10 @@ from warpsched.nvidia.ptx.nvvm_ops import PTR_GLOBAL
 HANDOFF_BARRIER = 5
 """Named barrier ``HANDOFF_BARRIER + c`` orders consumer warpgroup ``c``'s partial and flag."""
 VEC = "vector<4xf32>"
+GROUP_STRIDE = 128 * 4
+PARTIALS_AT = WORKSPACE_FLAG_BYTES
+"""The workspace's byte offset past its flags."""
+"""Floats from one group of four of a thread's partial to its next (``groups``)."""
 PARTIAL_FLOATS_IN_FLIGHT = 128
 """Floats per thread a split-K tile's last run keeps in flight while it reads the partials."""
 
@@ -55,8 +60,14 @@ def slot_pointers(em: GemmEmitter, index: str, cta: str) -> tuple[str, str]:
     slot = w.add(w.muli(cta, 2), index)
     flag = em.elem(ARGS.workspace, slot, "i32", PTR_GLOBAL)
     partial_bytes = cfg.rows_per_consumer * cfg.block_n * 4
-    offset = w.addi(w.muli(slot, partial_bytes), WORKSPACE_FLAG_BYTES)
+    offset = w.addi(w.muli(slot, partial_bytes), PARTIALS_AT + cfg.zero_partial_bytes)
     return flag, em.elem(ARGS.workspace, offset, "i8", PTR_GLOBAL)
+
+
+def zero_partial(em: GemmEmitter) -> str:
+    """The reduce-scatter's partial of zeros (``HopperGemmConfig.zero_partial_bytes``), between
+    the flags and the slots' partials."""
+    return em.elem(ARGS.workspace, em.w.const(PARTIALS_AT), "i8", PTR_GLOBAL)
 
 
 def run_slot(em: GemmEmitter, run: str) -> str:
@@ -75,7 +86,7 @@ def groups(em: GemmEmitter, accs: list[str]):
     for atom, acc in enumerate(accs):
         for first in range(0, per_atom, 4):
             group = (atom * per_atom + first) // 4
-            yield atom, acc, first, group * 128 * 4
+            yield atom, acc, first, group * GROUP_STRIDE
 
 
 def handoff_sync(em: GemmEmitter, index: str) -> None:
@@ -233,7 +244,7 @@ def _sum_runs(
     return run, sums
 
 
-def load_group(em: GemmEmitter, mine: str, offset: int) -> str:
+def load_group(em: GemmEmitter, mine: str, offset: int | str) -> str:
     """The four floats at ``offset`` of the partial tile this thread's floats of which start at
     ``mine`` (one group of ``groups``)."""
     ptr = em.elem(mine, offset, "f32", PTR_GLOBAL)
