@@ -173,7 +173,8 @@ def run(shapes: list[tuple[int, int, int]], eager: bool) -> int:
         ms = _time_shape(torch, passing, m, n, k, eager)
         flop = 2 * m * n * k
         tflops = {name: flop / t / 1e9 for name, t in ms.items()}
-        best = max((x for x in tflops if x not in ("cublas", DEFAULT)), key=tflops.get)
+        candidates = (x for x in tflops if x not in ("cublas", DEFAULT))
+        best = max(candidates, key=tflops.get, default=DEFAULT)  # ``--only default``: gemm() alone
         peak = max(peak, tflops["cublas"])
         rows.append((m, n, k, best, tflops[best], tflops["cublas"], tflops.get(DEFAULT, 0.0)))
         print(f"  {m}x{n}x{k}: " + ", ".join(f"{x} {v:.1f}" for x, v in tflops.items()), flush=True)
@@ -270,7 +271,11 @@ def main(argv: list[str]) -> int:
         action="store_true",
         help="time plain calls (host launch overhead included), not graph replays",
     )
-    parser.add_argument("--only", default="", help="comma-separated candidate names to keep")
+    parser.add_argument(
+        "--only",
+        default="",
+        help="comma-separated candidate names to keep ('default': none, default gemm() alone)",
+    )
     parser.add_argument(
         "--any", action="store_true", help="unaligned, batched and fp16 cases of default gemm()"
     )

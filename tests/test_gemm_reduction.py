@@ -1,6 +1,7 @@
 """Which reduction ``gemm()``'s split-K picks sum with, and in how many runs (``gemm_reduction``,
-``gemm_geometry.split_count``), on the CPU: the reduce-scatter where it fills the machine with
-five runs or more, in 1×2 clusters where the tile columns pair up, the serial reduction below;
+``gemm_geometry.split_count``), on the CPU: the reduce-scatter where it takes five runs or
+more, in clusters along M over 2 or 4 tile rows or else in 1×2 where the tile columns pair up,
+the serial reduction below;
 a swap-AB split-K pick that leaves most SMs idle replaced by the rule's split-K kernel; and the
 kernels a cache must hold for those picks."""
 
@@ -30,26 +31,36 @@ def _plan(m: int, n: int, k: int) -> tuple[HopperGemmConfig, int]:
 
 
 @pytest.mark.parametrize(
-    ("shape", "cluster_n", "runs"),
+    ("shape", "cluster", "runs"),
     [
-        ((200, 200, 20000), 1, 16),  # 8 tiles: a run per CTA, runs of 19-20 k-blocks
-        ((384, 384, 16384), 2, 7),  # 18 tiles in 9 pairs of columns: 126 CTAs
-        ((256, 512, 16384), 2, 8),
-        ((320, 448, 12000), 1, 6),  # 7 tile columns do not pair up
-        ((128, 256, 16384), 1, 17),  # runs per CTA would be 7 k-blocks: half the CTAs
+        ((200, 200, 20000), (1, 1), 8),  # 8 tiles: one pass of loads covers the partials
+        ((256, 256, 16384), (1, 1), 8),
+        ((384, 384, 16384), (1, 2), 7),  # 18 tiles, 3 rows, 9 pairs of columns: 126 CTAs
+        ((256, 512, 16384), (2, 1), 8),  # 2 tile rows share B
+        ((512, 384, 16384), (4, 1), 5),  # 4 tile rows share B: 120 CTAs
+        ((512, 512, 8192), (2, 1), 4),  # 4×1 clusters would take 3 runs on 30 clusters of 4
+        ((320, 448, 12000), (1, 1), 6),  # 3 rows, and 7 tile columns do not pair up
+        ((128, 256, 16384), (1, 1), 17),  # 8 runs of 4 tiles would be 32 CTAs: half the SMs
+        ((256, 128, 32768), (1, 1), 17),
+        ((64, 128, 32768), (1, 1), 33),  # 2 tiles
     ],
 )
-def test_many_runs_take_the_reduce_scatter(shape, cluster_n, runs):
+def test_many_runs_take_the_reduce_scatter(shape, cluster, runs):
     config, splits = _plan(*shape)
     assert config.scattered and config.epilogue.value == "registers"
-    assert (config.cluster_n, splits) == (cluster_n, runs)
+    assert ((config.cluster_m, config.cluster_n), splits) == (cluster, runs)
 
 
-def test_few_runs_keep_the_serial_reduction():
-    """512×512×8192: the reduce-scatter would take 4 runs (H200: 0.80 of cuBLAS against the
-    serial 2 runs' 0.90)."""
-    config, splits = _plan(512, 512, 8192)
-    assert not config.scattered and splits == 2
+@pytest.mark.parametrize(
+    "shape",
+    [
+        (384, 768, 8192),  # 36 tiles: 3 runs fill the SMs
+        (384, 512, 4096),  # 5 runs per CTA would be 13 k-blocks each: half the CTAs, 3 runs
+    ],
+)
+def test_few_runs_keep_the_serial_reduction(shape):
+    config, splits = _plan(*shape)
+    assert not config.scattered and splits < 4
 
 
 def test_kernels_other_than_one_cta_per_run_split_k_are_kept():
@@ -84,8 +95,9 @@ def test_an_idle_swap_split_k_pick_is_replaced_by_the_rules_kernel():
 def test_the_twins_are_the_reduce_scatter_of_each_one_cta_per_run_split_k_kernel():
     clustered = dataclasses.replace(SPLIT_K_64_CONFIG, cluster_m=2)
     twins = scattered_twins([SPLIT_K_64_CONFIG, clustered, HopperGemmConfig()])
-    assert [(t.scattered, t.cluster_n, t.cluster_m) for t in twins] == [(True, 1, 1), (True, 2, 1)]
-    assert all(dataclasses.replace(t, cluster_n=1) == twins[0] for t in twins)
+    clusters = [(t.cluster_m, t.cluster_n) for t in twins]
+    assert all(t.scattered for t in twins) and clusters == [(4, 1), (2, 1), (1, 2), (1, 1)]
+    assert all(dataclasses.replace(t, cluster_m=1, cluster_n=1) == twins[-1] for t in twins)
 
 
 def test_a_reduce_scatter_kernel_launches_as_a_cooperative_grid():

@@ -111,10 +111,13 @@ SCATTERED_PRODUCT = (200, 200, 20000)
 SCATTERED_PRODUCTS = {
     "one_cta_per_run": SCATTERED_PRODUCT,
     "pairs_of_tile_columns": (384, 384, 16384),
+    "two_tile_rows_share_b": (256, 512, 16384),
+    "four_tile_rows_share_b": (512, 384, 16384),
+    "four_runs_in_pairs_of_rows": (512, 512, 8192),
     "instead_of_an_idle_swap_pick": (256, 256, 16384),
 }
-"""Products ``gemm()`` sums with the reduce-scatter (``gemm_reduction``): alone, in 1×2
-clusters, and in place of a swap-AB pick that leaves most SMs idle."""
+"""Products ``gemm()`` sums with the reduce-scatter (``gemm_reduction``): alone, in 1×2, 2×1
+and 4×1 clusters, and in place of a swap-AB pick that leaves most SMs idle."""
 
 
 @pytest.mark.parametrize("shape", SCATTERED_PRODUCTS.values(), ids=SCATTERED_PRODUCTS)

@@ -5,6 +5,7 @@ and the limits."""
 from __future__ import annotations
 
 from ..nvidia.datapaths.wgmma.operands import TensorMapShape
+from ..nvidia.datapaths.wgmma.split_k_scatter import RUNS_IN_FLIGHT
 from ..nvidia.gemm.config import HopperGemmConfig
 from .params import TensorMapParam
 
@@ -32,8 +33,10 @@ on the same tensors skips ``cuTensorMapEncodeTiled``."""
 MIN_SPLIT_BLOCKS = 4
 """Split-K cuts K into runs of at least this many k-blocks (256 of K)."""
 SCATTER_RUN_BLOCKS = 16
-"""The fewest k-blocks per run (1024 of K) for which the reduce-scatter takes a run per CTA
-(``split_count``)."""
+"""The fewest k-blocks per run (1024 of K) of the reduce-scatter's ``RUNS_IN_FLIGHT`` runs or
+run per CTA (``split_count``; half the CTAs' runs otherwise)."""
+IDLE_FRACTION = 4
+"""A launch on fewer than ``1 / IDLE_FRACTION`` of the SMs leaves most of them idle."""
 
 
 def launch_grid(
@@ -91,24 +94,31 @@ def run_ctas(config: HopperGemmConfig, m: int, n: int) -> int:
 
 def split_count(config: HopperGemmConfig, m: int, n: int, k: int, ctas: int) -> int:
     """Split-K's runs per tile for an ``m × n × k`` product on ``ctas`` CTAs that run at once
-    (the SMs, or the clusters the device runs at once times their size): as many as come nearest
-    to filling half of them with one run each, but runs of at least ``MIN_SPLIT_BLOCKS``
-    k-blocks, and at least one.  More runs cost more than the SMs they add, for the last run adds
-    the others' partials (H100, 512×512×8192 on 128×64 tiles: 0.91 of cuBLAS with 2 runs, 0.85
-    with 3 or 4); fewer leave SMs idle (384×384×16384, 18 CTAs per run: 4 runs 5–10 % faster
-    than 3 in four runs of ``bench/split_k_rule.py``, the same within 1 % in
-    ``bench/gemm_vs_cublas.py``; docs/benchmarks.md).  With the reduce-scatter
-    (``config.scattered``), whose reduction costs a run the same whatever their number: a run
-    per CTA where that leaves runs of ``SCATTER_RUN_BLOCKS`` k-blocks or more (H200, 128×64
-    tiles: 384×384×16384 in 1×2 clusters, 7 runs 0.85 of cuBLAS against 0.82 in 6;
-    320×448×12000, 6 runs 0.76 against 0.71 in 5), half otherwise (128×256×16384: 17 runs of
-    15 k-blocks 0.75, 33 runs 0.59)."""
+    (the SMs, or the clusters the device runs at once times their size), at most a run per CTA,
+    in runs of at least ``MIN_SPLIT_BLOCKS`` k-blocks, and at least one.
+
+    The serial reduction: as many as come nearest to filling half of the CTAs.  More runs cost
+    more than the SMs they add, for the last run adds the others' partials (H100, 512×512×8192
+    on 128×64 tiles: 0.91 of cuBLAS with 2 runs, 0.85 with 3 or 4); fewer leave SMs idle
+    (384×384×16384, 18 CTAs per run: 4 runs 5–10 % faster than 3).
+
+    The reduce-scatter (``config.scattered``), whose runs each sum their slice of the tile over
+    all ``S`` partials in passes of ``RUNS_IN_FLIGHT`` runs' loads: ``RUNS_IN_FLIGHT`` runs, the
+    most one pass covers (H200, 128×64 tiles: 256×256×16384 in 8 runs 0.89 of cuBLAS against
+    0.85 in 7 and 0.79 in 9; 128×512×16384 1.00 against 0.93 and 0.89), or a run per CTA where
+    fewer fit (384×384×16384 in 1×2 clusters: 7 runs, 0.95), in runs of ``SCATTER_RUN_BLOCKS``
+    k-blocks or more (else as the serial reduction); but where those runs would launch
+    on fewer than ``1 / IDLE_FRACTION`` of the CTAs, as many as come nearest to filling half of
+    them (128×256×16384, 4 tiles: 16 runs 1.01 against 0.84 in 8; 64×128×32768, 2 tiles: 33 runs
+    0.94 against 0.58 in 8)."""
     k_blocks = -(-k // config.block_k)
     per_run = run_ctas(config, m, n)
-    runs = int(ctas / 2 / per_run + 0.5)
     fill = ctas // per_run
-    if config.scattered and k_blocks >= SCATTER_RUN_BLOCKS * fill:
-        runs = fill  # the reduce-scatter's cost does not grow with the runs
+    runs = int(ctas / 2 / per_run + 0.5)
+    if config.scattered and per_run * RUNS_IN_FLIGHT * IDLE_FRACTION >= ctas:
+        scattered = min(fill, RUNS_IN_FLIGHT)
+        if k_blocks >= SCATTER_RUN_BLOCKS * scattered:
+            runs = scattered
     return max(1, min(runs, k_blocks // MIN_SPLIT_BLOCKS))
 
 

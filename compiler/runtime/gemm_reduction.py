@@ -4,11 +4,12 @@ The serial reduction (``SplitReduction.SERIAL``) has a tile's last run read the 
 partials alone, so its split count (``gemm_geometry.split_count``) stops at half the SMs; the
 reduce-scatter (``SCATTERED``) has every run write its partial and sum a ``1/S`` slice of the
 tile over all of them (``nvidia.datapaths.wgmma.split_k_scatter``): each run pays a partial
-written and one read and a meeting of the runs, whatever ``S``, so its split count fills the
-machine.  ``with_reduction`` turns a picked one-CTA-per-run split-K kernel of a row-major C
-into the reduce-scatter where that takes ``SCATTER_MIN_RUNS`` runs or more (the register
-epilogue it stores through; a cooperative launch), in 1×2 clusters (A shared along N) where
-the product has an even number of ``SCATTER_CLUSTER_TILES`` or more tiles; ``filling`` first
+written, a meeting of the runs and a batch of loads per eight runs, so its split count takes
+eight runs or fills the machine (``gemm_geometry.split_count``).  ``with_reduction`` turns a
+picked one-CTA-per-run split-K kernel of a row-major C into the reduce-scatter where that takes
+``SCATTER_MIN_RUNS`` runs or more (the register epilogue it stores through; a cooperative
+launch), in clusters where the product has ``SCATTER_CLUSTER_TILES`` tiles or more (B shared
+along M by 4 or 2 tile rows, or A along N by 2 tile columns: ``CLUSTER_ORDER``); ``filling`` first
 replaces a swap-AB split-K pick that leaves most SMs idle (the times table's kernels were
 measured on products of more tiles) by the rule's split-K kernel, so that it can.
 
@@ -23,26 +24,28 @@ import dataclasses
 from ..nvidia.gemm.config import EpilogueKind, HopperGemmConfig
 from ..nvidia.program.enums import SplitReduction
 from .gemm_candidates import Candidate
-from .gemm_geometry import run_ctas, split_count, tile_count
+from .gemm_geometry import IDLE_FRACTION, resident_clusters, run_ctas, split_count
 from .gemm_heuristic import SPLIT_K_64
+from .gemm_select import shipped_times
 
-SCATTER_MIN_RUNS = 5
+SCATTER_MIN_RUNS = 4
 """Runs per tile from which the reduce-scatter beats the serial reduction (H200, 128×64
-tiles: 384×384×16384 in 7 runs 0.81 of cuBLAS against 0.77 serial in 4; 512×512×8192 in 4
-runs 0.80 against 0.90 serial in 2)."""
+tiles: 384×384×16384 in 7 runs 0.95 of cuBLAS against 0.76 serial in 4; 512×512×8192 in 4
+runs in 2×1 clusters 0.96–0.98 against 0.89–0.92 serial in 2, alone 0.88–0.90)."""
 SCATTER_CLUSTER_TILES = 12
-"""Tiles from which the reduce-scatter runs in 1×2 clusters, where the tile columns pair up
-(H200: 384×384×16384 0.85 of cuBLAS against 0.81 alone, 256×512×16384 0.89 against 0.83;
-200×200×20000, 8 tiles, 1.04 against 1.05)."""
-IDLE_FRACTION = 4
-"""A swap-AB split-K pick whose launch takes fewer than ``1 / IDLE_FRACTION`` of the SMs is
-replaced (H200, 256×256×16384: 32 CTAs, 0.61 of cuBLAS; the reduce-scatter in 16 runs 0.72, in
-8 runs 0.79)."""
+"""Tiles from which the reduce-scatter runs in clusters (H200: 384×384×16384 in 1×2 clusters
+0.95 of cuBLAS against 0.89 alone; 256×512×16384, 2 tile rows, in 2×1 clusters 0.96, 1×2 0.93,
+alone 0.84; 512×384×16384, 4 tile rows, in 4×1 clusters 0.90, 1×2 0.86, 2×1 0.84; with 8 tiles
+clusters win or lose by up to 8 %)."""
+CLUSTER_ORDER = ((4, 1), (2, 1), (1, 2), (1, 1))
+"""The reduce-scatter's clusters (``cluster_m``, ``cluster_n``), preferred in this order among
+those that take the most runs: B shared along M by 4 or 2 tile rows, then A along N."""
 
 
 def filling(pick: Candidate, m: int, n: int, k: int, sm_count: int) -> Candidate:
     """``pick``, or the rule's split-K kernel where ``pick`` is a swap-AB split-K kernel whose
-    launch of ``m × n × k`` leaves most of the ``sm_count`` SMs idle (``IDLE_FRACTION``)."""
+    launch of ``m × n × k`` leaves most of the ``sm_count`` SMs idle (``IDLE_FRACTION``; H200,
+    256×256×16384: 32 CTAs, 0.61 of cuBLAS; the reduce-scatter in 8 runs 0.83)."""
     if not (pick.swap and pick.splits):
         return pick
     config = pick.config()
@@ -59,8 +62,8 @@ def with_reduction(
     docstring); any other kernel as it is."""
     if not _serial_alone(config):
         return config, splits
-    twin = _scattered(config, pair=_pairs(config, m, n))
-    if split_count(twin, m, n, k, sm_count) < SCATTER_MIN_RUNS:
+    twin = _scattered(config, _cluster(config, m, n, k, sm_count))
+    if _runs(twin, m, n, k, sm_count) < SCATTER_MIN_RUNS:
         return config, splits
     return twin, None
 
@@ -69,7 +72,7 @@ def scattered_twins(configs: list[HopperGemmConfig]) -> list[HopperGemmConfig]:
     """The kernels ``with_reduction`` can turn ``configs`` into: what a kernel cache must hold
     besides ``configs`` for ``gemm()`` to launch their picks without a compiler."""
     alone = [c for c in configs if _serial_alone(c)]
-    return list(dict.fromkeys(_scattered(c, pair) for c in alone for pair in (False, True)))
+    return list(dict.fromkeys(_scattered(c, shape) for c in alone for shape in CLUSTER_ORDER))
 
 
 def _serial_alone(config: HopperGemmConfig) -> bool:
@@ -82,15 +85,31 @@ def _serial_alone(config: HopperGemmConfig) -> bool:
     )
 
 
-def _pairs(config: HopperGemmConfig, m: int, n: int) -> bool:
-    """The product's tiles are many and its tile columns pair up (``SCATTER_CLUSTER_TILES``)."""
-    return tile_count(config, m, n) >= SCATTER_CLUSTER_TILES and -(-n // config.block_n) % 2 == 0
+def _cluster(config: HopperGemmConfig, m: int, n: int, k: int, sm_count: int) -> tuple[int, int]:
+    """The reduce-scatter's cluster for ``m × n × k`` on ``config``'s tiles: alone below
+    ``SCATTER_CLUSTER_TILES`` tiles, else the first of ``CLUSTER_ORDER`` whose sides divide the
+    tile rows and columns and that takes the most runs on the clusters the device runs at once
+    (the shipped table's device: 30 clusters of 4 on 132 SMs)."""
+    rows, cols = -(-m // config.block_m), -(-n // config.block_n)
+    if rows * cols < SCATTER_CLUSTER_TILES:
+        return 1, 1
+    shapes = [(cm, cn) for cm, cn in CLUSTER_ORDER if rows % cm == 0 and cols % cn == 0]
+    return max(shapes, key=lambda shape: _runs(_scattered(config, shape), m, n, k, sm_count))
 
 
-def _scattered(config: HopperGemmConfig, pair: bool) -> HopperGemmConfig:
+def _runs(config: HopperGemmConfig, m: int, n: int, k: int, sm_count: int) -> int:
+    """``split_count``'s runs for ``config`` on the CTAs that run at once in its clusters."""
+    device = shipped_times().device
+    size = config.cluster_size
+    slots = device.slots(size) if device.sms == sm_count else None
+    return split_count(config, m, n, k, resident_clusters(size, sm_count, slots) * size)
+
+
+def _scattered(config: HopperGemmConfig, cluster: tuple[int, int]) -> HopperGemmConfig:
     return dataclasses.replace(
         config,
         split_reduction=SplitReduction.SCATTERED,
         epilogue=EpilogueKind.REGISTERS,
-        cluster_n=2 if pair else 1,
+        cluster_m=cluster[0],
+        cluster_n=cluster[1],
     )
