@@ -1,5 +1,5 @@
 """Which reduction ``gemm()``'s split-K picks sum with, and in how many runs (``gemm_reduction``,
-``gemm_geometry.split_count``), on the CPU: the reduce-scatter where it takes five runs or
+``gemm_geometry.split_count``), on the CPU: the reduce-scatter where it takes four runs or
 more, in clusters along M over 2 or 4 tile rows or else in 1×2 where the tile columns pair up,
 the serial reduction below;
 a swap-AB split-K pick that leaves most SMs idle replaced by the rule's split-K kernel; and the

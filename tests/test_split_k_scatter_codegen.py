@@ -5,7 +5,7 @@ A pass loads ``RUNS_IN_FLIGHT`` runs' vectors of one or two groups of the thread
 loads past a tile's last run reading the workspace's partial of zeros: 8 and 16 16-byte loads.
 With a select of zero after each load instead, ptxas copies each loaded vector out before it
 issues the next load, so the pass waits out one L2 latency per run (measured on an H200:
-384×384×16384 0.84 of cuBLAS against 0.90; docs/benchmarks.md).
+384×384×16384 0.90 of cuBLAS against 0.95; docs/benchmarks.md).
 """
 
 from __future__ import annotations

@@ -62,8 +62,8 @@ def with_reduction(
     docstring); any other kernel as it is."""
     if not _serial_alone(config):
         return config, splits
-    twin = _scattered(config, _cluster(config, m, n, k, sm_count))
-    if _runs(twin, m, n, k, sm_count) < SCATTER_MIN_RUNS:
+    runs, twin = _twin(config, m, n, k, sm_count)
+    if runs < SCATTER_MIN_RUNS:
         return config, splits
     return twin, None
 
@@ -85,16 +85,19 @@ def _serial_alone(config: HopperGemmConfig) -> bool:
     )
 
 
-def _cluster(config: HopperGemmConfig, m: int, n: int, k: int, sm_count: int) -> tuple[int, int]:
-    """The reduce-scatter's cluster for ``m × n × k`` on ``config``'s tiles: alone below
-    ``SCATTER_CLUSTER_TILES`` tiles, else the first of ``CLUSTER_ORDER`` whose sides divide the
-    tile rows and columns and that takes the most runs on the clusters the device runs at once
-    (the shipped table's device: 30 clusters of 4 on 132 SMs)."""
+def _twin(
+    config: HopperGemmConfig, m: int, n: int, k: int, sm_count: int
+) -> tuple[int, HopperGemmConfig]:
+    """The reduce-scatter twin of ``config`` for ``m × n × k``, with its runs: alone below
+    ``SCATTER_CLUSTER_TILES`` tiles, else in the first of ``CLUSTER_ORDER`` whose sides divide
+    the tile rows and columns and that takes the most runs on the clusters the device runs at
+    once (the shipped table's device: 30 clusters of 4 on 132 SMs)."""
     rows, cols = -(-m // config.block_m), -(-n // config.block_n)
-    if rows * cols < SCATTER_CLUSTER_TILES:
-        return 1, 1
-    shapes = [(cm, cn) for cm, cn in CLUSTER_ORDER if rows % cm == 0 and cols % cn == 0]
-    return max(shapes, key=lambda shape: _runs(_scattered(config, shape), m, n, k, sm_count))
+    shapes = [(1, 1)]
+    if rows * cols >= SCATTER_CLUSTER_TILES:
+        shapes = [(cm, cn) for cm, cn in CLUSTER_ORDER if rows % cm == 0 and cols % cn == 0]
+    twins = [_scattered(config, shape) for shape in shapes]
+    return max(((_runs(t, m, n, k, sm_count), t) for t in twins), key=lambda pair: pair[0])
 
 
 def _runs(config: HopperGemmConfig, m: int, n: int, k: int, sm_count: int) -> int:

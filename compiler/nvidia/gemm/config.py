@@ -171,7 +171,12 @@ class HopperGemmConfig(EpilogueStaging):
     def zero_partial_bytes(self) -> int:
         """The reduce-scatter: one consumer warpgroup's partial that is never written, so stays
         zero (its loads past a tile's last run read it and add zeros); 0 for other kernels."""
-        return self.rows_per_consumer * self.block_n * 4 if self.scattered else 0
+        return self.consumer_partial_bytes if self.scattered else 0
+
+    @property
+    def consumer_partial_bytes(self) -> int:
+        """One consumer warpgroup's f32 partial sums of a tile (a workspace slot's)."""
+        return self.rows_per_consumer * self.block_n * 4
 
     @property
     def partial_tile_bytes(self) -> int:

@@ -144,7 +144,7 @@ def _slice_sums(
     got = [f"%{placed}_s{i}" for i in range(GROUPS_AT_ONCE)]
     w.stmt(f"llvm.br ^{loop}({', '.join([lo] + [zero] * count)} : {_types(count)})")
     w.block(loop, [(group, "i32")] + [(v, VEC) for v in held])
-    em.cond_br(w.icmp("ult", group, hi), body, f"{done}")
+    em.cond_br(w.icmp("ult", group, hi), body, done)
     em.open(body)
     em.cond_br(w.icmp("ult", w.addi(group, 1), hi), pair, single)
     for label, width in ((pair, GROUPS_AT_ONCE), (single, 1)):

@@ -47,9 +47,9 @@ HANDOFF_BARRIER = 5
 """Named barrier ``HANDOFF_BARRIER + c`` orders consumer warpgroup ``c``'s partial and flag."""
 VEC = "vector<4xf32>"
 GROUP_STRIDE = 128 * 4
+"""Floats from one group of four of a thread's partial to its next (``groups``)."""
 PARTIALS_AT = WORKSPACE_FLAG_BYTES
 """The workspace's byte offset past its flags."""
-"""Floats from one group of four of a thread's partial to its next (``groups``)."""
 PARTIAL_FLOATS_IN_FLIGHT = 128
 """Floats per thread a split-K tile's last run keeps in flight while it reads the partials."""
 
@@ -59,8 +59,7 @@ def slot_pointers(em: GemmEmitter, index: str, cta: str) -> tuple[str, str]:
     w, cfg = em.w, em.config
     slot = w.add(w.muli(cta, 2), index)
     flag = em.elem(ARGS.workspace, slot, "i32", PTR_GLOBAL)
-    partial_bytes = cfg.rows_per_consumer * cfg.block_n * 4
-    offset = w.addi(w.muli(slot, partial_bytes), PARTIALS_AT + cfg.zero_partial_bytes)
+    offset = w.addi(w.muli(slot, cfg.consumer_partial_bytes), PARTIALS_AT + cfg.zero_partial_bytes)
     return flag, em.elem(ARGS.workspace, offset, "i8", PTR_GLOBAL)
 
 
