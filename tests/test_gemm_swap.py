@@ -70,7 +70,7 @@ def test_a_column_major_c_becomes_the_kernels_row_major_c():
 
 @pytest.mark.parametrize(
     "why",
-    ["no C", "C not TMA-addressable", "a width an MN-major B cannot take"],
+    ["no C", "C not TMA-addressable", "a width an MN-major B cannot take", "a 1x1 C"],
 )
 def test_where_the_swapped_kernel_cannot_run_the_answer_is_none(why):
     m, n, k = 1000, 1200, 1024
@@ -82,9 +82,13 @@ def test_where_the_swapped_kernel_cannot_run_the_answer_is_none(why):
     elif why == "C not TMA-addressable":
         odd = matrix("C", m, n, lead=n + 1, at=BASE * 8, tma=False)  # rows 2 bytes off 16
         assert swapped_product(base, variant(a, b, odd), a, b, odd) is None
-    else:  # a column-major A: Aᵀ is the kernel's MN-major B, whose widths are multiples of 64
-        a_col = matrix("A", m, k, Layout.COL)
+    elif why == "a width an MN-major B cannot take":  # Aᵀ: the kernel's MN-major B
+        a_col = matrix("A", m, k, Layout.COL)  # (whose widths are multiples of 64)
         assert swapped_product(base, variant(a_col, b, c), a_col, b, c) is None
+    else:  # a dot product: C's transpose reads row-major too, not as the kernel's Cᵀ
+        row, column = matrix("A", 1, k), matrix("B", k, 1, at=BASE * 4)
+        dot = matrix("C", 1, 1, at=BASE * 8, tma=False)
+        assert swapped_product(base, variant(row, column, dot), row, column, dot) is None
 
 
 def test_transposed_keeps_matrix_validation():

@@ -72,8 +72,10 @@ def swapped_product(
 ) -> SwappedProduct | None:
     """``base``'s tile and schedule on ``Cᵀ = Bᵀ·Aᵀ`` for the operands ``a``, ``b``, ``c`` of
     one (unbatched) product, whose dtypes ``variant`` gives; None where that kernel cannot run:
-    without a C, with a C that TMA cannot store, or where no configuration of ``base``'s tile
-    takes the transposed layouts (a width that is not a multiple of 64 needs a row-major A)."""
+    without a C, with a C that TMA cannot store, where no configuration of ``base``'s tile
+    takes the transposed layouts (a width that is not a multiple of 64 needs a row-major A), or
+    where a transposed view does not read as the flipped layout (a 1×1 C is row-major both
+    ways, so its transpose is no column-major Cᵀ)."""
     if c is None or not c.tma_ready:
         return None
     layouts = (layout_of(x.layout) for x in (a, b, c))
@@ -82,4 +84,9 @@ def swapped_product(
         config = with_variant(base, flipped)
     except GemmConfigError:
         return None
-    return SwappedProduct(config, b.transposed("Bᵀ"), a.transposed("Aᵀ"), c.transposed("Cᵀ"))
+    product = SwappedProduct(config, b.transposed("Bᵀ"), a.transposed("Aᵀ"), c.transposed("Cᵀ"))
+    views = (product.a, product.b, product.c)
+    wanted = (config.a_layout, config.b_layout, config.c_layout)
+    if any(layout_of(x.layout) is not w for x, w in zip(views, wanted, strict=True)):
+        return None
+    return product
