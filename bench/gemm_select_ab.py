@@ -36,7 +36,8 @@ def picks(tables: list[str], shapes: list[tuple[int, int, int]]) -> dict[tuple, 
     """Each shape's ``Candidate`` under each table (in the order of ``tables``), on as many SMs
     as the table's device has."""
     from warpsched.runtime.gemm_select import choose
-    from warpsched.runtime.gemm_times import MeasuredTimes, Product
+    from warpsched.runtime.gemm_times import Product
+    from warpsched.runtime.gemm_times_model import MeasuredTimes
 
     models = [MeasuredTimes(Path(t).read_text(), t) for t in tables]
     return {s: [choose(t, Product.of(*s), t.device.sms) for t in models] for s in shapes}

@@ -3,7 +3,7 @@
     python bench/gemm_select_cv.py [TABLE.tsv] [--shufflings N] [--fitted-on OTHER.tsv]
 
 Every product of the table (the shipped one by default) is picked by a model
-(``gemm_times.MeasuredTimes``) fitted without its fold, as ``gemm_select.select_kernel`` picks
+(``gemm_times_model.MeasuredTimes``) fitted without its fold, as ``gemm_select.select_kernel`` picks
 (``gemm_select.pick``): the fastest predicted kernel where it beats the rule's by ``SWITCH``,
 the rule's otherwise.  ``--fitted-on`` fits the models to another table of the same products
 (measured on another device) and scores their picks on ``TABLE``'s times: how well one
@@ -46,7 +46,8 @@ def cross_validate(
     the models fitted to ``text`` or to the table ``fitted_on`` (its text and source), whose
     products must be ``text``'s in the same order (``ValueError`` otherwise)."""
     from warpsched.runtime.gemm_select import pick, rule_kernel
-    from warpsched.runtime.gemm_times import MeasuredTimes, read
+    from warpsched.runtime.gemm_times import read
+    from warpsched.runtime.gemm_times_model import MeasuredTimes
 
     device, candidates, products, times = read(text, source)
     columns = set(candidates)

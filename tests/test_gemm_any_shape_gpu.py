@@ -263,7 +263,8 @@ def test_the_kernels_gemm_picks_by_measured_times(m, n, k, b_cols):
     from warpsched.runtime.gemm_times import Product, row_starts
 
     (off_a, odd_a), (off_b, odd_b) = row_starts(k * 2), row_starts(b_cols * 2)
-    pick = select_kernel(Product(m, n, k, off_a, off_b, odd_a, odd_b), 132)
+    product = Product(m, n, k, off_a, off_b, odd_a, odd_b)
+    pick = select_kernel(product, 132, torch.cuda.get_device_name(0))  # as gemm() picks
     assert pick.swap or pick.cluster_n > 1
     assert pick != Candidate.of_attributes(shape_attributes(m, n, 132, k, not off_a, not off_b))
     gen = torch.Generator(device="cuda").manual_seed(m + n + k)

@@ -16,16 +16,27 @@ from warpsched.runtime.gemm_candidates import Candidate
 from warpsched.runtime.gemm_geometry import split_count
 from warpsched.runtime.gemm_heuristic import SPLIT_K_64, SPLIT_K_64_CONFIG
 from warpsched.runtime.gemm_kernel import GemmKernel
-from warpsched.runtime.gemm_reduction import filling, scattered_twins, with_reduction
+from warpsched.runtime.gemm_reduction import (
+    SCATTER_SPEEDUP,
+    as_launched,
+    filling,
+    scattered_twins,
+    with_reduction,
+)
 from warpsched.runtime.gemm_select import select_kernel
 from warpsched.runtime.gemm_times import Product
 
 SMS = 132
 
 
-def _plan(m: int, n: int, k: int) -> tuple[HopperGemmConfig, int]:
-    """The kernel and runs per tile ``gemm()`` launches for a row-major bf16 product."""
-    pick = filling(select_kernel(Product.of(m, n, k), SMS), m, n, k, SMS)
+DEVICES = ("NVIDIA H100 80GB HBM3", "NVIDIA H200")
+"""The devices of the shipped times tables (``gemm_times.TABLES``)."""
+
+
+def _plan(m: int, n: int, k: int, device: str = DEVICES[0]) -> tuple[HopperGemmConfig, int]:
+    """The kernel and runs per tile ``gemm()`` launches for a row-major bf16 product on
+    ``device``."""
+    pick = filling(select_kernel(Product.of(m, n, k), SMS, device), m, n, k, SMS)
     config, splits = with_reduction(pick.config(), m, n, k, pick.splits, SMS)
     return config, splits or split_count(config, m, n, k, SMS)
 
@@ -45,8 +56,10 @@ def _plan(m: int, n: int, k: int) -> tuple[HopperGemmConfig, int]:
         ((64, 128, 32768), (1, 1), 33),  # 2 tiles
     ],
 )
-def test_many_runs_take_the_reduce_scatter(shape, cluster, runs):
-    config, splits = _plan(*shape)
+@pytest.mark.parametrize("device", DEVICES)
+def test_many_runs_take_the_reduce_scatter(shape, cluster, runs, device):
+    """Whichever table picks (each times the serial reduction: ``as_launched``)."""
+    config, splits = _plan(*shape, device)
     assert config.scattered and config.epilogue.value == "registers"
     assert ((config.cluster_m, config.cluster_n), splits) == (cluster, runs)
 
@@ -78,6 +91,23 @@ def test_kernels_other_than_one_cta_per_run_split_k_are_kept():
     ]
     for config in cases:
         assert with_reduction(config, 200, 200, 20000, 3, SMS) == (config, 3)
+
+
+def test_the_tables_serial_times_count_at_the_reduce_scatters_speed():
+    """``as_launched`` scales the predicted time of a split-K kernel that ``with_reduction``
+    turns into the reduce-scatter (the rule's 128×64 at 384×384×16384, 7 runs) by
+    ``SCATTER_SPEEDUP``; the serial swap-AB split-K kernel, a data-parallel kernel and the rule's
+    kernel where it keeps the serial reduction (3 runs at 384×768×8192) keep theirs."""
+    rule = Candidate.of_attributes(SPLIT_K_64)
+    swap = Candidate.parse("swap_coop_128x64_s8_split4")
+    plain = Candidate.parse("coop_128x128_s5")
+    times = {rule: 20.0, swap: 19.0, plain: 30.0}
+    assert as_launched(times, 384, 384, 16384, SMS) == {
+        rule: 20.0 * SCATTER_SPEEDUP,
+        swap: 19.0,
+        plain: 30.0,
+    }
+    assert as_launched(times, 384, 768, 8192, SMS) == times
 
 
 def test_an_idle_swap_split_k_pick_is_replaced_by_the_rules_kernel():

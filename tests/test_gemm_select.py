@@ -20,6 +20,7 @@ from warpsched.runtime.gemm_candidates import Candidate, CandidateNameError
 from warpsched.runtime.gemm_checks import check_splits
 from warpsched.runtime.gemm_geometry import split_count
 from warpsched.runtime.gemm_heuristic import shape_attributes
+from warpsched.runtime.gemm_reduction import as_launched
 from warpsched.runtime.gemm_select import (
     SWITCH,
     select_kernel,
@@ -28,9 +29,11 @@ from warpsched.runtime.gemm_select import (
 )
 from warpsched.runtime.gemm_times import (
     TABLE,
+    TABLES,
     Device,
     Product,
     TimesTableError,
+    heading,
     read,
     row_starts,
     takes,
@@ -149,7 +152,7 @@ def test_the_pick_is_the_rule_or_a_clearly_faster_kernel(m, n, k, a_start, b_sta
         shape_attributes(m, n, H100, k, not product.off_a, not product.off_b)
     )
     if pick != rule:
-        predicted = shipped_times().predict(product)
+        predicted = as_launched(shipped_times().predict(product), m, n, k, H100)
         assert predicted[rule] >= SWITCH * predicted[pick]
         assert pick == min(predicted, key=predicted.get)
     _assert_launches(pick, m, n, k)
@@ -219,17 +222,27 @@ def test_a_bad_table_names_its_line(text, message):
         read(text, "t.tsv")
 
 
-def test_the_shipped_table_is_what_its_writer_writes(tmp_path, monkeypatch):
-    """``bench/gemm_select_data.py table`` (``gemm_select_table``) rewrites the shipped table
-    from itself byte for byte (its kernels, times and provenance line), so a new extension can
-    be joined to it when the runs behind it are gone, and a table edited by hand or a renamed
-    kernel shows here."""
+@pytest.mark.parametrize("path", TABLES, ids=lambda p: p.name)
+def test_a_shipped_table_is_what_its_writer_writes(tmp_path, monkeypatch, path):
+    """``bench/gemm_select_data.py table`` (``gemm_select_table``) rewrites each shipped table
+    from itself byte for byte (its kernels, times, provenance and device lines), so a new
+    extension can be joined to it when the runs behind it are gone, and a table edited by hand
+    or a renamed kernel shows here."""
     monkeypatch.syspath_prepend(str(BENCH))
     import gemm_select_table
 
     out = tmp_path / "times.tsv"
-    gemm_select_table.table(str(out), [str(TABLE)], "NVIDIA H100 80GB HBM3", [])
-    assert out.read_text() == TABLE.read_text()
+    gemm_select_table.table(str(out), [str(path)], heading(path)[0].name, [])
+    assert out.read_text() == path.read_text()
+
+
+def test_each_device_reads_the_table_measured_on_it():
+    """``shipped_times`` by CUDA's device name: the H200's table on an H200, the H100's on an
+    H100 and on any device no table names."""
+    assert [heading(path)[0].name for path in TABLES] == ["NVIDIA H100 80GB HBM3", "NVIDIA H200"]
+    assert shipped_times("NVIDIA H200").device.name == "NVIDIA H200"
+    for name in ("NVIDIA H100 80GB HBM3", "NVIDIA H800", ""):
+        assert shipped_times(name).device.name == "NVIDIA H100 80GB HBM3"
 
 
 def test_a_remeasure_writes_the_table_anew_from_its_own_lines(tmp_path, monkeypatch):

@@ -131,7 +131,8 @@ def test_gemm_sums_many_runs_with_the_reduce_scatter(shape):
 
     m, n, k = shape
     sms = torch.cuda.get_device_properties(0).multi_processor_count
-    pick = filling(select_kernel(Product.of(m, n, k), sms), m, n, k, sms)
+    pick = select_kernel(Product.of(m, n, k), sms, torch.cuda.get_device_name(0))
+    pick = filling(pick, m, n, k, sms)
     assert with_reduction(pick.config(), m, n, k, pick.splits, sms)[0].scattered
     gen = torch.Generator(device="cuda").manual_seed(7)
     a = torch.randn(m, k, device="cuda", generator=gen).to(torch.bfloat16)

@@ -140,6 +140,12 @@ def device_sm_count(device_ordinal: int = 0) -> int:
     return device_attribute(_device(device_ordinal), "MULTIPROCESSOR_COUNT")
 
 
+def device_name(device_ordinal: int = 0) -> str:
+    """The name CUDA gives device ``device_ordinal`` (``"NVIDIA H200"``)."""
+    raw = check(cuda_driver().cuDeviceGetName(256, _device(device_ordinal)), "cuDeviceGetName")
+    return raw.split(b"\0", 1)[0].decode(errors="replace").strip()
+
+
 def device_capability(device_ordinal: int = 0) -> tuple[int, int]:
     """``(major, minor)`` compute capability of CUDA device ``device_ordinal`` (H100: (9, 0))."""
     device = _device(device_ordinal)

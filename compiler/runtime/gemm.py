@@ -40,7 +40,7 @@ from .gemm_dispatch import (
     staging,
 )
 from .gemm_heuristic import default_config
-from .gemm_kernel import GemmKernel, sm_count
+from .gemm_kernel import GemmKernel, gpu_name, sm_count
 from .gemm_reduction import filling, with_reduction
 from .gemm_select import select_kernel
 from .gemm_swap import swapped_product, with_variant
@@ -222,7 +222,8 @@ def _gemm_2d(a, b, out, config, table, stream, batch: Batch | None = None):
         entries = batch.count if batch else 1
         sms = sm_count(a_arg.device or 0)
         if batch is None:
-            pick = filling(select_kernel(facts, sms), m, n, k, sms)
+            pick = select_kernel(facts, sms, gpu_name(a_arg.device or 0))
+            pick = filling(pick, m, n, k, sms)
             base, splits = pick.config(), pick.splits
             if pick.swap:
                 product = swapped_product(base, variant, a_arg, b_arg, c_arg)

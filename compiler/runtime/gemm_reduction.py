@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..nvidia.gemm.config import EpilogueKind, HopperGemmConfig
+from ..nvidia.gemm.config import Decomposition, EpilogueKind, HopperGemmConfig
 from ..nvidia.program.enums import SplitReduction
 from .gemm_candidates import Candidate
 from .gemm_geometry import IDLE_FRACTION, resident_clusters, run_ctas, split_count
 from .gemm_heuristic import SPLIT_K_64
-from .gemm_select import shipped_times
+from .gemm_times import TABLE, heading
 
 SCATTER_MIN_RUNS = 4
 """Runs per tile from which the reduce-scatter beats the serial reduction (H200, 128×64
@@ -37,6 +37,10 @@ SCATTER_CLUSTER_TILES = 12
 0.95 of cuBLAS against 0.89 alone; 256×512×16384, 2 tile rows, in 2×1 clusters 0.96, 1×2 0.93,
 alone 0.84; 512×384×16384, 4 tile rows, in 4×1 clusters 0.90, 1×2 0.86, 2×1 0.84; with 8 tiles
 clusters win or lose by up to 8 %)."""
+SCATTER_SPEEDUP = 0.92
+"""The reduce-scatter's time over the serial reduction's for the same product, at most (H200,
+``bench/split_k_scatter.py``: 512×512×8192 0.89 → 0.97 of cuBLAS, 0.92 of the time; 384×384×16384
+0.75 → 0.95, 0.79): what ``as_launched`` scales the times table's serial times by."""
 CLUSTER_ORDER = ((4, 1), (2, 1), (1, 2), (1, 1))
 """The reduce-scatter's clusters (``cluster_m``, ``cluster_n``), preferred in this order among
 those that take the most runs: B shared along M by 4 or 2 tile rows, then A along N."""
@@ -54,6 +58,28 @@ def filling(pick: Candidate, m: int, n: int, k: int, sm_count: int) -> Candidate
     return Candidate.of_attributes(SPLIT_K_64)
 
 
+def as_launched(
+    predicted: dict[Candidate, float], m: int, n: int, k: int, sm_count: int
+) -> dict[Candidate, float]:
+    """``predicted`` times of kernels on ``m × n × k`` as ``gemm()`` launches them: a times
+    table measured its split-K kernels with the serial reduction, so a kernel that
+    ``with_reduction`` turns into the reduce-scatter there runs in ``SCATTER_SPEEDUP`` of its
+    time (without it, 384×384×16384 went to a swap-AB split-K kernel predicted 3 % faster than
+    the rule's serial one, where the reduce-scatter runs 20 % faster)."""
+    return {
+        c: t * SCATTER_SPEEDUP if _takes_scatter(c, m, n, k, sm_count) else t
+        for c, t in predicted.items()
+    }
+
+
+def _takes_scatter(candidate: Candidate, m: int, n: int, k: int, sm_count: int) -> bool:
+    """Whether ``with_reduction`` launches ``candidate`` on ``m × n × k`` as the reduce-scatter."""
+    if candidate.decomposition is not Decomposition.SPLIT_K or candidate.swap:
+        return False  # decided before a configuration is built
+    config = candidate.config()
+    return _serial_alone(config) and _twin(config, m, n, k, sm_count)[0] >= SCATTER_MIN_RUNS
+
+
 def with_reduction(
     config: HopperGemmConfig, m: int, n: int, k: int, splits: int | None, sm_count: int
 ) -> tuple[HopperGemmConfig, int | None]:
@@ -63,9 +89,7 @@ def with_reduction(
     if not _serial_alone(config):
         return config, splits
     runs, twin = _twin(config, m, n, k, sm_count)
-    if runs < SCATTER_MIN_RUNS:
-        return config, splits
-    return twin, None
+    return (twin, None) if runs >= SCATTER_MIN_RUNS else (config, splits)
 
 
 def scattered_twins(configs: list[HopperGemmConfig]) -> list[HopperGemmConfig]:
@@ -102,7 +126,7 @@ def _twin(
 
 def _runs(config: HopperGemmConfig, m: int, n: int, k: int, sm_count: int) -> int:
     """``split_count``'s runs for ``config`` on the CTAs that run at once in its clusters."""
-    device = shipped_times().device
+    device = heading(TABLE)[0]
     size = config.cluster_size
     slots = device.slots(size) if device.sms == sm_count else None
     return split_count(config, m, n, k, resident_clusters(size, sm_count, slots) * size)

@@ -1,29 +1,20 @@
-"""Predicted kernel times for a product, from a table of measured ones.
+"""The times tables ``gemm()`` picks its kernel by, and the wave features a model of them reads.
 
-The table (``gemm_times_h100.tsv``, written by ``bench/gemm_select_data.py``) holds the time of
-every ``Candidate`` on a few thousand products measured on one GPU.  ``MeasuredTimes.predict``
-estimates each candidate's time on any product in two steps:
+A table (``gemm_times_h100.tsv``, ``gemm_times_h200.tsv``, written by
+``bench/gemm_select_data.py``; ``read``) holds the time of every ``Candidate`` on a few thousand
+products measured on one GPU.  ``wave_features`` describes a candidate's launch on a product
+(``gemm_times_model`` fits the times to it):
 
-1. **Waves.**  A persistent kernel runs its units of work (tiles, or a cluster's block of them)
-   in waves of as many as the device holds at once (one per SM, or the clusters that fit), so
-   its time is about ``w0 + w1·waves + w2·work + w3·split + (w4·off_a + w5·off_b + w6·waste +
-   w7·busy + w9·odd_a + w10·odd_b)·work + w8·k-blocks``: ``work`` is the k-blocks one CTA walks
-   (waves × k-blocks; stream-K: its share of all of them; split-K: waves × k-blocks per run),
-   ``split`` split-K's partial-sum traffic, ``off_a``, ``off_b`` say that A's or B's rows start
-   off 128-byte boundaries and ``odd_a``, ``odd_b`` that some start on an odd multiple of 16
-   bytes (a 128-byte box row then spans five 32-byte sectors, not four), ``waste`` is the
-   fraction of the tiles' elements past M or N, and ``busy`` the fraction of the device's slots
-   a wave's units occupy (the operands' traffic through L2 grows with it).  The weights are
-   fitted per candidate by least squares on the relative error.  (Five-fold cross-validation on
-   the shipped table, every product's pick from a model fitted without its fold: ``waste``,
-   ``busy`` and k-blocks lifted the mean ratio of the fastest kernel's time to the pick's from
-   0.963 to 0.970, and cut the products where the pick loses more than 10 % from 300 to 218 of
-   2420; ``odd_a``, ``odd_b`` then, over four shufflings, from 0.973 to 0.976, and from 833 to
-   657 of 9680.)
-2. **Neighbours.**  The fit's error on the ``NEIGHBOURS`` measured products nearest to the one
-   asked for (in log M, log N, log K and the two alignments) corrects it, weighted by nearness:
-   what waves do not explain (L2 traffic, a tile's fit to the product's edges) varies slowly
-   with the shape.
+**Waves.**  A persistent kernel runs its units of work (tiles, or a cluster's block of them)
+in waves of as many as the device holds at once (one per SM, or the clusters that fit), so
+its time is about ``w0 + w1·waves + w2·work + w3·split + (w4·off_a + w5·off_b + w6·waste +
+w7·busy + w9·odd_a + w10·odd_b)·work + w8·k-blocks``: ``work`` is the k-blocks one CTA walks
+(waves × k-blocks; stream-K: its share of all of them; split-K: waves × k-blocks per run),
+``split`` split-K's partial-sum traffic, ``off_a``, ``off_b`` say that A's or B's rows start
+off 128-byte boundaries and ``odd_a``, ``odd_b`` that some start on an odd multiple of 16
+bytes (a 128-byte box row then spans five 32-byte sectors, not four), ``waste`` is the
+fraction of the tiles' elements past M or N, and ``busy`` the fraction of the device's slots
+a wave's units occupy (the operands' traffic through L2 grows with it).
 
 A candidate computing ``Cᵀ = Bᵀ·Aᵀ`` sees the product transposed (its M is N).  The table's
 header names its device, SM count and the clusters of each size the device runs at once.
@@ -31,6 +22,7 @@ header names its device, SM count and the clusters of each size the device runs 
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,11 +32,6 @@ from .gemm_candidates import Candidate
 from .gemm_geometry import resident_clusters, run_ctas, split_count
 from .gemm_heuristic import ROW_ALIGN
 
-NEIGHBOURS = 10
-SEARCH_WINDOW = 200
-"""The nearest products searched first for each candidate's ``NEIGHBOURS`` measured ones."""
-NEAR = 0.3
-"""Distance added to every neighbour's before it is inverted into a weight."""
 ALIGNMENT_WEIGHT = 3.0
 """How far apart (in octaves of M, N or K) rows on and off 128-byte boundaries count."""
 SECTOR = 32
@@ -99,7 +86,7 @@ class Product:
 
     @property
     def key(self) -> tuple[float, ...]:
-        """Where the product lies for the neighbour search."""
+        """Where the product lies for the neighbour search (``gemm_times_model``)."""
         return (
             math.log2(self.m),
             math.log2(self.n),
@@ -112,10 +99,11 @@ class Product:
 @dataclass(frozen=True)
 class Device:
     """What the wave count needs of the GPU: its SMs and how many clusters of each size it runs
-    at once."""
+    at once; and its name (CUDA's), which says whose table it is."""
 
     sms: int
     cluster_slots: dict[int, int]
+    name: str = ""
 
     def slots(self, cluster_size: int) -> int:
         return self.sms if cluster_size == 1 else self.cluster_slots[cluster_size]
@@ -182,57 +170,6 @@ def _config(candidate: Candidate) -> HopperGemmConfig:
     return _CONFIGS[candidate]
 
 
-class MeasuredTimes:
-    """The times table ``text`` (see ``read``) and the model fitted to it."""
-
-    def __init__(self, text: str, source: str = "<times>") -> None:
-        self.device, self.candidates, self.products, times = read(text, source)
-        import numpy as np
-
-        self._np = np
-        self._keys = np.array([p.key for p in self.products])
-        self._weights = []
-        residuals = np.full((len(self.products), len(self.candidates)), np.nan)
-        for j, candidate in enumerate(self.candidates):
-            measured = np.array([row[j] for row in times])
-            have = ~np.isnan(measured)
-            x = np.array(
-                [
-                    wave_features(candidate, p, self.device)
-                    for p, h in zip(self.products, have, strict=True)
-                    if h
-                ]
-            )
-            t = measured[have]
-            w, *_ = np.linalg.lstsq(x / t[:, None], np.ones_like(t), rcond=None)
-            residuals[have, j] = np.log(t / np.maximum(x @ w, 1e-9))
-            self._weights.append(w)
-        self._residuals = residuals
-
-    def predict(self, p: Product) -> dict[Candidate, float]:
-        """The estimated time (µs) on ``p`` of each candidate that launches on it (``takes``)."""
-        np = self._np
-        distance = np.linalg.norm(self._keys - np.array(p.key), axis=1)
-        order = np.argsort(distance, kind="stable")
-        for window in (SEARCH_WINDOW, len(order)):  # the nearest first: enough almost always
-            residual = self._residuals[order[:window]]
-            usable = ~np.isnan(residual)
-            counted = np.cumsum(usable, axis=0)
-            if counted[-1].min() >= NEIGHBOURS:
-                break
-        nearest = usable & (counted <= NEIGHBOURS)
-        order = order[: len(residual)]
-        weight = nearest / (distance[order] + NEAR)[:, None]
-        correction = (np.where(nearest, residual, 0.0) * weight).sum(0) / weight.sum(0)
-        out = {}
-        for j, candidate in enumerate(self.candidates):
-            if not takes(candidate, p, self.device):
-                continue
-            base = float(np.dot(wave_features(candidate, p, self.device), self._weights[j]))
-            out[candidate] = max(base, 1e-9) * math.exp(float(correction[j]))
-        return out
-
-
 def read(text: str, source: str) -> tuple[Device, list[Candidate], list[Product], list[list]]:
     """A times table: ``#`` comment lines (one ``# device: sms N; cluster_slots S:C ...``), a
     header ``m n k`` and candidate names, then one tab-separated row per product of its sizes
@@ -263,8 +200,8 @@ def read(text: str, source: str) -> tuple[Device, list[Candidate], list[Product]
 
 
 def _device(line: str, where: str) -> Device:
-    """``# device: sms 132; cluster_slots 2:66 4:30 8:15`` (anything after a ``;`` more is
-    ignored)."""
+    """``# device: name NVIDIA H200; sms 132; cluster_slots 2:66 4:30 8:15`` (the name is
+    optional; any other ``;`` field is ignored)."""
     fields = dict(
         part.strip().split(" ", 1) for part in line[len("# device:") :].split(";") if part.strip()
     )
@@ -272,7 +209,7 @@ def _device(line: str, where: str) -> Device:
         slots = dict(
             tuple(int(x) for x in pair.split(":")) for pair in fields["cluster_slots"].split()
         )
-        return Device(int(fields["sms"]), slots)
+        return Device(int(fields["sms"]), slots, fields.get("name", "").strip())
     except (KeyError, ValueError) as exc:
         raise TimesTableError(
             f"{where}: expected '# device: sms N; cluster_slots S:C ...'"
@@ -280,3 +217,14 @@ def _device(line: str, where: str) -> Device:
 
 
 TABLE = Path(__file__).with_name("gemm_times_h100.tsv")
+"""The H100 SXM's table: the products every shipped table measures, and the one ``gemm()``
+reads on a device no table names (``gemm_select.shipped_times``)."""
+TABLES = (TABLE, Path(__file__).with_name("gemm_times_h200.tsv"))
+"""Every shipped times table, each measured on the device its ``# device:`` line names."""
+
+
+@functools.cache
+def heading(path: Path) -> tuple[Device, list[Candidate]]:
+    """The device and the kernels of the times table at ``path`` (read once)."""
+    device, candidates, _, _ = read(path.read_text(), path.name)
+    return device, candidates
