@@ -26,6 +26,7 @@ import functools
 
 from ..nvidia.gemm.config import EpilogueKind, HopperGemmConfig, OutDtype
 from ..nvidia.program.enums import BatchMode
+from .driver import device_name
 from .gemm_checks import Batch, layout_of
 from .gemm_dispatch import (
     INPUT_DTYPES,
@@ -40,7 +41,7 @@ from .gemm_dispatch import (
     staging,
 )
 from .gemm_heuristic import default_config
-from .gemm_kernel import GemmKernel, gpu_name, sm_count
+from .gemm_kernel import GemmKernel, sm_count
 from .gemm_reduction import filling, with_reduction
 from .gemm_select import select_kernel
 from .gemm_swap import swapped_product, with_variant
@@ -48,6 +49,13 @@ from .gemm_times import Product
 from .tensors import Layout, TensorArgumentError, as_matrix, short_dtype, torch_dtype
 
 _KERNELS: dict[HopperGemmConfig, GemmKernel] = {}
+
+
+@functools.cache
+def gpu_name(device: int) -> str:
+    """The name of CUDA device ``device`` (asked once per process): whose shipped times table
+    ``gemm()`` picks by (``gemm_select.shipped_times``)."""
+    return device_name(device)
 
 
 def kernel_for(config: HopperGemmConfig) -> GemmKernel:

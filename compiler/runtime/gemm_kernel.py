@@ -27,7 +27,7 @@ from ..nvidia.datapaths.wgmma.operands import c_tensor_map_shape, tensor_map_sha
 from ..nvidia.gemm.config import MAX_SPLITTING_CTAS, EpilogueKind, HopperGemmConfig
 from .cache import KernelCache
 from .compiled import CompiledKernel, compile_cached, compile_key
-from .driver import current_context, device_name, device_sm_count, stream_handle
+from .driver import current_context, device_sm_count, stream_handle
 from .epilogue_args import EpilogueArgs, GemmArgumentError
 from .epilogue_args import params as epilogue_params
 from .gemm_checks import Batch, check_call, launch_runs
@@ -53,13 +53,6 @@ NO_EPILOGUE = EpilogueArgs()
 def sm_count(device: int) -> int:
     """The SM count of CUDA device ``device`` (asked once per process)."""
     return device_sm_count(device)
-
-
-@functools.cache
-def gpu_name(device: int) -> str:
-    """The name of CUDA device ``device`` (asked once per process): which shipped times table
-    ``gemm()`` picks by (``gemm_select.shipped_times``)."""
-    return device_name(device)
 
 
 class GemmKernel:
