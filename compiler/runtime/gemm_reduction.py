@@ -76,8 +76,8 @@ def _takes_scatter(candidate: Candidate, m: int, n: int, k: int, sm_count: int) 
     """Whether ``with_reduction`` launches ``candidate`` on ``m × n × k`` as the reduce-scatter."""
     if candidate.decomposition is not Decomposition.SPLIT_K or candidate.swap:
         return False  # decided before a configuration is built
-    config = candidate.config()
-    return _serial_alone(config) and _twin(config, m, n, k, sm_count)[0] >= SCATTER_MIN_RUNS
+    launched, _ = with_reduction(candidate.config(), m, n, k, candidate.splits, sm_count)
+    return launched.scattered
 
 
 def with_reduction(

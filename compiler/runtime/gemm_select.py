@@ -65,8 +65,8 @@ def choose(times: MeasuredTimes, product: Product, sm_count: int) -> Candidate:
     rule = rule_kernel(product, sm_count)
     if sm_count != times.device.sms or rule not in times.candidates:
         return rule
-    p = product
-    return pick(as_launched(times.predict(p), p.m, p.n, p.k, sm_count), rule)
+    predicted = times.predict(product)
+    return pick(as_launched(predicted, product.m, product.n, product.k, sm_count), rule)
 
 
 def rule_kernel(p: Product, sm_count: int) -> Candidate:
