@@ -2,8 +2,9 @@
 
 The swap-AB kernels (``C^T = B^T·A^T``: A and B read through their transposed views, C stored
 column-major, tiles of any multiple of 8 rows of M) on ragged, one-wave and multi-wave shapes,
-``gemm()`` writing a column-major ``out`` directly, and ``gemm()`` running a tuning table's
-swap-AB entry; every output poisoned with NaN first.
+rings deep enough that C is staged in passes, ``gemm()`` writing a column-major ``out``
+directly, and ``gemm()`` running a tuning table's swap-AB entry; every output poisoned with NaN
+first.
 ``column_major_configs`` lists what ``bench/gemm_vs_cublas.py prepare`` compiles for them.
 """
 
@@ -29,6 +30,12 @@ SWAP = {
     "coop_128x256_sk": {"block_n": 256, "stages": 3, "decomposition": "stream_k"},
     "pp_64x80": {"consumers": "pingpong", "block_m": 64, "block_n": 80, "stages": 8},
     "pp_128x96_f32": {"consumers": "pingpong", "block_n": 96, "stages": 4, "out_dtype": "f32"},
+    # C staged in passes beside a deep ring: 3 of 72 columns (the last overlapping the second),
+    # 2 of 56 in a 1x2 cluster, 4 of 32 for ping-pong, an f32 C in 2 passes of 128 columns.
+    "coop_128x200_passes": {"block_n": 200, "stages": 5},
+    "coop_128x104_c1x2_passes": {"block_n": 104, "stages": 7, "cluster_n": 2},
+    "pp_64x128_passes": {"consumers": "pingpong", "block_m": 64, "block_n": 128, "stages": 9},
+    "coop_128x256_f32_passes": {"out_dtype": "f32"},
 }
 OUT_CONFIG = HopperGemmConfig(name="gpu_column_out", block_n=128, stages=4, c_layout="col")
 """The kernel ``gemm(config=...)`` runs for a column-major bf16 ``out`` in the test below."""

@@ -13,6 +13,7 @@ from warpsched.backend.interface import CompileOptions, Emit
 from warpsched.driver.compile import compile_source
 from warpsched.nvidia.backend.codegen import nvjitlink_cubin, ptx_to_cubin
 from warpsched.nvidia.backend.sass import disassemble, summary
+from warpsched.nvidia.gemm import rules
 from warpsched.nvidia.gemm.config import HopperGemmConfig
 from warpsched.nvidia.targets import NVTarget
 from warpsched.runtime.gemm_geometry import gemm_source
@@ -45,6 +46,13 @@ CONFIGS = {
         "b_layout": "col",
     },
     "f16_in_f16_out": {"in_dtype": "f16", "out_dtype": "f16"},
+    "column_major_c_in_passes": {
+        "block_n": 200,
+        "stages": 5,
+        "a_layout": "col",
+        "b_layout": "col",
+        "c_layout": "col",
+    },
 }
 
 
@@ -221,6 +229,58 @@ def test_sass_check_has_teeth(tmp_path):
     result = compile_gemm(HopperGemmConfig(name="relocatable", epilogue="registers", stages=4))
     sass = _sass(nvjitlink_cubin(result.ptx, NVTarget.SM90A), tmp_path)
     assert re.search(r"\b(LDL|STL)\b", sass)
+
+
+AT_THE_ACCUMULATOR_LIMIT = {
+    "reduce_scatter": {
+        "block_m": 256,
+        "b_layout": "col",
+        "epilogue": "registers",
+        "decomposition": "split_k",
+        "split_reduction": "scattered",
+    },
+    "stream_k_f32_registers": {
+        "block_m": 256,
+        "b_layout": "col",
+        "epilogue": "registers",
+        "out_dtype": "f32",
+        "decomposition": "stream_k",
+    },
+    "pingpong_registers": {"consumers": "pingpong", "b_layout": "col", "epilogue": "registers"},
+    "pingpong_column_major_c": {
+        "consumers": "pingpong",
+        "stages": 5,
+        "cluster_n": 2,
+        "a_layout": "col",
+        "b_layout": "col",
+        "c_layout": "col",
+    },
+}
+"""Kernels whose consumers hold ``MAX_ACCUMULATOR_REGISTERS`` accumulators (``block_n`` set
+to reach it), in the epilogues that need the most registers beside them."""
+
+
+def _at_accumulators(kwargs: dict, accumulators: int) -> HopperGemmConfig:
+    rows = 128 if kwargs.get("block_m") == 256 or "consumers" in kwargs else 64
+    return HopperGemmConfig(name="at_limit", block_n=accumulators * 128 // rows, **kwargs)
+
+
+@pytest.mark.parametrize("name", AT_THE_ACCUMULATOR_LIMIT)
+def test_the_accumulator_limit_compiles_without_spills(name, tmp_path):
+    """At ``MAX_ACCUMULATOR_REGISTERS`` no kernel spills, in the epilogues that keep the most
+    registers live beside the accumulators."""
+    config = _at_accumulators(AT_THE_ACCUMULATOR_LIMIT[name], rules.MAX_ACCUMULATOR_REGISTERS)
+    assert config.accumulator_registers == rules.MAX_ACCUMULATOR_REGISTERS
+    sass = _sass(compile_gemm(config).cubin, tmp_path)
+    assert "HGMMA" in sass and not re.search(r"\b(LDL|STL)\b", sass)
+
+
+def test_eight_accumulators_more_spill(monkeypatch, tmp_path):
+    """The limit is tight: 8 more accumulators (the next wgmma width) spill in the
+    reduce-scatter's register epilogue."""
+    monkeypatch.setattr(rules, "MAX_ACCUMULATOR_REGISTERS", 256)
+    config = _at_accumulators(AT_THE_ACCUMULATOR_LIMIT["reduce_scatter"], 168)
+    assert re.search(r"\b(LDL|STL)\b", _sass(compile_gemm(config).cubin, tmp_path))
 
 
 def test_tma_epilogue_stages_through_shared_memory(compiled, tmp_path):

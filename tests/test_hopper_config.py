@@ -86,10 +86,14 @@ def test_strings_become_enums():
             "c_layout = col: a column-major C is stored",
         ),
         ({"c_layout": "col", "batch": "strided"}, "c_layout = col: a batched kernel"),
-        ({"c_layout": "col", "out_dtype": "f32"}, "stages = 3: a column-major C is staged whole"),
         ({"block_m": 64}, "block_m = 64: must be 128 or 256 in cooperative mode"),
-        ({"consumers": "pingpong", "block_m": 256}, "at most 128"),
+        ({"consumers": "pingpong", "block_m": 256}, "at most 160"),
         ({"block_m": 256, "block_n": 256}, "256 f32 accumulators per consumer thread"),
+        (
+            {"block_m": 256, "block_n": 168, "b_layout": "col", "epilogue": "registers"},
+            "168 f32 accumulators per consumer thread .at most 160.",
+        ),
+        ({"consumers": "pingpong", "block_m": 96}, "must be a multiple of 64 in pingpong mode"),
         ({"epilogue": "smem"}, "epilogue = 'smem': expected one of registers, tma"),
         ({"stages": 1}, "at least 2 stages"),
         ({"stages": 5}, "stages = 5: 263248 bytes of shared memory"),
@@ -136,17 +140,65 @@ def test_a_k_major_b_takes_any_wgmma_width(kwargs):
 
 
 @pytest.mark.parametrize(
-    "kwargs, boxes, lines",
+    "kwargs, boxes, lines, passes",
     [
-        ({"c_layout": "col"}, 1, 256),
-        ({"c_layout": "col", "out_dtype": "f32", "block_n": 128, "stages": 4}, 2, 128),
-        ({"c_layout": "col", "consumers": "pingpong", "block_n": 128}, 2, 128),
-        ({}, 4, 64),
+        ({"c_layout": "col"}, 1, 256, 1),
+        ({"c_layout": "col", "out_dtype": "f32", "block_n": 128, "stages": 4}, 2, 128, 1),
+        ({"c_layout": "col", "consumers": "pingpong", "block_n": 128}, 2, 128, 1),
+        ({}, 4, 64, 1),
+        ({"c_layout": "col", "out_dtype": "f32"}, 4, 128, 2),  # 2 row boxes in each of 2 passes
+        ({"c_layout": "col", "stages": 4}, 2, 128, 2),
+        ({"c_layout": "col", "block_n": 104, "stages": 7, "b_layout": "col"}, 2, 56, 2),
+        ({"c_layout": "col", "block_n": 200, "stages": 5, "b_layout": "col"}, 3, 72, 3),
     ],
 )
-def test_column_major_c_stages_column_lines(kwargs, boxes, lines):
-    """A column-major C's staging box is 128 bytes of a column × the tile's columns, and the
-    sub-tile is staged in one pass; row-major keeps boxes of the consumer's rows."""
+def test_column_major_c_stages_column_lines(kwargs, boxes, lines, passes):
+    """A column-major C's staging box is 128 bytes of a column × one pass's columns (the
+    tile's, when one pass fits beside the ring); row-major keeps boxes of the consumer's rows."""
     cfg = HopperGemmConfig(**kwargs)
-    assert (cfg.staging_boxes, cfg.staging_box_lines) == (boxes, lines)
-    assert cfg.staging_bytes == cfg.rows_per_consumer * cfg.block_n * cfg.out_dtype.nbytes
+    assert (cfg.staging_boxes, cfg.staging_box_lines, cfg.staging_passes) == (boxes, lines, passes)
+    assert cfg.staging_bytes == cfg.rows_per_consumer * cfg.staging_pass_columns * (
+        cfg.out_dtype.nbytes
+    )
+
+
+def _column_major_configs():
+    """Every legal column-major C of each consumer mode and width, at each ring depth."""
+    for mode, block_m in (("cooperative", 128), ("cooperative", 256), ("pingpong", 64)):
+        for block_n in range(8, 257, 8):
+            for stages in range(2, 16):
+                kwargs = {"consumers": mode, "block_m": block_m, "block_n": block_n}
+                kwargs |= {"stages": stages, "b_layout": "col", "c_layout": "col"}
+                try:
+                    yield HopperGemmConfig(**kwargs)
+                except GemmConfigError:
+                    continue
+
+
+def test_column_major_passes_cover_the_tile_once_each_and_are_the_fewest_that_fit():
+    """A column-major C's passes are slices of whole swizzle periods (8 columns) that stay
+    inside the tile and cover every column, only the last overlapping the one before; one pass
+    fewer would not fit beside the ring, and a ring that fits the sub-tile stages it whole."""
+    seen = 0
+    for cfg in _column_major_configs():
+        width, passes = cfg.staging_pass_columns, cfg.staging_passes
+        starts = [cfg.staging_pass_first_column(p) for p in range(passes)]
+        assert width % 8 == 0 and all(s % 8 == 0 and 0 <= s <= cfg.block_n - width for s in starts)
+        assert starts[:-1] == [p * width for p in range(passes - 1)]
+        assert starts[-1] + width == cfg.block_n and starts == sorted(set(starts))
+        assert cfg.smem_bytes <= 227 * 1024
+        per_pass = cfg.staging_boxes // passes
+        origins = {cfg.staging_box_origin(b) for b in range(cfg.staging_boxes)}
+        rows = {r for r, _ in origins}
+        assert (
+            rows
+            == set(range(0, cfg.rows_per_consumer, cfg.staging_line))
+            == {cfg.staging_box_origin(b)[0] for b in range(per_pass)}
+        )
+        assert {c for _, c in origins} == set(starts)
+        if passes > 1:
+            fewer = cfg._staging_bytes_for(passes - 1)
+            assert cfg._pass_columns(passes - 1) > width
+            assert cfg._smem_with_staging(fewer) > 227 * 1024
+        seen += passes > 1
+    assert seen > 50

@@ -125,22 +125,41 @@ def test_f16_inputs(layouts, out_dtype, variant):
 
 
 @pytest.mark.parametrize(
-    "variant",
+    "variant, passes",
     [
-        {},
-        {"block_n": 152, "a_layout": "col", "b_layout": "col"},
-        {"block_n": 104, "b_layout": "col", "out_dtype": "f32"},
-        {"consumers": "pingpong", "block_m": 128, "block_n": 96, "b_layout": "col"},
-        {"consumers": "pingpong", "block_m": 64, "block_n": 128, "out_dtype": "f16"},
-        {"block_n": 48, "cluster_m": 2, "a_layout": "col", "b_layout": "col"},
-        {"block_n": 200, "decomposition": "stream_k", "b_layout": "col"},
+        ({}, 1),
+        ({"block_n": 152, "a_layout": "col", "b_layout": "col"}, 1),
+        ({"block_n": 104, "b_layout": "col", "out_dtype": "f32"}, 1),
+        ({"consumers": "pingpong", "block_m": 128, "block_n": 96, "b_layout": "col"}, 1),
+        ({"consumers": "pingpong", "block_m": 64, "block_n": 128, "out_dtype": "f16"}, 1),
+        ({"block_n": 48, "cluster_m": 2, "a_layout": "col", "b_layout": "col"}, 1),
+        ({"block_n": 200, "decomposition": "stream_k", "b_layout": "col"}, 1),
+        # Staged in passes: 5 of 32 columns; 2 of 56 and 3 of 72, the last overlapping; f32 C
+        # in 2 passes of 2 row boxes; a 2x1 cluster; ping-pong's 128 rows in 2 boxes a pass.
+        ({"block_n": 160, "stages": 6, "b_layout": "col"}, 5),
+        ({"block_n": 104, "stages": 7, "a_layout": "col", "b_layout": "col"}, 2),
+        ({"block_n": 200, "stages": 5, "b_layout": "col", "decomposition": "stream_k"}, 3),
+        ({"out_dtype": "f32"}, 2),
+        ({"block_n": 144, "stages": 6, "cluster_m": 2, "b_layout": "col"}, 2),
+        (
+            {
+                "consumers": "pingpong",
+                "block_m": 128,
+                "block_n": 96,
+                "stages": 7,
+                "b_layout": "col",
+            },
+            2,
+        ),
     ],
 )
-def test_column_major_c(variant):
+def test_column_major_c(variant, passes):
     """``c_layout col``: the TMA epilogue stages 128-byte column lines and stores C
     column-major: exact on ragged edges, several CTAs, and a padded column stride whose
-    padding stays poisoned; with the flexible widths a K-major B allows (swap-AB's tiles)."""
+    padding stays poisoned; with the flexible widths a K-major B allows (swap-AB's tiles), and
+    in passes of the sub-tile's columns where the ring leaves too little shared memory."""
     config = HopperGemmConfig(c_layout="col", **variant)
+    assert config.staging_passes == passes
     for m, n, k, sms, ldc in ((200, 300, 136, 3, None), (130, 70, 72, 2, 136)):
         result = hopper_case(config, m, n, k, sms, ldc=ldc)
         assert result.c.shape == (ldc or m, n)

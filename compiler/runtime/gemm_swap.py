@@ -23,8 +23,10 @@ from .tensors import MatrixArg
 
 def with_variant(base: HopperGemmConfig, variant: dict) -> HopperGemmConfig:
     """``base`` with the operands' ``variant``.  Where its ring leaves too little shared memory
-    for C's staging, a row-major C takes the register epilogue and a column-major C (staged
-    whole) a shallower ring."""
+    for C's staging, a row-major C takes the register epilogue, and a column-major C (staged in
+    passes of 8 columns or more) a shallower ring: a ring that fits a row-major C's narrowest
+    pass fits a column-major C's, so only a ring that left no room for any staging (a register
+    epilogue's) gets there."""
     try:
         return dataclasses.replace(base, **variant)
     except GemmConfigError:

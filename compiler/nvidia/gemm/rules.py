@@ -16,8 +16,11 @@ from warpsched.nvidia.program.kernel import cluster_problem
 from warpsched.nvidia.ptx.wgmma_descriptors import ELEMENT_BYTES, SWIZZLE_BYTES
 from warpsched.nvidia.targets import MAX_DYNAMIC_SMEM
 
-MAX_ACCUMULATOR_REGISTERS = 128
-"""f32 accumulator registers one consumer thread may hold (more spills at 232 registers)."""
+MAX_ACCUMULATOR_REGISTERS = 160
+"""f32 accumulator registers one consumer thread may hold: at 232 registers ptxas compiles 160
+without a spill in every epilogue and decomposition, and spills from 168 on (the register
+epilogue of split-K's reduce-scatter and of an f32 stream-K C; the column-major TMA epilogue
+from 208; ``tests/test_hopper_codegen.py`` checks the limit's kernels)."""
 
 
 class GemmConfigError(ValueError):
@@ -46,7 +49,7 @@ def config_problems(config) -> list[str]:
         out.append(f"block_k = {config.block_k}: must be 64 (one 128-byte swizzle row of bf16)")
     out += _block_n_problems(config)
     if config.rows_per_consumer % 64 or config.rows_per_consumer == 0:
-        legal = "128 or 256" if config.consumers is ConsumerMode.COOPERATIVE else "64 or 128"
+        legal = "128 or 256" if config.consumers is ConsumerMode.COOPERATIVE else "a multiple of 64"
         out.append(
             f"block_m = {config.block_m}: must be {legal} in {config.consumers.value} mode "
             f"(each consumer warpgroup issues m64 wgmma)"
@@ -105,16 +108,11 @@ def _split_reduction_problems(config) -> list[str]:
 
 
 def _column_major_problems(config) -> list[str]:
-    """A column-major C: stored by the TMA epilogue, staged whole, never batched."""
+    """A column-major C: stored by the TMA epilogue, never batched."""
     out = []
     if config.epilogue is not EpilogueKind.TMA:
         out.append(
             "c_layout = col: a column-major C is stored by the TMA epilogue only (epilogue = tma)"
-        )
-    if config.staging_passes > 1:
-        out.append(
-            f"stages = {config.stages}: a column-major C is staged whole, and this ring leaves "
-            f"shared memory for 1/{config.staging_passes} of it: use fewer stages"
         )
     if config.batched:
         out.append("c_layout = col: a batched kernel stores its entries' C row-major")

@@ -18,7 +18,7 @@ sched.nv_gemm @bad_block_m block_m 64 consumers cooperative
 
 // -----
 // ==== more accumulators than the consumers' registers hold ====
-// expected-error@+1 {{'sched.nv_gemm' op block_m × block_n = 256×256: 256 f32 accumulators per consumer thread (at most 128)}}
+// expected-error@+1 {{'sched.nv_gemm' op block_m × block_n = 256×256: 256 f32 accumulators per consumer thread (at most 160)}}
 sched.nv_gemm @too_many_accumulators block_m 256 block_n 256 epilogue registers stages 2
 
 // -----

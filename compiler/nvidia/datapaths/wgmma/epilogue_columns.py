@@ -1,12 +1,15 @@
 """The TMA epilogue's staging of a column-major C: accumulators → 128-byte column lines.
 
 A column-major C (``c_layout col``) keeps each column's elements contiguous, so the TMA box is
-128 bytes of one column (``line = 128 / element bytes`` rows) × the tile's ``block_n`` columns,
-and the staging buffer holds ``rows_per_consumer / line`` such boxes, each ``block_n`` lines of
-128 bytes.  Element (row ``r``, column ``c``) of the warpgroup's sub-tile lies in box
-``r / line``, line ``c``, 16-byte chunk ``(r % line)·bytes / 16`` swizzled by the 128-byte
-pattern (XOR ``c % 8``).  Any ``block_n`` (a multiple of 8) stages this way, since the tile's
-columns are the box's outer dimension.
+128 bytes of one column (``line = 128 / element bytes`` rows) × one pass's ``P =
+staging_pass_columns`` columns (the tile's ``block_n`` when it is staged in one pass), and the
+staging buffer holds ``rows_per_consumer / line`` such boxes, each ``P`` lines of 128 bytes.
+Element (row ``r``, column ``c``) of the warpgroup's sub-tile is staged in the pass whose
+columns start at ``f ≤ c`` (``staging_pass_first_column``), in box ``r / line``, line ``c − f``,
+16-byte chunk ``(r % line)·bytes / 16`` swizzled by the 128-byte pattern (XOR ``c % 8``, which
+is the line's ``% 8`` since ``f`` is a multiple of 8).
+Any ``block_n`` (a multiple of 8) stages this way, since the tile's columns are the box's outer
+dimension.
 
 Thread ``t`` (warp ``w``, lane ``l``) holds element ``4j + 2h + e`` of m64 block ``a`` at row
 ``64a + 16w + l/4 + 8h`` and column ``8j + 2(l%4) + e``: the eight lanes of one ``l % 4``
@@ -53,15 +56,18 @@ class ColumnStaging:
         line = w.add(w.muli(box, self.box_bytes), w.muli(col, SWIZZLE_BYTES))
         return w.add(self.staging, w.add(line, within))
 
-    def stage(self, accs: list[str]) -> None:
-        """Every thread writes each of its elements of ``accs`` (one fragment per m64 block)."""
+    def stage(self, accs: list[str], step: int) -> None:
+        """Every thread writes its elements of pass ``step``'s columns of ``accs`` (one
+        fragment per m64 block)."""
         em, w, cfg = self.em, self.w, self.cfg
         elem = cfg.out_dtype.value
         boxes_per_atom = 64 // self.line
+        first = cfg.staging_pass_first_column(step) // 8
         for atom, acc in enumerate(accs):
-            for j in range(cfg.block_n // 8):
+            for j in range(first, first + cfg.staging_pass_columns // 8):
                 for (half, e), base in self.bases.items():
-                    fixed = atom * boxes_per_atom * self.box_bytes + 8 * j * SWIZZLE_BYTES
+                    line = 8 * (j - first)
+                    fixed = atom * boxes_per_atom * self.box_bytes + line * SWIZZLE_BYTES
                     ptr = em.elem(em.base, w.addi(base, fixed), "i8", PTR_SHARED)
                     value = element_value(em, acc, 4 * j + 2 * half + e)
                     w.stmt(f"llvm.store {value}, {ptr} : {elem}, {PTR_SHARED}")

@@ -5,7 +5,8 @@ The warpgroup's ``rows × block_n`` sub-tile of C is staged as boxes of
 chunk ``k`` of row ``r`` lives at chunk ``k ^ (r % 8)``), which makes the
 fragment stores bank-conflict-free.  The buffer holds ``staging_boxes /
 staging_passes`` boxes (``HopperGemmConfig.staging_passes``: one pass unless a
-deep ring leaves too little shared memory).  Per tile, for each pass:
+deep ring leaves too little shared memory; each pass a slice of the sub-tile's columns, with a
+column-major C too: ``gemm/staging.py``).  Per tile, for each pass:
 
     leader: cp.async.bulk.wait_group.read 0     earlier stores have read the buffer
     bar.sync 3 + c, 128                         (begin_staging)
@@ -158,16 +159,14 @@ def store_staged(
     )
     _staging_sync(em, index)
     outer = () if origin.batch is None else (origin.batch,)
-    line, box_bytes = cfg.staging_line, cfg.staging_box_bytes
 
     def store_boxes() -> None:
         for box in boxes:
-            offset = (box - boxes.start) * box_bytes
+            offset = (box - boxes.start) * cfg.staging_box_bytes
             src = em.elem(em.base, w.addi(staging, offset), "i8", PTR_SHARED)
-            if cfg.c_column_major:
-                at = (w.addi(origin.row, box * line), origin.col)
-            else:
-                at = (w.addi(origin.col, box * line), origin.row)
+            row, col = cfg.staging_box_origin(box)
+            row, col = w.addi(origin.row, row), w.addi(origin.col, col)
+            at = (row, col) if cfg.c_column_major else (col, row)
             tma.store_box(w, ARGS.tmap_c, src, (*at, *outer))
         tma.commit_stores(w)
 
@@ -206,17 +205,26 @@ def emit_tma_epilogue(
     """Stage fragments ``accs`` of consumer ``index`` and store them at ``origin`` (the
     warpgroup's sub-tile), through ``fused``'s transforms when there is one."""
     cfg = em.config
-    if cfg.c_column_major:  # one pass (the rules), no transforms (the plan)
+    if cfg.c_column_major:  # no transforms (the plan)
         staging = staging_base(em, index)
         columns = ColumnStaging(em, thread, staging)
+
+        def stage(step: int) -> None:
+            columns.stage(accs, step)
+    else:
+        layout = StagingLayout(em, thread, index)
+        staging = layout.staging
+
+        def stage(step: int) -> None:
+            stage_pairs(em, layout, accs, pass_boxes(cfg, step), fused, origin)
+
+    for step in range(cfg.staging_passes):
         begin_staging(em, leader, index)
-        columns.stage(accs)
-        store_staged(em, leader, index, origin, range(cfg.staging_boxes), staging)
-        return
-    layout = StagingLayout(em, thread, index)
-    boxes_per_pass = cfg.staging_boxes // cfg.staging_passes
-    for first_box in range(0, cfg.staging_boxes, boxes_per_pass):
-        boxes = range(first_box, first_box + boxes_per_pass)
-        begin_staging(em, leader, index)
-        stage_pairs(em, layout, accs, boxes, fused, origin)
-        store_staged(em, leader, index, origin, boxes, layout.staging)
+        stage(step)
+        store_staged(em, leader, index, origin, pass_boxes(cfg, step), staging)
+
+
+def pass_boxes(cfg, step: int) -> range:
+    """The boxes that pass ``step`` of the TMA epilogue stages (``EpilogueStaging``)."""
+    per_pass = cfg.staging_boxes // cfg.staging_passes
+    return range(step * per_pass, (step + 1) * per_pass)

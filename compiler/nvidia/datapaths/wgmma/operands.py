@@ -149,8 +149,8 @@ def wgmma_layout(config: HopperGemmConfig, operand: str) -> str:
 def c_tensor_map_shape(config: HopperGemmConfig, m: int, n: int, ldc: int) -> TensorMapShape:
     """The TMA epilogue's map of C (``ldc``: elements between its rows, or between its columns
     when column-major): boxes of one consumer's rows × one 128-byte row, or of 128 bytes of a
-    column × the tile's columns."""
+    column × one staging pass's columns."""
     esize, line = config.out_dtype.nbytes, config.staging_line
     if config.c_column_major:
-        return TensorMapShape((m, n), ldc * esize, (line, config.block_n))
+        return TensorMapShape((m, n), ldc * esize, (line, config.staging_box_lines))
     return TensorMapShape((n, m), ldc * esize, (line, config.rows_per_consumer))
