@@ -8,7 +8,8 @@
         python3 bench/gemm_profile_target.py --config coop_128x256_s3_tma_c2 --shape 1000,520,264
 
 ``--config`` names a candidate of ``bench/gemm_catalog.py`` (default: the default
-configuration, cooperative 128×256×64, 3 stages, TMA epilogue), or ``--fused`` a fused-epilogue
+configuration, cooperative 128×256×64, 3 stages, TMA epilogue; a swap-AB candidate runs as the
+product of column-major A, B and C it computes), or ``--fused`` a fused-epilogue
 variant of ``tests/fused_variants.py`` (its arguments random); ``--shape`` the problem (default
 8192³) and ``--launches`` how many times it runs.  The last result is compared with the float64
 reference; the exit status is 1 when the relative error reaches 1e-2 or C holds a NaN.
@@ -22,7 +23,7 @@ import sys
 from pathlib import Path
 
 import torch
-from gemm_catalog import CANDIDATES, config
+from gemm_catalog import CANDIDATES, SWAP_CANDIDATES, config
 from gemm_vs_cublas import TOLERANCE
 
 from warpsched.runtime.gemm_kernel import GemmKernel
@@ -35,7 +36,9 @@ from test_fused_epilogue_gpu import ALPHA, reference  # noqa: E402
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--config", default="coop_128x256_s3_tma", choices=sorted(CANDIDATES))
+    parser.add_argument(
+        "--config", default="coop_128x256_s3_tma", choices=sorted({*CANDIDATES, *SWAP_CANDIDATES})
+    )
     parser.add_argument("--fused", default="", choices=["", *sorted(BY_NAME)])
     parser.add_argument("--shape", default="8192,8192,8192", help="M,N,K")
     parser.add_argument("--launches", type=int, default=3)
@@ -59,7 +62,8 @@ def main(argv: list[str]) -> int:
         "bias": bias if "bias" in fused else None,
         "residual": residual if "residual" in fused else None,
     }
-    c = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
+    nan = torch.full((m, n), float("nan"), device="cuda")
+    c = _operand(nan, kernel.config.c_layout.value, dtype)
     for _ in range(args.launches):
         kernel(a, b, c, **args_)
     torch.cuda.synchronize()
@@ -75,9 +79,9 @@ def main(argv: list[str]) -> int:
     return 0 if ok else 1
 
 
-def _operand(x, layout: str):
-    """``x`` in bf16, stored row- or column-major as the kernel was compiled for."""
-    x = x.to(torch.bfloat16)
+def _operand(x, layout: str, dtype=torch.bfloat16):
+    """``x`` in ``dtype``, stored row- or column-major as the kernel was compiled for."""
+    x = x.to(dtype)
     return x if layout == "row" else x.t().contiguous().t()
 
 

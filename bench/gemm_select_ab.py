@@ -3,7 +3,9 @@
     python bench/gemm_select_ab.py prepare OLD.tsv NEW.tsv [--sets untuned,holdout]  # here
     python3 bench/gemm_select_ab.py run OLD.tsv NEW.tsv [--sets untuned,holdout]     # on the GPU
 
-For every shape of the sets (``gemm_catalog``'s sweeps, bf16 row-major), each table's fitted
+For every shape of the sets (``gemm_catalog``'s sweeps, or ``random:SEED:COUNT`` and
+``random-mid:SEED:COUNT``, products drawn as ``gemm_select_data.py run`` draws them; bf16
+row-major), each table's fitted
 model picks a kernel as ``gemm()`` does (``gemm_select.choose``).  ``prepare`` compiles the picks
 into the kernel cache; ``run`` checks each pick against float64 (NaN-poisoned C), times it with
 ``gemm_vs_cublas``'s CUDA graphs beside cuBLAS, and prints each shape's picks with their ratios
@@ -21,6 +23,7 @@ from pathlib import Path
 
 import gemm_catalog as C
 import gemm_vs_cublas as G
+from gemm_select_data import products
 
 SETS = {
     "untuned": C.UNTUNED,
@@ -30,6 +33,18 @@ SETS = {
     "sweep": C.SWEEP,
     "quick": C.HEADLINE,
 }
+
+
+def shapes_of_set(name: str) -> list[tuple[int, int, int]]:
+    """The shapes of set ``name``: a sweep of ``SETS``, or ``random:SEED:COUNT`` (``random-mid``)
+    for ``COUNT`` products drawn from ``SEED`` as ``gemm_select_data.py run`` draws them
+    (``--mid``), shapes no table was measured on when the seed is new; ``KeyError`` (or
+    ``ValueError``) for any other name."""
+    kind, _, rest = name.partition(":")
+    if kind not in ("random", "random-mid"):
+        return SETS[name]
+    seed, count = (int(x) for x in rest.split(":"))
+    return products(seed, count, kind == "random-mid", joint=False)
 
 
 def picks(tables: list[str], shapes: list[tuple[int, int, int]]) -> dict[tuple, list]:
@@ -45,7 +60,7 @@ def picks(tables: list[str], shapes: list[tuple[int, int, int]]) -> dict[tuple, 
 
 def prepare(tables: list[str], sets: list[str]) -> int:
     """Compile every pick of ``tables`` on the shapes of ``sets`` into the kernel cache."""
-    chosen = picks(tables, [s for name in sets for s in SETS[name]])
+    chosen = picks(tables, [s for name in sets for s in shapes_of_set(name)])
     return G.cache(list(dict.fromkeys(c.config() for both in chosen.values() for c in both)))
 
 
@@ -58,7 +73,7 @@ def run(tables: list[str], sets: list[str]) -> int:
     failures = 0
     for name in sets:
         ratios: list[list[float]] = [[] for _ in tables]
-        for shape, chosen in picks(tables, SETS[name]).items():
+        for shape, chosen in picks(tables, shapes_of_set(name)).items():
             m, n, k = shape
             a, b = G._inputs(torch, m, n, k, seed=m * 31 + n * 7 + k)
             kernels = {c.name: C.launcher_of(c) for c in chosen}
@@ -92,9 +107,17 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--sets", default="untuned,holdout,rows-off,rows-off-holdout,sweep,quick")
     args = parser.parse_args(argv)
     sets = args.sets.split(",")
-    unknown = [s for s in sets if s not in SETS]
+    unknown = []
+    for name in sets:
+        try:
+            shapes_of_set(name)
+        except (KeyError, ValueError):
+            unknown.append(name)
     if unknown:
-        parser.error(f"unknown sets {unknown}; known: {', '.join(SETS)}")
+        parser.error(
+            f"unknown sets {unknown}; known: {', '.join(SETS)}, random:SEED:COUNT, "
+            "random-mid:SEED:COUNT"
+        )
     return (prepare if args.mode == "prepare" else run)(args.tables, sets)
 
 

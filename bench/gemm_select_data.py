@@ -1,9 +1,9 @@
 """The measured times behind ``gemm()``'s choice of kernel (``warpsched.runtime.gemm_select``).
 
-    python bench/gemm_select_data.py prepare                  # here: compile every kernel timed
+    python bench/gemm_select_data.py prepare [--kernels NAMES]  # here: compile every kernel timed
     python3 bench/gemm_select_data.py run SEED COUNT OUT.jsonl [--mid]   # on the GPU
-    python3 bench/gemm_select_data.py extend OUT.jsonl [--first I]         # on the GPU
-    python3 bench/gemm_select_data.py remeasure OUT.jsonl [--first I] [--seconds S]  # on the GPU
+    python3 bench/gemm_select_data.py extend OUT.jsonl [--first I] [--kernels NAMES] [--table T]
+    python3 bench/gemm_select_data.py remeasure OUT.jsonl [--first I] [--seconds S] [--table T]
     python bench/gemm_select_data.py table OUT.tsv RUN.jsonl|TABLE.tsv ... [--extend EXT.jsonl ...]
 
 ``run`` times every candidate of ``gemm_catalog`` (its own, its swap-AB and 2-D cluster
@@ -19,10 +19,15 @@ kernel is checked against float64 first (a wrong one is recorded and not timed);
 ``extend`` times the split-K kernels of ``SPLIT_CANDIDATES`` (each with its fixed runs per
 tile), the rule's split-K kernel (``split_count``'s runs) and ``ANCHOR`` on every product of the
 shipped table that one of them launches on (``gemm_times.takes``), each checked against float64
-first; its lines name the kernels by ``Candidate`` name.
+first; its lines name the kernels by ``Candidate`` name.  ``--kernels`` times those
+comma-separated ``Candidate`` names and ``ANCHOR`` instead, ``--table`` takes the products of
+another shipped table (``compiler/runtime/gemm_times_h200.tsv``), and after ``--seconds`` it
+stops and names the ``--first`` to go on with, as ``remeasure`` does; ``prepare --kernels``
+compiles only those and ``ANCHOR``.
 
-``remeasure`` times every kernel of the shipped table again on each of the table's products it
-launches on, cuBLAS beside them, each checked against float64 first, and appends the lines
+``remeasure`` times every kernel of the shipped table (``--table``: another one, the H200's
+``compiler/runtime/gemm_times_h200.tsv``, whose kernels the H100's lacks) again on each of the
+table's products it launches on, cuBLAS beside them, each checked against float64 first, and appends the lines
 (kernels by ``Candidate`` name) to ``OUT.jsonl``; after ``--seconds`` it stops and names the
 ``--first`` to go on with in a later call.  A kernel change that moves the kernels' times
 (not only their order) makes the table stale; ``table OUT.tsv OUT.jsonl`` then writes it anew
@@ -39,6 +44,7 @@ import json
 import random
 import sys
 import time
+from pathlib import Path
 
 import gemm_catalog as C
 import gemm_vs_cublas as G
@@ -88,13 +94,16 @@ def products(seed: int, count: int, mid: bool, joint: bool) -> list[tuple[int, i
     return out
 
 
-def prepare() -> int:
-    """Compile every timed kernel and the rule's into the kernel cache."""
+def prepare(kernels: list[str]) -> int:
+    """Compile every timed kernel and the rule's into the kernel cache, or ``kernels`` (names
+    of ``Candidate``s) and ``ANCHOR`` alone."""
     from warpsched.nvidia.gemm.config import HopperGemmConfig
     from warpsched.runtime.gemm_candidates import Candidate
     from warpsched.runtime.gemm_heuristic import rule_configs
     from warpsched.runtime.gemm_select import selection_configs
 
+    if kernels:
+        return G.cache([Candidate.parse(name).config() for name in (ANCHOR, *kernels)])
     base = HopperGemmConfig()
     every = [C.config(n) for n in (*C.CANDIDATES, *C.SWAP_CANDIDATES)]
     extension = [Candidate.parse(name).config() for name in _extension_names()]
@@ -105,24 +114,38 @@ def _extension_names() -> tuple[str, ...]:
     return (ANCHOR, RULE_SPLIT, *SPLIT_CANDIDATES)
 
 
-def extend(out_path: str, first: int) -> int:
-    """Time the extension's kernels on the shipped table's products from the ``first``-th of
-    those they launch on (see the module docstring)."""
+def extend(out_path: str, first: int, names: list[str], table: str, seconds: float) -> int:
+    """Time the extension's kernels (``names``, or the split-K ones) on the products of the
+    shipped ``table`` (a path; the H100's by default) from the ``first``-th of those they
+    launch on, for at most ``seconds`` (see the module docstring)."""
     import torch
 
     from warpsched.runtime.gemm_candidates import Candidate
-    from warpsched.runtime.gemm_times import TABLE, read, takes
+    from warpsched.runtime.gemm_times import takes
 
     G.ROUNDS = ROUNDS
     torch.empty(1, device="cuda")
-    device, _, products, _ = read(TABLE.read_text(), TABLE.name)
-    kernels = {name: Candidate.parse(name) for name in _extension_names()}
-    split = [kernels[name] for name in SPLIT_CANDIDATES]
-    with open(out_path, "w") as f:
-        chosen = [x for x in products if any(takes(c, x, device) for c in split)]
+    device, _, products, _ = _shipped(table)
+    timed = names or SPLIT_CANDIDATES
+    kernels = {name: Candidate.parse(name) for name in (ANCHOR, *(names or _extension_names()))}
+    extended = [kernels[name] for name in timed]
+    with open(out_path, "a" if first else "w") as f:
+        chosen = [x for x in products if any(takes(c, x, device) for c in extended)]
         for i, p in enumerate(chosen[first:], first):
+            if time.time() - START > seconds:
+                print(f"stopped after {seconds:.0f} s: go on with --first {i}", flush=True)
+                return 0
             _measure(torch, _launchers(kernels, p, device), (p.m, p.n, p.k), f, f"{i}")
+    print(f"extended every product from {first} on", flush=True)
     return 0
+
+
+def _shipped(table: str):
+    """``gemm_times.read`` of the shipped table at path ``table`` (the H100's when empty)."""
+    from warpsched.runtime.gemm_times import TABLE, read
+
+    path = Path(table) if table else TABLE
+    return read(path.read_text(), path.name)
 
 
 def _launchers(kernels: dict, product, device) -> dict:
@@ -137,16 +160,14 @@ def _launchers(kernels: dict, product, device) -> dict:
     }
 
 
-def remeasure(out_path: str, first: int, seconds: float) -> int:
-    """Time the shipped table's kernels on its products from the ``first``-th, for at most
-    ``seconds`` (see the module docstring)."""
+def remeasure(out_path: str, first: int, seconds: float, table: str) -> int:
+    """Time the kernels of the shipped ``table`` (a path; the H100's by default) on its products
+    from the ``first``-th, for at most ``seconds`` (see the module docstring)."""
     import torch
-
-    from warpsched.runtime.gemm_times import TABLE, read
 
     G.ROUNDS = ROUNDS
     torch.empty(1, device="cuda")
-    device, candidates, products, _ = read(TABLE.read_text(), TABLE.name)
+    device, candidates, products, _ = _shipped(table)
     kernels = {c.name: c for c in candidates}
     with open(out_path, "a") as f:
         for i, p in enumerate(products[first:], first):
@@ -204,7 +225,8 @@ def run(seed: int, count: int, out_path: str, mid: bool, joint: bool) -> int:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="mode", required=True)
-    sub.add_parser("prepare")
+    compiled = sub.add_parser("prepare")
+    compiled.add_argument("--kernels", default="", help="only these Candidate names and ANCHOR")
     timed = sub.add_parser("run")
     timed.add_argument("seed", type=int)
     timed.add_argument("count", type=int)
@@ -219,19 +241,24 @@ def main(argv: list[str]) -> int:
     extended = sub.add_parser("extend")
     extended.add_argument("out")
     extended.add_argument("--first", type=int, default=0, help="skip this many products")
+    extended.add_argument("--kernels", default="", help="comma-separated Candidate names")
+    extended.add_argument("--table", default="", help="a shipped table's path (its products)")
+    extended.add_argument("--seconds", type=float, default=540, help="stop after this long")
     again = sub.add_parser("remeasure")
     again.add_argument("out")
     again.add_argument("--first", type=int, default=0, help="skip this many products")
     again.add_argument("--seconds", type=float, default=540, help="stop after this long")
+    again.add_argument("--table", default="", help="a shipped table's path (the H100's)")
     args = parser.parse_args(argv)
+    names = [n for n in getattr(args, "kernels", "").split(",") if n]
     if args.mode == "prepare":
-        return prepare()
+        return prepare(names)
     if args.mode == "run":
         return run(args.seed, args.count, args.out, args.mid, args.joint)
     if args.mode == "extend":
-        return extend(args.out, args.first)
+        return extend(args.out, args.first, names, args.table, args.seconds)
     if args.mode == "remeasure":
-        return remeasure(args.out, args.first, args.seconds)
+        return remeasure(args.out, args.first, args.seconds, args.table)
     from gemm_select_table import table
 
     return table(args.out, args.runs, args.device, args.extend)

@@ -2,6 +2,8 @@
 
     python bench/gemm_vs_cublas.py prepare            # here: compile every candidate into the cache
     python3 bench/gemm_vs_cublas.py run [--quick]     # on the GPU: check, time, print the table
+    python bench/gemm_vs_cublas.py prepare --only A,B,default --shape M,N,K ...   # here: only
+    python3 bench/gemm_vs_cublas.py run --only A,B,default --shape M,N,K ...      # those
 
 Per shape: fresh random bf16 inputs (never zeros), every candidate configuration
 checked against a float64 reference (NaN-poisoned C) before it is timed; then
@@ -53,6 +55,28 @@ def prepare() -> int:
     every = [config(name) for name in (*CANDIDATES, *SWAP_CANDIDATES)] + gpu_test_configs()
     every += gemm_default_configs() + column_major_configs() + split_k_gpu_configs()
     return cache(every)
+
+
+def prepare_only(names: list[str], shapes: list[tuple[int, int, int]], device: str) -> int:
+    """Compile candidates ``names`` and, where ``DEFAULT`` is one, the kernels ``gemm()`` picks
+    for ``shapes`` on a device named ``device`` with 132 SMs (bf16 row-major operands, the
+    reduce-scatter twins of its split-K picks included): what ``run --only`` needs."""
+    from warpsched.runtime.gemm_reduction import filling, scattered_twins
+    from warpsched.runtime.gemm_select import select_kernel
+    from warpsched.runtime.gemm_times import Product
+
+    every = [config(name) for name in names if name != DEFAULT]
+    if DEFAULT in names:
+        picks = [
+            filling(select_kernel(Product.of(m, n, k), SMS, device), m, n, k, SMS).config()
+            for m, n, k in shapes
+        ]
+        every += picks + scattered_twins(picks)
+    return cache(every)
+
+
+SMS = 132
+"""The SM count ``prepare --only`` picks ``gemm()``'s kernels for (an H100's or an H200's)."""
 
 
 def cache(configs) -> int:
@@ -231,6 +255,11 @@ def mode_and_shapes(description: str) -> argparse.ArgumentParser:
     """The parser of a benchmark's ``prepare | run [--quick] [--shape M,N,K]...``."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("mode", choices=("prepare", "run"))
+    return shape_options(parser)
+
+
+def shape_options(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """``parser`` with the options that choose the shapes (``shapes_of``)."""
     parser.add_argument("--quick", action="store_true", help="only the four headline shapes")
     parser.add_argument("--untuned", action="store_true", help="only the untuned small shapes")
     parser.add_argument(
@@ -279,13 +308,20 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--any", action="store_true", help="unaligned, batched and fp16 cases of default gemm()"
     )
+    parser.add_argument(
+        "--device",
+        default="NVIDIA H200",
+        help="prepare --only: the CUDA device name whose table picks gemm()'s kernels",
+    )
     args = parser.parse_args(argv)
     if args.any and args.mode == "run":
         return run_any()
-    if args.only:
-        for table in (CANDIDATES, SWAP_CANDIDATES):
-            for name in set(table) - set(args.only.split(",")):
-                del table[name]
+    only = args.only.split(",") if args.only else []
+    if args.mode == "prepare" and only:
+        return prepare_only(only, shapes_of(args), args.device)
+    for table in (CANDIDATES, SWAP_CANDIDATES) if only else ():
+        for name in set(table) - set(only):
+            del table[name]
     global PAD
     PAD = args.pad
     return prepare() if args.mode == "prepare" else run(shapes_of(args), args.eager)

@@ -282,3 +282,44 @@ def test_a_remeasure_writes_the_table_anew_from_its_own_lines(tmp_path, monkeypa
     split = names.index("coop_128x64_s8_split")
     assert [(p.m, p.n, p.k) for p in rows] == products
     assert [row[split] for row in measured] == [11.0, 11.0]
+
+
+def test_an_extension_joins_a_table_on_the_anchors_clock(tmp_path, monkeypatch):
+    """``extend`` lines (``--kernels``: new kernels beside ``ANCHOR`` and cuBLAS) join a shipped
+    table's products scaled by the anchor's time in the table over its time in the extension,
+    so a new kernel's column lands on the table's clock; a product whose extension line has a
+    wrong kernel gets none of it, and the table says it came from an extend run too.  The
+    H200's table took its thirtieth-session kernels this way."""
+    import json
+
+    monkeypatch.syspath_prepend(str(BENCH))
+    import gemm_select_table
+    from gemm_select_data import ANCHOR
+
+    monkeypatch.setattr(gemm_select_table, "MIN_NEAR_BEST", 1)
+    products = [(1000, 1000, 1000), (2000, 1000, 3000)]
+    run = tmp_path / "remeasure.jsonl"
+    run.write_text(
+        "".join(
+            json.dumps({"m": m, "n": n, "k": k, "ms": {ANCHOR: 0.020}, "bad": []}) + "\n"
+            for m, n, k in products
+        )
+    )
+    new = "swap_pp_128x160_s5_c1x2"  # a kernel of 160 accumulators, legal since then
+    ext = tmp_path / "extend.jsonl"
+    ext_times = [({ANCHOR: 0.040, new: 0.030, "cublas": 0.01}, []), ({ANCHOR: 0.040}, [new])]
+    ext.write_text(
+        "".join(
+            json.dumps({"m": m, "n": n, "k": k, "ms": ms, "bad": bad}) + "\n"
+            for (m, n, k), (ms, bad) in zip(products, ext_times, strict=True)
+        )
+    )
+    out = tmp_path / "times.tsv"
+    gemm_select_table.table(str(out), [str(run)], "NVIDIA H200", [str(ext)])
+    text = out.read_text()
+    assert "table from 1 remeasure run and 1 extend runs, 2 products." in text
+    _, candidates, _, measured = read(text, "times.tsv")
+    column = [c.name for c in candidates].index(new)
+    anchor = [c.name for c in candidates].index(ANCHOR)
+    assert measured[0][column] == 15.0  # 30 µs on a clock twice as slow as the table's
+    assert math.isnan(measured[1][column]) and [row[anchor] for row in measured] == [20.0, 20.0]
