@@ -1,5 +1,6 @@
-"""Every kernel ``gemm()`` may pick from the shipped times table (``gemm_select``) computes
-C = A·B exactly on the CPU ISA model.
+"""Every kernel ``gemm()`` may pick from the shipped times tables (``gemm_select``: the H100's and
+the H200's, which holds kernels the H100's does not) computes C = A·B exactly on the CPU ISA
+model.
 
 These are the configurations ``gemm()`` launches for row-major A and B
 (``gemm_select.selection_configs``: the TMA epilogue; a swap-AB kernel on the transposed
@@ -18,7 +19,8 @@ from isa_model_sweep import shape
 
 from warpsched.nvidia.gemm.config import EpilogueKind, HopperGemmConfig
 from warpsched.runtime.gemm_candidates import Candidate
-from warpsched.runtime.gemm_select import selection_configs, shipped_times
+from warpsched.runtime.gemm_select import selection_configs
+from warpsched.runtime.gemm_times import TABLES, heading
 
 
 def _kernels() -> dict[str, HopperGemmConfig]:
@@ -34,14 +36,16 @@ def _kernels() -> dict[str, HopperGemmConfig]:
 KERNELS = _kernels()
 SPLITS = {
     dataclasses.replace(c, splits=None).name: c.splits
-    for c in sorted(shipped_times().candidates, key=lambda c: c.splits or 0)
+    for c in sorted(
+        {c for path in TABLES for c in heading(path)[1]}, key=lambda c: (c.splits or 0, c.name)
+    )
 }
 """The most runs per tile a table kernel is picked with (split-K with a fixed count), by the
-name of its kernel."""
+name of its kernel, over every shipped table."""
 
 
 def test_every_table_kernel_is_here():
-    """Each kernel of the table for row-major operands, and each swap-AB one for column-major
+    """Each kernel of the tables for row-major operands, and each swap-AB one for column-major
     (split-K kernels with a fixed split count run the kernel of their decomposition)."""
     names = {key.split("/")[0] for key in KERNELS}
     assert names == set(SPLITS)
