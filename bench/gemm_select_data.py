@@ -129,15 +129,25 @@ def extend(out_path: str, first: int, names: list[str], table: str, seconds: flo
     timed = names or SPLIT_CANDIDATES
     kernels = {name: Candidate.parse(name) for name in (ANCHOR, *(names or _extension_names()))}
     extended = [kernels[name] for name in timed]
+    chosen = [x for x in products if any(takes(c, x, device) for c in extended)]
     with open(out_path, "a" if first else "w") as f:
-        chosen = [x for x in products if any(takes(c, x, device) for c in extended)]
-        for i, p in enumerate(chosen[first:], first):
-            if time.time() - START > seconds:
-                print(f"stopped after {seconds:.0f} s: go on with --first {i}", flush=True)
-                return 0
-            _measure(torch, _launchers(kernels, p, device), (p.m, p.n, p.k), f, f"{i}")
-    print(f"extended every product from {first} on", flush=True)
+        if _measure_from(torch, kernels, device, chosen, first, seconds, f):
+            print(f"extended every product from {first} on", flush=True)
     return 0
+
+
+def _measure_from(
+    torch, kernels: dict, device, products: list, first: int, seconds: float, out
+) -> bool:
+    """``_measure`` each of ``kernels`` that launches on each of ``products`` from the
+    ``first``-th into ``out``, until ``seconds`` after the start; past them, print the
+    ``--first`` to go on with and return False."""
+    for i, p in enumerate(products[first:], first):
+        if time.time() - START > seconds:
+            print(f"stopped after {seconds:.0f} s: go on with --first {i}", flush=True)
+            return False
+        _measure(torch, _launchers(kernels, p, device), (p.m, p.n, p.k), out, f"{i}")
+    return True
 
 
 def _shipped(table: str):
@@ -170,12 +180,8 @@ def remeasure(out_path: str, first: int, seconds: float, table: str) -> int:
     device, candidates, products, _ = _shipped(table)
     kernels = {c.name: c for c in candidates}
     with open(out_path, "a") as f:
-        for i, p in enumerate(products[first:], first):
-            if time.time() - START > seconds:
-                print(f"stopped after {seconds:.0f} s: go on with --first {i}", flush=True)
-                return 0
-            _measure(torch, _launchers(kernels, p, device), (p.m, p.n, p.k), f, f"{i}")
-    print(f"remeasured every product from {first} on", flush=True)
+        if _measure_from(torch, kernels, device, products, first, seconds, f):
+            print(f"remeasured every product from {first} on", flush=True)
     return 0
 
 

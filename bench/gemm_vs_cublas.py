@@ -59,8 +59,10 @@ def prepare() -> int:
 
 def prepare_only(names: list[str], shapes: list[tuple[int, int, int]], device: str) -> int:
     """Compile candidates ``names`` and, where ``DEFAULT`` is one, the kernels ``gemm()`` picks
-    for ``shapes`` on a device named ``device`` with 132 SMs (bf16 row-major operands, the
+    for ``shapes`` on a device named ``device`` with the tables' SMs (bf16 row-major operands, the
     reduce-scatter twins of its split-K picks included): what ``run --only`` needs."""
+    from gemm_select_data import SMS
+
     from warpsched.runtime.gemm_reduction import filling, scattered_twins
     from warpsched.runtime.gemm_select import select_kernel
     from warpsched.runtime.gemm_times import Product
@@ -73,10 +75,6 @@ def prepare_only(names: list[str], shapes: list[tuple[int, int, int]], device: s
         ]
         every += picks + scattered_twins(picks)
     return cache(every)
-
-
-SMS = 132
-"""The SM count ``prepare --only`` picks ``gemm()``'s kernels for (an H100's or an H200's)."""
 
 
 def cache(configs) -> int:

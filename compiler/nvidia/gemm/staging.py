@@ -46,7 +46,7 @@ class EpilogueStaging:
     def _pass_columns(self, passes: int) -> int:
         if not self.c_column_major:
             return self.block_n // passes
-        slices = -(-self.block_n // SWIZZLE_PERIOD)
+        slices = self.block_n // SWIZZLE_PERIOD
         return -(-slices // passes) * SWIZZLE_PERIOD
 
     def staging_pass_first_column(self, step: int) -> int:
@@ -77,6 +77,11 @@ class EpilogueStaging:
         """TMA epilogue: the bytes of one staging box."""
         return self.staging_box_lines * SWIZZLE_BYTES
 
+    def staging_pass_boxes(self, step: int) -> range:
+        """TMA epilogue: the boxes that pass ``step`` stages and stores."""
+        per_pass = self.staging_boxes // self.staging_passes
+        return range(step * per_pass, (step + 1) * per_pass)
+
     def staging_box_origin(self, box: int) -> tuple[int, int]:
         """TMA epilogue: (row, column) of box ``box``'s first element in the sub-tile."""
         line = self.staging_line
@@ -98,9 +103,13 @@ class EpilogueStaging:
         """
         if self.epilogue is EpilogueKind.REGISTERS:
             return 1
-        if self.c_column_major:
-            widths = {self._pass_columns(p): p for p in range(-(-self.block_n // 8), 0, -1)}
-            choices = sorted(widths.values())
+        if self.c_column_major:  # each count that narrows the pass
+            slices = self.block_n // SWIZZLE_PERIOD
+            choices = [
+                p
+                for p in range(1, slices + 1)
+                if p == 1 or self._pass_columns(p) < self._pass_columns(p - 1)
+            ]
         else:
             boxes = self.block_n // self.staging_line
             choices = [p for p in range(1, boxes + 1) if boxes % p == 0]

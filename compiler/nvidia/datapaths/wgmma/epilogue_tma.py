@@ -216,15 +216,9 @@ def emit_tma_epilogue(
         staging = layout.staging
 
         def stage(step: int) -> None:
-            stage_pairs(em, layout, accs, pass_boxes(cfg, step), fused, origin)
+            stage_pairs(em, layout, accs, cfg.staging_pass_boxes(step), fused, origin)
 
     for step in range(cfg.staging_passes):
         begin_staging(em, leader, index)
         stage(step)
-        store_staged(em, leader, index, origin, pass_boxes(cfg, step), staging)
-
-
-def pass_boxes(cfg, step: int) -> range:
-    """The boxes that pass ``step`` of the TMA epilogue stages (``EpilogueStaging``)."""
-    per_pass = cfg.staging_boxes // cfg.staging_passes
-    return range(step * per_pass, (step + 1) * per_pass)
+        store_staged(em, leader, index, origin, cfg.staging_pass_boxes(step), staging)
