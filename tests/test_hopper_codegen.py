@@ -298,6 +298,26 @@ def test_tma_epilogue_stages_through_shared_memory(compiled, tmp_path):
         assert ptx.count("cp.async.bulk.wait_group.read 0") == config.staging_passes
 
 
+def test_column_major_c_is_staged_by_transposing_matrix_stores(compiled, tmp_path):
+    """A 16-bit column-major C is staged with ``stmatrix.trans``: per pass and m64 block, one
+    ``.x4`` per two column groups and an ``.x2`` for an odd last group, and no element store."""
+    name, result = compiled
+    config = _config(name)
+    if not config.c_column_major:
+        assert "stmatrix" not in result.ptx
+        return
+    groups = config.staging_pass_columns // 8
+    per_pass = config.staging_passes * config.m_atoms
+    assert result.ptx.count("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16") == per_pass * (
+        groups // 2
+    )
+    assert result.ptx.count("stmatrix.sync.aligned.m8n8.x2.trans.shared.b16") == per_pass * (
+        groups % 2
+    )
+    assert not re.search(r"st\.shared\.(b16|u16)", result.ptx)
+    assert "STSM" in _sass(result.cubin, tmp_path)
+
+
 def test_stream_k_hands_partial_tiles_over_through_flags(compiled):
     """Only stream-K kernels touch the workspace: 16-byte partial stores and loads, the head's
     release (``fence.acq_rel.gpu`` + relaxed flag store) and the tail's acquire spin."""

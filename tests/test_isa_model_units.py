@@ -21,6 +21,7 @@ from warpsched.nvidia.isa_model.mma_sync import (
     c_layout,
     ldmatrix,
     mma_m16n8k16,
+    stmatrix,
 )
 from warpsched.nvidia.isa_model.tensor_map import land_box, load_box, read_box, store_box
 from warpsched.nvidia.isa_model.wgmma import decode, fragment_rows_cols, operand_offsets
@@ -134,6 +135,21 @@ def test_ldmatrix_plain_and_trans():
     assert (plain[9, 2] & 0xFFFF, plain[9, 2] >> 16) == (222, 223)
     # .trans: column 2, rows 2 and 3
     assert (trans[9, 2] & 0xFFFF, trans[9, 2] >> 16) == (222, 232)
+
+
+@pytest.mark.parametrize("num", [1, 2, 4])
+@pytest.mark.parametrize("trans", [False, True])
+def test_stmatrix_writes_what_ldmatrix_reads(num, trans):
+    """``stmatrix`` stores the registers ``ldmatrix`` would load from the same addresses: lane
+    9's register 1 with ``.trans`` is column 2 of matrix 1, rows 2 and 3."""
+    regs = np.random.default_rng(num).integers(0, 2**32, (32, num), dtype=np.uint64)
+    rows = stmatrix(regs.astype(np.uint32), num, trans)
+    assert rows.shape == (8 * num, 8)
+    padded = np.zeros((32, 8), np.uint16)
+    padded[: 8 * num] = rows
+    assert np.array_equal(ldmatrix(padded, num, trans), regs.astype(np.uint32))
+    if num > 1 and trans:
+        assert (rows[8 + 2, 2], rows[8 + 3, 2]) == (regs[9, 1] & 0xFFFF, regs[9, 1] >> 16)
 
 
 def test_bf16_rounds_to_nearest_even():

@@ -1,9 +1,9 @@
-"""Emitters of the warp-level data path: ``mma.sync``, ``ldmatrix``, ``cp.async`` and the
-``mbarrier.try_wait`` whose result a kernel tests.
+"""Emitters of the warp-level data path: ``mma.sync``, ``ldmatrix``, ``stmatrix``, ``cp.async``
+and the ``mbarrier.try_wait`` whose result a kernel tests.
 
-* ``mma.sync`` and ``ldmatrix`` are ``.sync.aligned``: every warp holding lanes of the group
-  must be whole; the fragments are ``mma_sync.py``'s.  ``ldmatrix`` row addresses must be
-  16-byte aligned (PTX ISA, "ldmatrix").
+* ``mma.sync``, ``ldmatrix`` and ``stmatrix`` are ``.sync.aligned``: every warp holding lanes of
+  the group must be whole; the fragments are ``mma_sync.py``'s.  Their row addresses must be
+  16-byte aligned (PTX ISA, "ldmatrix", "stmatrix").
 * ``cp.async.cg.shared.global [dst], [src], 16, src-size`` (PTX ISA, "cp.async"): copies
   ``src-size`` bytes and zero-fills the rest of the 16.  The copy joins the thread's open
   cp.async-group; ``cp.async.commit_group`` closes it and ``cp.async.wait_group N`` waits for all
@@ -30,7 +30,7 @@ import numpy as np
 from .emit_core import HELPERS, Emitter, emits
 from .errors import MemoryFault, NotModelled
 from .ir_reader import Op
-from .mma_sync import ldmatrix, mma_m16n8k16
+from .mma_sync import ldmatrix, mma_m16n8k16, stmatrix
 from .simt import WARP
 from .sync_ops import MbarrierWait
 
@@ -66,6 +66,17 @@ def _ldmatrix(g, addrs, num: int, trans: bool):
         data[: 8 * num] = g.cta.smem.load(rows, np.uint16, 8, "ldmatrix")
         out[sl] = ldmatrix(data, num, trans)
     return out if num > 1 else out[:, 0]
+
+
+def _stmatrix(g, addrs, regs: list, trans: bool) -> None:
+    num = len(regs)
+    addrs = np.broadcast_to(np.asarray(addrs, np.int64), g.lanes.shape)
+    for _, sl in g.whole(WARP, "stmatrix"):
+        rows = addrs[sl][: 8 * num]
+        if np.any(rows % 16):
+            raise MemoryFault("stmatrix: a row address is not 16-byte aligned")
+        data = stmatrix(_regs(regs, sl, np.uint32), num, trans)
+        g.cta.smem.store(rows, data, np.uint16, 8, "stmatrix")
 
 
 @dataclass
@@ -143,6 +154,7 @@ HELPERS.update(
         "_shfl_idx": _shfl_idx,
         "_mma": _mma,
         "_ldmatrix": _ldmatrix,
+        "_stmatrix": _stmatrix,
         "_cp_async": _cp_async,
         "_cp_commit": _cp_commit,
         "_cp_wait": _cp_wait,
@@ -187,6 +199,16 @@ def _ldmatrix_op(op: Op, em: Emitter) -> None:
     num = int(op.attr("num").split(":")[0])
     trans = _enum(op, "layout") == "col"
     em.line(f"{em.out(op)} = _ldmatrix(g, {em.ref(op.operands[0])}, {num}, {trans})")
+
+
+@emits("nvvm.stmatrix")
+def _stmatrix_op(op: Op, em: Emitter) -> None:
+    shape = tuple(int(x) for x in re.findall(r"\d+", op.attr("shape")))
+    if _enum(op, "eltType") != "b16" or shape != (8, 8):
+        raise em.unsupported(op, "only .m8n8 .b16")
+    ptr, *regs = (em.ref(v) for v in op.operands)
+    trans = _enum(op, "layout") == "col"
+    em.line(f"_stmatrix(g, {ptr}, [{', '.join(regs)}], {trans})")
 
 
 @emits("nvvm.cp.async.shared.global")

@@ -16,6 +16,7 @@ mma.m16n8k16" with ``.bf16`` inputs and ``.f32`` accumulators, for lane ``t`` (`
 ``8*j + r`` gives the address of row ``r`` of matrix ``j`` (16 contiguous bytes).  Without
 ``.trans`` lane ``t``'s register ``j`` holds row ``t // 4``, columns ``2*(t % 4)`` and ``+1`` of
 matrix ``j``; with ``.trans`` it holds column ``t // 4``, rows ``2*(t % 4)`` and ``+1``.
+"stmatrix" is its inverse: the same registers and addresses, stored.
 """
 
 from __future__ import annotations
@@ -77,3 +78,15 @@ def ldmatrix(rows: np.ndarray, num: int, trans: bool) -> np.ndarray:
     lo = mats[:, GROUP, 2 * QUAD].astype(np.uint32)
     hi = mats[:, GROUP, 2 * QUAD + 1].astype(np.uint32)
     return (lo | hi << np.uint32(16)).T
+
+
+def stmatrix(regs: np.ndarray, num: int, trans: bool) -> np.ndarray:
+    """One warp's ``stmatrix``: ``32 × num`` ``.b32`` registers → the ``8·num × 8`` uint16
+    rows it writes, row ``8*j + r`` at lane ``8*j + r``'s address (``ldmatrix``'s inverse)."""
+    mats = np.zeros((num, 8, 8), np.uint16)
+    regs = regs.astype(np.uint32).T  # num × 32
+    mats[:, GROUP, 2 * QUAD] = (regs & 0xFFFF).astype(np.uint16)
+    mats[:, GROUP, 2 * QUAD + 1] = (regs >> 16).astype(np.uint16)
+    if trans:
+        mats = mats.transpose(0, 2, 1)
+    return mats.reshape(8 * num, 8)

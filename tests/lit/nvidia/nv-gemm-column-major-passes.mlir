@@ -12,18 +12,21 @@
 // CHECK:   sched.nv_store_tile tma
 
 // Each pass: wait until the previous pass's store has read the buffer, stage the pass's 56
-// columns (7 groups of 8: 28 elements a thread), hand them to the async proxy, store one box.
+// columns (7 groups of 8: three four-matrix transposing stores and a two-matrix one), hand them
+// to the async proxy, store one box.
 // PTX: .visible .entry swap_ab_passes(
 // PTX: wgmma.mma_async.sync.aligned.m64n104k16.f32.bf16.bf16
 // PTX: cp.async.bulk.wait_group.read 0
-// PTX-COUNT-28: st.shared.b16
-// PTX-NOT: st.shared.b16
+// PTX-COUNT-3: stmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// PTX: stmatrix.sync.aligned.m8n8.x2.trans.shared.b16
+// PTX-NOT: stmatrix
 // PTX: fence.proxy.async.shared::cta
 // PTX: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
 // PTX-NEXT: cp.async.bulk.commit_group
 // PTX: cp.async.bulk.wait_group.read 0
-// PTX-COUNT-28: st.shared.b16
-// PTX-NOT: st.shared.b16
+// PTX-COUNT-3: stmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// PTX: stmatrix.sync.aligned.m8n8.x2.trans.shared.b16
+// PTX-NOT: stmatrix
 // PTX: fence.proxy.async.shared::cta
 // PTX: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
 // PTX-NOT: cp.async.bulk.tensor.2d.global.shared::cta

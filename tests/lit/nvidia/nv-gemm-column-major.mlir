@@ -16,9 +16,12 @@
 
 // PTX: .visible .entry swap_ab(
 // PTX: wgmma.mma_async.sync.aligned.m64n152k16.f32.bf16.bf16
-// Each thread stages its 76 elements one by one (a column pair spans two column lines), then
+// The warpgroup stages its 19 column groups as 8x8 matrices stored transposed (a matrix's
+// column is 16 bytes of a column line): 9 four-matrix stores, then the odd group's two; then
 // the leader stores the warpgroup's one box.
-// PTX-COUNT-76: st.shared.b16
+// PTX-COUNT-9: stmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// PTX: stmatrix.sync.aligned.m8n8.x2.trans.shared.b16
+// PTX-NOT: st.shared
 // PTX: fence.proxy.async.shared::cta
 // PTX: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
 

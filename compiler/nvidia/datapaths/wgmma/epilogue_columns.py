@@ -12,18 +12,33 @@ Any ``block_n`` (a multiple of 8) stages this way, since the tile's columns are 
 dimension.
 
 Thread ``t`` (warp ``w``, lane ``l``) holds element ``4j + 2h + e`` of m64 block ``a`` at row
-``64a + 16w + l/4 + 8h`` and column ``8j + 2(l%4) + e``: the eight lanes of one ``l % 4``
-write 16 consecutive bytes of one line, and the four values of ``l % 4`` hit four different
-chunks of four lines, so each store is bank-conflict-free.  One element per store, since the
-two elements of a column pair lie in different lines.
+``64a + 16w + l/4 + 8h`` and column ``8j + 2(l%4) + e``: for each ``(h, j)`` the warp holds
+one 8×8 matrix (rows ``16w + 8h`` on, columns ``8j`` on) in ``mma``'s fragment layout, one
+``.b32`` register of two elements per lane.
+
+* **16-bit C** (``line`` = 64, a box per m64 block): a 16-byte chunk is 8 rows of one column,
+  so one ``stmatrix.sync.aligned.m8n8.x4.trans.b16`` writes four of those matrices transposed
+  (PTX ISA, "stmatrix"): ``(h, j), (h+1, j), (h, j+1), (h+1, j+1)``; lane ``8q + i`` points
+  at the chunk that receives column ``i`` of matrix ``q``: line ``8(q/2) + i`` from the pair's
+  first, chunk ``(2w + q%2) XOR i``.  A pass of an odd count of column groups ends with an
+  ``.x2``.  Each instruction writes 32 whole 16-byte chunks, 4 lines per 8 chunks apart in the
+  swizzle, so the eight lanes of one matrix hit eight different bank groups.
+* **f32 C** (``line`` = 32): one element per store, since a chunk holds 4 rows.  The eight
+  lanes of one ``l % 4`` write 16 consecutive bytes of one line, and the four values of
+  ``l % 4`` hit four different chunks of four lines, so each store is bank-conflict-free.
 """
 
 from __future__ import annotations
 
 from warpsched.nvidia.datapaths.wgmma.emitter import GemmEmitter
-from warpsched.nvidia.datapaths.wgmma.epilogue import element_value
+from warpsched.nvidia.datapaths.wgmma.epilogue import column_pair, element_value
 from warpsched.nvidia.ptx.nvvm_ops import PTR_SHARED
 from warpsched.nvidia.ptx.wgmma_descriptors import SWIZZLE_BYTES
+
+MATRIX = 8
+"""Rows and columns of one ``stmatrix`` matrix; also the columns of one fragment group."""
+PAIR = 2
+"""Column groups one ``stmatrix.x4`` writes (two matrices of each)."""
 
 
 class ColumnStaging:
@@ -36,6 +51,9 @@ class ColumnStaging:
         self.em, self.w, self.cfg, self.staging = em, w, cfg, staging
         self.line, self.box_bytes = cfg.staging_line, cfg.staging_box_bytes
         warp, lane = em.udiv(thread, w.const(32)), em.urem(thread, w.const(32))
+        if cfg.out_dtype.nbytes == 2:
+            self.matrix_row = self._matrix_row(warp, lane)
+            return
         column = w.muli(em.urem(lane, w.const(4)), 2)
         first_row = w.add(w.muli(warp, 16), em.udiv(lane, w.const(4)))
         self.bases = {
@@ -43,6 +61,16 @@ class ColumnStaging:
             for half in range(2)
             for e in range(2)
         }
+
+    def _matrix_row(self, warp: str, lane: str) -> str:
+        """The byte offset (from the shared base) of the chunk ``lane`` points an ``stmatrix``
+        of the first column pair of m64 block 0 at (see the module docstring)."""
+        em, w = self.em, self.w
+        matrix, column = em.udiv(lane, w.const(MATRIX)), em.urem(lane, w.const(MATRIX))
+        chunk = w.add(w.muli(warp, 2), em.binop("and", matrix, w.const(1)))
+        swizzled = em.binop("shl", em.binop("xor", chunk, column), w.const(4))
+        line = w.add(w.muli(em.binop("lshr", matrix, w.const(1)), MATRIX), column)
+        return w.add(self.staging, w.add(w.muli(line, SWIZZLE_BYTES), swizzled))
 
     def _base(self, row: str, col: str) -> str:
         """The byte offset (from the shared base) of sub-tile element (``row``, ``col``), row
@@ -59,14 +87,41 @@ class ColumnStaging:
     def stage(self, accs: list[str], step: int) -> None:
         """Every thread writes its elements of pass ``step``'s columns of ``accs`` (one
         fragment per m64 block)."""
-        em, w, cfg = self.em, self.w, self.cfg
-        elem = cfg.out_dtype.value
-        boxes_per_atom = 64 // self.line
-        first = cfg.staging_pass_first_column(step) // 8
+        first = self.cfg.staging_pass_first_column(step) // MATRIX
+        groups = range(first, first + self.cfg.staging_pass_columns // MATRIX)
+        if self.cfg.out_dtype.nbytes == 2:
+            self._store_matrices(accs, groups)
+        else:
+            self._store_elements(accs, groups)
+
+    def _store_matrices(self, accs: list[str], groups: range) -> None:
+        """16-bit C: one ``stmatrix.trans`` per two column groups of an m64 block."""
+        em, w = self.em, self.w
         for atom, acc in enumerate(accs):
-            for j in range(first, first + cfg.staging_pass_columns // 8):
+            for start in range(groups.start, groups.stop, PAIR):
+                pair = range(start, min(start + PAIR, groups.stop))
+                regs = []
+                for j in pair:
+                    for half in range(2):
+                        value, vec = column_pair(em, acc, 4 * j + 2 * half)
+                        regs.append(w.emit(f"llvm.bitcast {value} : {vec} to i32"))
+                fixed = atom * self.box_bytes + (start - groups.start) * MATRIX * SWIZZLE_BYTES
+                ptr = em.elem(em.base, w.addi(self.matrix_row, fixed), "i8", PTR_SHARED)
+                w.stmt(
+                    f"nvvm.stmatrix {ptr}, {', '.join(regs)} {{layout = #nvvm.mma_layout<col>, "
+                    "shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>, "
+                    "eltType = #nvvm.ld_st_matrix_elt_type<b16>} : "
+                    f"{PTR_SHARED}, {', '.join(['i32'] * len(regs))}"
+                )
+
+    def _store_elements(self, accs: list[str], groups: range) -> None:
+        """f32 C: one element per store."""
+        em, w, elem = self.em, self.w, self.cfg.out_dtype.value
+        boxes_per_atom = 64 // self.line
+        for atom, acc in enumerate(accs):
+            for j in groups:
                 for (half, e), base in self.bases.items():
-                    line = 8 * (j - first)
+                    line = MATRIX * (j - groups.start)
                     fixed = atom * boxes_per_atom * self.box_bytes + line * SWIZZLE_BYTES
                     ptr = em.elem(em.base, w.addi(base, fixed), "i8", PTR_SHARED)
                     value = element_value(em, acc, 4 * j + 2 * half + e)
