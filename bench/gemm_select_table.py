@@ -73,12 +73,7 @@ def table(out_path: str, runs: list[str], device: str, extensions: list[str]) ->
             near[name] += t <= NEAR * fastest
         rule.add(rule_kernel(Product.of(r["m"], r["n"], r["k"]), SMS).name)
     kept = [n for n in near if near[n] >= MIN_NEAR_BEST or n in rule]
-    described = []
-    for kind in RUN_KINDS:
-        count = sources.count(kind)
-        described += [f"{count} {kind}{'s' if count > 1 else ''}"] if count else []
-    described += [source for source in sources if source not in RUN_KINDS]
-    described += [f"{len(extensions)} extend runs"] if extensions else []
+    described = _described(sources + ["extend run"] * len(extensions))
     lines = [
         "# The times (µs) of the kernels gemm() chooses among (warpsched.runtime.gemm_select), "
         "bf16 row-major A and B,",
@@ -95,6 +90,26 @@ def table(out_path: str, runs: list[str], device: str, extensions: list[str]) ->
     Path(out_path).write_text("\n".join(lines) + "\n")
     print(f"wrote {out_path}: {len(rows)} products, {len(kept)} kernels")
     return 0
+
+
+def _described(sources: list[str]) -> list[str]:
+    """What a table was written from, counted by kind: ``sources`` are ``RUN_KINDS``, ``extend
+    run`` and earlier tables' descriptions (``2 remeasure runs and 1 extend run``), whose counts
+    join the others'."""
+    import re
+
+    counts, other = dict.fromkeys((*RUN_KINDS, "extend run"), 0), []
+    for source in sources:
+        for part in source.split(" and "):
+            counted = re.fullmatch(r"(\d+) (.+?)s?", part)
+            if part in counts:
+                counts[part] += 1
+            elif counted and counted[2] in counts:
+                counts[counted[2]] += int(counted[1])
+            else:
+                other.append(part)
+    named = [f"{n} {kind}{'s' if n > 1 else ''}" for kind, n in counts.items() if n]
+    return named + other
 
 
 def _run_rows(path: str) -> tuple[list[dict], str]:

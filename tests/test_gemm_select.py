@@ -317,9 +317,20 @@ def test_an_extension_joins_a_table_on_the_anchors_clock(tmp_path, monkeypatch):
     out = tmp_path / "times.tsv"
     gemm_select_table.table(str(out), [str(run)], "NVIDIA H200", [str(ext)])
     text = out.read_text()
-    assert "table from 1 remeasure run and 1 extend runs, 2 products." in text
+    assert "table from 1 remeasure run and 1 extend run, 2 products." in text
     _, candidates, _, measured = read(text, "times.tsv")
     column = [c.name for c in candidates].index(new)
     anchor = [c.name for c in candidates].index(ANCHOR)
     assert measured[0][column] == 15.0  # 30 µs on a clock twice as slow as the table's
     assert math.isnan(measured[1][column]) and [row[anchor] for row in measured] == [20.0, 20.0]
+    # The table extended again: its extension's new times replace the column, and the counts
+    # of what it came from add up.
+    again = tmp_path / "again.tsv"
+    ext.write_text(
+        json.dumps({"m": 1000, "n": 1000, "k": 1000, "ms": {ANCHOR: 0.020, new: 0.010}, "bad": []})
+        + "\n"
+    )
+    gemm_select_table.table(str(again), [str(out)], "NVIDIA H200", [str(ext)])
+    text = again.read_text()
+    assert "table from 1 remeasure run and 2 extend runs, 2 products." in text
+    assert read(text, "again.tsv")[3][0][column] == 10.0
