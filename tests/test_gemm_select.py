@@ -86,6 +86,35 @@ def test_the_predictions_follow_the_measured_times(table):
     assert sum(close) >= 0.75 * len(close)
 
 
+def test_the_fit_counts_among_the_neighbours(monkeypatch):
+    """``gemm_times_model.PRIOR``: the neighbours' correction of the fit is their weighted mean
+    error with the fit's own (0) among them, so it is a fraction of the correction they make
+    alone (``PRIOR`` 0), the same fraction for every kernel on a product, and nothing once
+    ``PRIOR`` outweighs them."""
+    from warpsched.runtime import gemm_times_model
+
+    model, shipped_prior = shipped_times(), gemm_times_model.PRIOR
+    products = [
+        Product.of(2200, 1096, 4000),
+        Product.of(640, 1920, 2048),
+        Product.of(96, 512, 9000),
+    ]
+
+    def logs(prior: float, p: Product) -> dict:
+        monkeypatch.setattr(gemm_times_model, "PRIOR", prior)
+        return {c: math.log(t) for c, t in model.predict(p).items()}
+
+    for p in products:
+        fit, alone, shipped = logs(1e12, p), logs(0.0, p), logs(shipped_prior, p)
+        fractions = [
+            (shipped[c] - fit[c]) / (alone[c] - fit[c])
+            for c in fit
+            if abs(alone[c] - fit[c]) > 1e-3
+        ]
+        assert len(fractions) > 20
+        assert all(0.5 < f < 0.99 for f in fractions), (p, min(fractions), max(fractions))
+
+
 @pytest.mark.parametrize(
     "row_bytes, address, starts",
     [

@@ -7,13 +7,15 @@ error of the measured times.
 asked for corrects it, weighted by nearness, per candidate: near in log M, log N, log K and
 the two alignments, and in the candidate's own launch there (``fit_key``: its waves, the
 fraction of its tiles' elements past the edges, the fraction of the slots a wave fills,
-scaled by ``FIT_WEIGHT``).  What waves do not explain (L2 traffic, a tile's fit to the
-product's edges) varies slowly with the shape, but not across a change of wave count or of
-edge fit: a product of the same shape region whose tiles fall into another wave count, or
-fill the edges otherwise, is no neighbour.
+scaled by ``FIT_WEIGHT``).  The fit itself counts among them with weight ``PRIOR`` (an error
+of 0), so few or far neighbours correct it less.  What waves do not explain (L2 traffic, a
+tile's fit to the product's edges) varies slowly with the shape, but not across a change of
+wave count or of edge fit: a product of the same shape region whose tiles fall into another
+wave count, or fill the edges otherwise, is no neighbour.
 
-What each feature and the neighbours' launch key gained, cross-validated on the tables
-(``bench/gemm_select_cv.py``), is in docs/benchmarks.md (twenty-second to twenty-ninth sessions).
+What each feature, the neighbours' launch key and ``PRIOR`` gained, cross-validated on the
+tables (``bench/gemm_select_cv.py``), is in docs/benchmarks.md (twenty-second to thirty-first
+sessions).
 """
 
 from __future__ import annotations
@@ -29,6 +31,12 @@ octaves of M; twice the waves as much as twenty, so neighbours almost always sha
 count.  Chosen by cross-validation on both measured tables (10 to 40 pick alike)."""
 NEAR = 0.3
 """Distance added to every neighbour's before it is inverted into a weight."""
+PRIOR = 0.5
+"""The weight of the fit's own prediction (no correction) beside the neighbours' (each ``1 /
+(distance + NEAR)``, about 0.3 to 1): where the neighbours are few in range or far, the
+correction shrinks toward the fit.  Chosen by cross-validation on both measured tables (three
+shufflings, ``SWITCH`` 1.01: picks more than 10 % slow 174 → 164 and 221 → 206 of 7260 against
+none; 0.35 to 0.75 pick alike, 1.0 and above worse; docs/benchmarks.md, thirty-first session)."""
 
 
 class MeasuredTimes:
@@ -83,7 +91,7 @@ class MeasuredTimes:
         weight = 1 / (np.take_along_axis(distance, nearest, 0) + NEAR)
         residuals = self._residuals if every else self._residuals[:, columns]
         residual = np.take_along_axis(residuals, nearest, 0)
-        correction = (residual * weight).sum(0) / np.maximum(weight.sum(0), 1e-300)
+        correction = (residual * weight).sum(0) / (weight.sum(0) + PRIOR)
         base = np.maximum(np.einsum("cf,cf->c", features, self._weights[columns]), 1e-9)
         return {c: float(t) for (_, c), t in zip(taken, base * np.exp(correction), strict=True)}
 
