@@ -315,6 +315,12 @@ def main(argv: list[str]) -> int:
     if args.any and args.mode == "run":
         return run_any()
     only = args.only.split(",") if args.only else []
+    unknown = [n for n in only if n != DEFAULT and n not in CANDIDATES and n not in SWAP_CANDIDATES]
+    if unknown:
+        parser.error(
+            f"--only: not a candidate of bench/gemm_catalog.py: {', '.join(unknown)} (a table's "
+            "kernels by Candidate name are timed by gemm_select_data.py extend --kernels)"
+        )
     if args.mode == "prepare" and only:
         return prepare_only(only, shapes_of(args), args.device)
     for table in (CANDIDATES, SWAP_CANDIDATES) if only else ():
