@@ -41,61 +41,49 @@ PAIR = 2
 """Column groups one ``stmatrix.x4`` writes (two matrices of each)."""
 
 
+def column_staging(em: GemmEmitter, thread: str, staging: str) -> ColumnStaging:
+    """The staging of C's element type (see the module docstring) for consumer thread
+    ``thread`` into the buffer at byte offset ``staging``."""
+    kind = MatrixStaging if em.config.out_dtype.nbytes == 2 else ElementStaging
+    return kind(em, thread, staging)
+
+
 class ColumnStaging:
     """Where a consumer's thread ``thread`` stages its elements for a column-major C, in that
     consumer's staging buffer at byte offset ``staging``.  Emits its values where it is made:
-    make one in the block that stages."""
+    make one in the block that stages (``column_staging``)."""
 
     def __init__(self, em: GemmEmitter, thread: str, staging: str) -> None:
         w, cfg = em.w, em.config
         self.em, self.w, self.cfg, self.staging = em, w, cfg, staging
         self.line, self.box_bytes = cfg.staging_line, cfg.staging_box_bytes
-        warp, lane = em.udiv(thread, w.const(32)), em.urem(thread, w.const(32))
-        if cfg.out_dtype.nbytes == 2:
-            self.matrix_row = self._matrix_row(warp, lane)
-            return
-        column = w.muli(em.urem(lane, w.const(4)), 2)
-        first_row = w.add(w.muli(warp, 16), em.udiv(lane, w.const(4)))
-        self.bases = {
-            (half, e): self._base(w.addi(first_row, 8 * half), w.addi(column, e))
-            for half in range(2)
-            for e in range(2)
-        }
-
-    def _matrix_row(self, warp: str, lane: str) -> str:
-        """The byte offset (from the shared base) of the chunk ``lane`` points an ``stmatrix``
-        of the first column pair of m64 block 0 at (see the module docstring)."""
-        em, w = self.em, self.w
-        matrix, column = em.udiv(lane, w.const(MATRIX)), em.urem(lane, w.const(MATRIX))
-        chunk = w.add(w.muli(warp, 2), em.binop("and", matrix, w.const(1)))
-        swizzled = em.binop("shl", em.binop("xor", chunk, column), w.const(4))
-        line = w.add(w.muli(em.binop("lshr", matrix, w.const(1)), MATRIX), column)
-        return w.add(self.staging, w.add(w.muli(line, SWIZZLE_BYTES), swizzled))
-
-    def _base(self, row: str, col: str) -> str:
-        """The byte offset (from the shared base) of sub-tile element (``row``, ``col``), row
-        below 64 and column below 8."""
-        em, w, esize = self.em, self.w, self.cfg.out_dtype.nbytes
-        box = em.udiv(row, w.const(self.line))
-        in_box = w.muli(em.urem(row, w.const(self.line)), esize)
-        chunk = em.binop("lshr", in_box, w.const(4))
-        swizzled = em.binop("shl", em.binop("xor", chunk, col), w.const(4))
-        within = em.binop("or", swizzled, em.binop("and", in_box, w.const(15)))
-        line = w.add(w.muli(box, self.box_bytes), w.muli(col, SWIZZLE_BYTES))
-        return w.add(self.staging, w.add(line, within))
+        self.warp, self.lane = em.udiv(thread, w.const(32)), em.urem(thread, w.const(32))
 
     def stage(self, accs: list[str], step: int) -> None:
         """Every thread writes its elements of pass ``step``'s columns of ``accs`` (one
         fragment per m64 block)."""
         first = self.cfg.staging_pass_first_column(step) // MATRIX
-        groups = range(first, first + self.cfg.staging_pass_columns // MATRIX)
-        if self.cfg.out_dtype.nbytes == 2:
-            self._store_matrices(accs, groups)
-        else:
-            self._store_elements(accs, groups)
+        self.store(accs, range(first, first + self.cfg.staging_pass_columns // MATRIX))
 
-    def _store_matrices(self, accs: list[str], groups: range) -> None:
-        """16-bit C: one ``stmatrix.trans`` per two column groups of an m64 block."""
+    def store(self, accs: list[str], groups: range) -> None:
+        """Write column groups ``groups`` (of 8 columns) of ``accs``, the first at line 0."""
+        raise NotImplementedError
+
+
+class MatrixStaging(ColumnStaging):
+    """16-bit C: one ``stmatrix.trans`` per two column groups of an m64 block."""
+
+    def __init__(self, em: GemmEmitter, thread: str, staging: str) -> None:
+        super().__init__(em, thread, staging)
+        em, w = self.em, self.w
+        matrix, column = em.udiv(self.lane, w.const(MATRIX)), em.urem(self.lane, w.const(MATRIX))
+        chunk = w.add(w.muli(self.warp, 2), em.binop("and", matrix, w.const(1)))
+        swizzled = em.binop("shl", em.binop("xor", chunk, column), w.const(4))
+        line = w.add(w.muli(em.binop("lshr", matrix, w.const(1)), MATRIX), column)
+        # the chunk this lane points the first column pair of m64 block 0 at
+        self.matrix_row = w.add(self.staging, w.add(w.muli(line, SWIZZLE_BYTES), swizzled))
+
+    def store(self, accs: list[str], groups: range) -> None:
         em, w = self.em, self.w
         for atom, acc in enumerate(accs):
             for start in range(groups.start, groups.stop, PAIR):
@@ -114,8 +102,34 @@ class ColumnStaging:
                     f"{PTR_SHARED}, {', '.join(['i32'] * len(regs))}"
                 )
 
-    def _store_elements(self, accs: list[str], groups: range) -> None:
-        """f32 C: one element per store."""
+
+class ElementStaging(ColumnStaging):
+    """f32 C: one element per store."""
+
+    def __init__(self, em: GemmEmitter, thread: str, staging: str) -> None:
+        super().__init__(em, thread, staging)
+        w = self.w
+        column = w.muli(em.urem(self.lane, w.const(4)), 2)
+        first_row = w.add(w.muli(self.warp, 16), em.udiv(self.lane, w.const(4)))
+        self.bases = {
+            (half, e): self._base(w.addi(first_row, 8 * half), w.addi(column, e))
+            for half in range(2)
+            for e in range(2)
+        }
+
+    def _base(self, row: str, col: str) -> str:
+        """The byte offset (from the shared base) of sub-tile element (``row``, ``col``), row
+        below 64 and column below 8."""
+        em, w, esize = self.em, self.w, self.cfg.out_dtype.nbytes
+        box = em.udiv(row, w.const(self.line))
+        in_box = w.muli(em.urem(row, w.const(self.line)), esize)
+        chunk = em.binop("lshr", in_box, w.const(4))
+        swizzled = em.binop("shl", em.binop("xor", chunk, col), w.const(4))
+        within = em.binop("or", swizzled, em.binop("and", in_box, w.const(15)))
+        line = w.add(w.muli(box, self.box_bytes), w.muli(col, SWIZZLE_BYTES))
+        return w.add(self.staging, w.add(line, within))
+
+    def store(self, accs: list[str], groups: range) -> None:
         em, w, elem = self.em, self.w, self.cfg.out_dtype.value
         boxes_per_atom = 64 // self.line
         for atom, acc in enumerate(accs):

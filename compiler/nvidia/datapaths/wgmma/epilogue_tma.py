@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from warpsched.nvidia.datapaths.wgmma.emitter import ARGS, GemmEmitter, TileOrigin
 from warpsched.nvidia.datapaths.wgmma.epilogue import Place, column_pair
-from warpsched.nvidia.datapaths.wgmma.epilogue_columns import ColumnStaging
+from warpsched.nvidia.datapaths.wgmma.epilogue_columns import column_staging
 from warpsched.nvidia.datapaths.wgmma.fused import FusedEpilogue
 from warpsched.nvidia.ptx import tma
 from warpsched.nvidia.ptx.nvvm_ops import PTR_SHARED
@@ -207,7 +207,7 @@ def emit_tma_epilogue(
     cfg = em.config
     if cfg.c_column_major:  # no transforms (the plan)
         staging = staging_base(em, index)
-        columns = ColumnStaging(em, thread, staging)
+        columns = column_staging(em, thread, staging)
 
         def stage(step: int) -> None:
             columns.stage(accs, step)
