@@ -23,7 +23,7 @@ from pathlib import Path
 
 import gemm_catalog as C
 import gemm_vs_cublas as G
-from gemm_select_data import products
+from gemm_select_data import drawn
 
 SETS = {
     "untuned": C.UNTUNED,
@@ -38,13 +38,9 @@ SETS = {
 def shapes_of_set(name: str) -> list[tuple[int, int, int]]:
     """The shapes of set ``name``: a sweep of ``SETS``, or ``random:SEED:COUNT`` (``random-mid``)
     for ``COUNT`` products drawn from ``SEED`` as ``gemm_select_data.py run`` draws them
-    (``--mid``), shapes no table was measured on when the seed is new; ``KeyError`` (or
-    ``ValueError``) for any other name."""
-    kind, _, rest = name.partition(":")
-    if kind not in ("random", "random-mid"):
-        return SETS[name]
-    seed, count = (int(x) for x in rest.split(":"))
-    return products(seed, count, kind == "random-mid", joint=False)
+    (``--mid``; ``gemm_select_data.drawn``), shapes no table was measured on when the seed is
+    new; ``ValueError`` for any other name."""
+    return SETS[name] if name in SETS else drawn(name)
 
 
 def picks(tables: list[str], shapes: list[tuple[int, int, int]]) -> dict[tuple, list]:
@@ -111,7 +107,7 @@ def main(argv: list[str]) -> int:
     for name in sets:
         try:
             shapes_of_set(name)
-        except (KeyError, ValueError):
+        except ValueError:
             unknown.append(name)
     if unknown:
         parser.error(

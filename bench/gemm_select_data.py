@@ -4,6 +4,7 @@
     python3 bench/gemm_select_data.py run SEED COUNT OUT.jsonl [--mid]   # on the GPU
     python3 bench/gemm_select_data.py extend OUT.jsonl [--first I] [--kernels NAMES] [--table T]
     python3 bench/gemm_select_data.py remeasure OUT.jsonl [--first I] [--seconds S] [--table T]
+                                                          [--products random-mid:SEED:COUNT]
     python bench/gemm_select_data.py table OUT.tsv RUN.jsonl|TABLE.tsv ... [--extend EXT.jsonl ...]
 
 ``run`` times every candidate of ``gemm_catalog`` (its own, its swap-AB and 2-D cluster
@@ -31,7 +32,10 @@ table's products it launches on, cuBLAS beside them, each checked against float6
 (kernels by ``Candidate`` name) to ``OUT.jsonl``; after ``--seconds`` it stops and names the
 ``--first`` to go on with in a later call.  A kernel change that moves the kernels' times
 (not only their order) makes the table stale; ``table OUT.tsv OUT.jsonl`` then writes it anew
-from the remeasured lines alone.
+from the remeasured lines alone.  ``--products random:SEED:COUNT`` (``random-mid``: ``run
+--mid``'s range) times the table's kernels on products drawn as ``run`` draws them instead
+(``drawn``), which ``table OUT.tsv TABLE.tsv OUT.jsonl`` adds to the table's: more measured
+products where the model's neighbours are sparse.
 
 ``table`` writes the table the package ships from runs, remeasures, extensions and earlier
 tables (``gemm_select_table``).
@@ -92,6 +96,17 @@ def products(seed: int, count: int, mid: bool, joint: bool) -> list[tuple[int, i
         if 2 * m * n * k <= limit:
             out.append((m, n, k))
     return out
+
+
+def drawn(spec: str) -> list[tuple[int, int, int]]:
+    """The products of ``random:SEED:COUNT`` (``random-mid:SEED:COUNT``: ``--mid``'s range),
+    drawn as ``run`` draws them with N and K aligned independently; ``ValueError`` for any
+    other ``spec``."""
+    kind, _, rest = spec.partition(":")
+    if kind not in ("random", "random-mid"):
+        raise ValueError(f"not random:SEED:COUNT or random-mid:SEED:COUNT: {spec!r}")
+    seed, count = (int(x) for x in rest.split(":"))
+    return products(seed, count, kind == "random-mid", joint=False)
 
 
 def prepare(kernels: list[str]) -> int:
@@ -170,14 +185,19 @@ def _launchers(kernels: dict, product, device) -> dict:
     }
 
 
-def remeasure(out_path: str, first: int, seconds: float, table: str) -> int:
-    """Time the kernels of the shipped ``table`` (a path; the H100's by default) on its products
-    from the ``first``-th, for at most ``seconds`` (see the module docstring)."""
+def remeasure(out_path: str, first: int, seconds: float, table: str, spec: str = "") -> int:
+    """Time the kernels of the shipped ``table`` (a path; the H100's by default) on its products,
+    or on the products ``drawn`` by ``spec``, from the ``first``-th, for at most ``seconds`` (see
+    the module docstring)."""
     import torch
+
+    from warpsched.runtime.gemm_times import Product
 
     G.ROUNDS = ROUNDS
     torch.empty(1, device="cuda")
     device, candidates, products, _ = _shipped(table)
+    if spec:
+        products = [Product.of(*shape) for shape in drawn(spec)]
     kernels = {c.name: c for c in candidates}
     with open(out_path, "a") as f:
         if _measure_from(torch, kernels, device, products, first, seconds, f):
@@ -255,6 +275,7 @@ def main(argv: list[str]) -> int:
     again.add_argument("--first", type=int, default=0, help="skip this many products")
     again.add_argument("--seconds", type=float, default=540, help="stop after this long")
     again.add_argument("--table", default="", help="a shipped table's path (the H100's)")
+    again.add_argument("--products", default="", help="random[-mid]:SEED:COUNT, not the table's")
     args = parser.parse_args(argv)
     names = [n for n in getattr(args, "kernels", "").split(",") if n]
     if args.mode == "prepare":
@@ -264,7 +285,12 @@ def main(argv: list[str]) -> int:
     if args.mode == "extend":
         return extend(args.out, args.first, names, args.table, args.seconds)
     if args.mode == "remeasure":
-        return remeasure(args.out, args.first, args.seconds, args.table)
+        try:
+            if args.products:
+                drawn(args.products)
+        except ValueError as exc:
+            parser.error(f"--products: {exc}")
+        return remeasure(args.out, args.first, args.seconds, args.table, args.products)
     from gemm_select_table import table
 
     return table(args.out, args.runs, args.device, args.extend)

@@ -12,6 +12,7 @@ import statistics
 from pathlib import Path
 
 import pytest
+import times_tables
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -311,6 +312,50 @@ def test_a_remeasure_writes_the_table_anew_from_its_own_lines(tmp_path, monkeypa
     split = names.index("coop_128x64_s8_split")
     assert [(p.m, p.n, p.k) for p in rows] == products
     assert [row[split] for row in measured] == [11.0, 11.0]
+
+
+def test_drawn_products_join_a_table_as_rows_of_their_own(tmp_path, monkeypatch, capsys):
+    """``remeasure --products random-mid:SEED:COUNT`` times the table's kernels on products drawn
+    as ``run --mid`` draws them (``drawn``); ``table`` adds their lines to an earlier table's rows,
+    counted as one more remeasure run.  A spec of another kind is a usage error."""
+    import json
+
+    monkeypatch.syspath_prepend(str(BENCH))
+    import gemm_select_data
+    import gemm_select_table
+
+    shapes = gemm_select_data.drawn("random-mid:7:3")
+    assert shapes == gemm_select_data.products(7, 3, mid=True, joint=False)
+    assert gemm_select_data.drawn("random:7:3") == gemm_select_data.products(7, 3, False, False)
+    for bad in ("mid:7:3", "random-mid:7", "random:x:3"):
+        with pytest.raises(ValueError):
+            gemm_select_data.drawn(bad)
+    with pytest.raises(SystemExit) as exit_info:
+        gemm_select_data.main(["remeasure", "out.jsonl", "--products", "holdout"])
+    assert (
+        exit_info.value.code == 2 and "--products: not random:SEED:COUNT" in capsys.readouterr().err
+    )
+
+    comments, rows = times_tables.parts(TABLE.read_text(), 5)
+    earlier = tmp_path / "earlier.tsv"
+    earlier.write_text(times_tables.text(comments, rows))
+    _, candidates, _, _ = read(earlier.read_text(), earlier.name)
+    lines = tmp_path / "drawn.jsonl"
+    lines.write_text(
+        "".join(
+            json.dumps(
+                {"m": m, "n": n, "k": k, "ms": {c.name: 0.02 for c in candidates}, "bad": []}
+            )
+            + "\n"
+            for m, n, k in shapes
+        )
+    )
+    out = tmp_path / "times.tsv"
+    gemm_select_table.table(str(out), [str(earlier), str(lines)], "NVIDIA H100 80GB HBM3", [])
+    _, _, products, measured = read(out.read_text(), out.name)
+    assert [(p.m, p.n, p.k) for p in products[-3:]] == shapes and len(products) == 5 + 3
+    assert all(t == 20.0 for row in measured[-3:] for t in row)
+    assert "3 remeasure runs" in out.read_text()  # the earlier table's two, and this one
 
 
 def test_an_extension_joins_a_table_on_the_anchors_clock(tmp_path, monkeypatch):
