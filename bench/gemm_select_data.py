@@ -185,10 +185,12 @@ def _launchers(kernels: dict, product, device) -> dict:
     }
 
 
-def remeasure(out_path: str, first: int, seconds: float, table: str, spec: str = "") -> int:
+def remeasure(
+    out_path: str, first: int, seconds: float, table: str, shapes: list | None = None
+) -> int:
     """Time the kernels of the shipped ``table`` (a path; the H100's by default) on its products,
-    or on the products ``drawn`` by ``spec``, from the ``first``-th, for at most ``seconds`` (see
-    the module docstring)."""
+    or on ``shapes`` (``drawn``), from the ``first``-th, for at most ``seconds`` (see the module
+    docstring)."""
     import torch
 
     from warpsched.runtime.gemm_times import Product
@@ -196,8 +198,8 @@ def remeasure(out_path: str, first: int, seconds: float, table: str, spec: str =
     G.ROUNDS = ROUNDS
     torch.empty(1, device="cuda")
     device, candidates, products, _ = _shipped(table)
-    if spec:
-        products = [Product.of(*shape) for shape in drawn(spec)]
+    if shapes:
+        products = [Product.of(*shape) for shape in shapes]
     kernels = {c.name: c for c in candidates}
     with open(out_path, "a") as f:
         if _measure_from(torch, kernels, device, products, first, seconds, f):
@@ -286,11 +288,10 @@ def main(argv: list[str]) -> int:
         return extend(args.out, args.first, names, args.table, args.seconds)
     if args.mode == "remeasure":
         try:
-            if args.products:
-                drawn(args.products)
+            shapes = drawn(args.products) if args.products else None
         except ValueError as exc:
             parser.error(f"--products: {exc}")
-        return remeasure(args.out, args.first, args.seconds, args.table, args.products)
+        return remeasure(args.out, args.first, args.seconds, args.table, shapes)
     from gemm_select_table import table
 
     return table(args.out, args.runs, args.device, args.extend)

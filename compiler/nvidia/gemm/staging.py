@@ -62,9 +62,15 @@ class EpilogueStaging:
         ``block_n / staging_line`` boxes of 128 bytes of its rows (row-major C), or
         ``rows_per_consumer / staging_line`` boxes of 128 bytes of its columns per pass
         (column-major C)."""
+        return self.staging_boxes_per_pass * self.staging_passes
+
+    @property
+    def staging_boxes_per_pass(self) -> int:
+        """TMA epilogue: the boxes one pass stages and stores: an equal share of a row-major
+        C's, every box of a column-major C's rows (each cut to the pass's columns)."""
         if self.c_column_major:
-            return self.rows_per_consumer // self.staging_line * self.staging_passes
-        return self.block_n // self.staging_line
+            return self.rows_per_consumer // self.staging_line
+        return self.block_n // self.staging_line // self.staging_passes
 
     @property
     def staging_box_lines(self) -> int:
@@ -79,14 +85,14 @@ class EpilogueStaging:
 
     def staging_pass_boxes(self, step: int) -> range:
         """TMA epilogue: the boxes that pass ``step`` stages and stores."""
-        per_pass = self.staging_boxes // self.staging_passes
+        per_pass = self.staging_boxes_per_pass
         return range(step * per_pass, (step + 1) * per_pass)
 
     def staging_box_origin(self, box: int) -> tuple[int, int]:
         """TMA epilogue: (row, column) of box ``box``'s first element in the sub-tile."""
         line = self.staging_line
         if self.c_column_major:
-            per_pass = self.staging_boxes // self.staging_passes
+            per_pass = self.staging_boxes_per_pass
             return box % per_pass * line, self.staging_pass_first_column(box // per_pass)
         return 0, box * line
 

@@ -55,13 +55,20 @@ def _mma(g, a: list, b: list, c: list) -> np.ndarray:
     return out
 
 
-def _ldmatrix(g, addrs, num: int, trans: bool):
-    out = np.empty((len(g.lanes), num), np.uint32)
+def _matrix_rows(g, addrs, num: int, what: str):
+    """``(slice, row addresses)`` of each whole warp of ``g`` for an ``ldmatrix`` or ``stmatrix``
+    of ``num`` matrices (``what``): lane ``8j + r``'s address, 16-byte aligned."""
     addrs = np.broadcast_to(np.asarray(addrs, np.int64), g.lanes.shape)
-    for _, sl in g.whole(WARP, "ldmatrix"):
+    for _, sl in g.whole(WARP, what):
         rows = addrs[sl][: 8 * num]
         if np.any(rows % 16):
-            raise MemoryFault("ldmatrix: a row address is not 16-byte aligned")
+            raise MemoryFault(f"{what}: a row address is not 16-byte aligned")
+        yield sl, rows
+
+
+def _ldmatrix(g, addrs, num: int, trans: bool):
+    out = np.empty((len(g.lanes), num), np.uint32)
+    for sl, rows in _matrix_rows(g, addrs, num, "ldmatrix"):
         data = np.zeros((32, 8), np.uint16)
         data[: 8 * num] = g.cta.smem.load(rows, np.uint16, 8, "ldmatrix")
         out[sl] = ldmatrix(data, num, trans)
@@ -70,11 +77,7 @@ def _ldmatrix(g, addrs, num: int, trans: bool):
 
 def _stmatrix(g, addrs, regs: list, trans: bool) -> None:
     num = len(regs)
-    addrs = np.broadcast_to(np.asarray(addrs, np.int64), g.lanes.shape)
-    for _, sl in g.whole(WARP, "stmatrix"):
-        rows = addrs[sl][: 8 * num]
-        if np.any(rows % 16):
-            raise MemoryFault("stmatrix: a row address is not 16-byte aligned")
+    for sl, rows in _matrix_rows(g, addrs, num, "stmatrix"):
         data = stmatrix(_regs(regs, sl, np.uint32), num, trans)
         g.cta.smem.store(rows, data, np.uint16, 8, "stmatrix")
 
@@ -191,23 +194,25 @@ def _shfl_op(op: Op, em: Emitter) -> None:
     em.line(f"{em.out(op)} = _shfl_idx(g, {mask}, {value}, {source}, {packed})")
 
 
-@emits("nvvm.ldmatrix")
-def _ldmatrix_op(op: Op, em: Emitter) -> None:
+def _matrix_trans(op: Op, em: Emitter) -> bool:
+    """Whether an ``ldmatrix`` or ``stmatrix`` op transposes; only ``.m8n8 .b16`` is modelled."""
     shape = tuple(int(x) for x in re.findall(r"\d+", op.attr("shape")))
     if _enum(op, "eltType") != "b16" or shape != (8, 8):
         raise em.unsupported(op, "only .m8n8 .b16")
+    return _enum(op, "layout") == "col"
+
+
+@emits("nvvm.ldmatrix")
+def _ldmatrix_op(op: Op, em: Emitter) -> None:
+    trans = _matrix_trans(op, em)
     num = int(op.attr("num").split(":")[0])
-    trans = _enum(op, "layout") == "col"
     em.line(f"{em.out(op)} = _ldmatrix(g, {em.ref(op.operands[0])}, {num}, {trans})")
 
 
 @emits("nvvm.stmatrix")
 def _stmatrix_op(op: Op, em: Emitter) -> None:
-    shape = tuple(int(x) for x in re.findall(r"\d+", op.attr("shape")))
-    if _enum(op, "eltType") != "b16" or shape != (8, 8):
-        raise em.unsupported(op, "only .m8n8 .b16")
+    trans = _matrix_trans(op, em)
     ptr, *regs = (em.ref(v) for v in op.operands)
-    trans = _enum(op, "layout") == "col"
     em.line(f"_stmatrix(g, {ptr}, [{', '.join(regs)}], {trans})")
 
 
