@@ -16,7 +16,7 @@ import argparse
 import sys
 from collections import defaultdict
 
-from gemm_vs_cublas import shape_options, shapes_of
+from gemm_shapes import shape_options, shapes_of
 
 REPS = 20
 WARMUP = 5

@@ -30,7 +30,8 @@ import sys
 from pathlib import Path
 
 from gemm_catalog import config
-from gemm_vs_cublas import L2_BYTES, REPS, ROUNDS, mode_and_shapes, shapes_of, summary
+from gemm_shapes import mode_and_shapes, shapes_of
+from gemm_vs_cublas import L2_BYTES, REPS, ROUNDS, summary
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import gemm_catalog as C
 import gemm_vs_cublas as G
-from gemm_select_data import drawn
+from gemm_products import drawn
 
 SETS = {
     "untuned": C.UNTUNED,
@@ -38,7 +38,7 @@ SETS = {
 def shapes_of_set(name: str) -> list[tuple[int, int, int]]:
     """The shapes of set ``name``: a sweep of ``SETS``, or ``random:SEED:COUNT`` (``random-mid``)
     for ``COUNT`` products drawn from ``SEED`` as ``gemm_select_data.py run`` draws them
-    (``--mid``; ``gemm_select_data.drawn``), shapes no table was measured on when the seed is
+    (``--mid``; ``gemm_products.drawn``), shapes no table was measured on when the seed is
     new; ``ValueError`` for any other name."""
     return SETS[name] if name in SETS else drawn(name)
 

@@ -34,8 +34,8 @@ table's products it launches on, cuBLAS beside them, each checked against float6
 (not only their order) makes the table stale; ``table OUT.tsv OUT.jsonl`` then writes it anew
 from the remeasured lines alone.  ``--products random:SEED:COUNT`` (``random-mid``: ``run
 --mid``'s range) times the table's kernels on products drawn as ``run`` draws them instead
-(``drawn``), which ``table OUT.tsv TABLE.tsv OUT.jsonl`` adds to the table's: more measured
-products where the model's neighbours are sparse.
+(``gemm_products.drawn``), which ``table OUT.tsv TABLE.tsv OUT.jsonl`` adds to the table's:
+more measured products where the model's neighbours are sparse.
 
 ``table`` writes the table the package ships from runs, remeasures, extensions and earlier
 tables (``gemm_select_table``).
@@ -45,13 +45,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 import time
 from pathlib import Path
 
 import gemm_catalog as C
 import gemm_vs_cublas as G
+from gemm_products import drawn, products
 
 START = time.time()
 """When the run began (the progress lines count seconds from it)."""
@@ -77,36 +77,6 @@ ANCHOR = "coop_128x128_s5"
 CLUSTER_SLOTS = "2:66 4:30 8:15"
 """Clusters of 2, 4 and 8 CTAs an H100 SXM runs at once (``cuOccupancyMaxActiveClusters`` for
 these kernels, measured on the lent H100)."""
-
-
-def products(seed: int, count: int, mid: bool, joint: bool) -> list[tuple[int, int, int]]:
-    """``count`` products drawn from ``seed`` (see the module docstring)."""
-    rng = random.Random(seed)
-    lo, hi, k_lo, k_hi = (7.6, 12, 8.6, 14) if mid else (6, 11.6, 8, 13.6)
-    limit = 150e9 if mid else 60e9  # flops: keeps a run inside one lease
-    out = []
-    while len(out) < count:
-        m, n = (round(2 ** rng.uniform(lo, hi) / 8) * 8 for _ in range(2))
-        k = round(2 ** rng.uniform(k_lo, k_hi) / 8) * 8
-        if joint and rng.random() < 0.5:
-            n, k = -(-n // 64) * 64, -(-k // 64) * 64
-        if not joint:
-            n = -(-n // 64) * 64 if rng.random() < 0.5 else n
-            k = -(-k // 64) * 64 if rng.random() < 0.5 else k
-        if 2 * m * n * k <= limit:
-            out.append((m, n, k))
-    return out
-
-
-def drawn(spec: str) -> list[tuple[int, int, int]]:
-    """The products of ``random:SEED:COUNT`` (``random-mid:SEED:COUNT``: ``--mid``'s range),
-    drawn as ``run`` draws them with N and K aligned independently; ``ValueError`` for any
-    other ``spec``."""
-    kind, _, rest = spec.partition(":")
-    if kind not in ("random", "random-mid"):
-        raise ValueError(f"not random:SEED:COUNT or random-mid:SEED:COUNT: {spec!r}")
-    seed, count = (int(x) for x in rest.split(":"))
-    return products(seed, count, kind == "random-mid", joint=False)
 
 
 def prepare(kernels: list[str]) -> int:

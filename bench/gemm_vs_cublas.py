@@ -18,23 +18,12 @@ the run).  ``WARPSCHED_CACHE_DIR`` names the kernel cache both modes use.
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 from pathlib import Path
 
-from gemm_catalog import (
-    CANDIDATES,
-    HEADLINE,
-    HOLDOUT,
-    ROWS_OFF,
-    ROWS_OFF_HOLDOUT,
-    SWAP_CANDIDATES,
-    SWEEP,
-    UNTUNED,
-    candidate,
-    config,
-)
+from gemm_catalog import CANDIDATES, SWAP_CANDIDATES, candidate, config
+from gemm_shapes import mode_and_shapes, shapes_of
 
 DEFAULT = "default"
 """The name of ``gemm()`` without a table among the timed kernels."""
@@ -247,47 +236,6 @@ def summary(ratios: list[float], failures: int) -> str:
         f"median ratio {statistics.median(ratios):.3f}, min ratio {min(ratios):.3f}, "
         f"correctness failures {failures}"
     )
-
-
-def mode_and_shapes(description: str) -> argparse.ArgumentParser:
-    """The parser of a benchmark's ``prepare | run [--quick] [--shape M,N,K]...``."""
-    parser = argparse.ArgumentParser(description=description)
-    parser.add_argument("mode", choices=("prepare", "run"))
-    return shape_options(parser)
-
-
-def shape_options(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    """``parser`` with the options that choose the shapes (``shapes_of``)."""
-    parser.add_argument("--quick", action="store_true", help="only the four headline shapes")
-    parser.add_argument("--untuned", action="store_true", help="only the untuned small shapes")
-    parser.add_argument(
-        "--holdout", action="store_true", help="shapes the shape rule was not read off"
-    )
-    parser.add_argument(
-        "--rows-off", action="store_true", help="shapes whose B rows are off 128-byte boundaries"
-    )
-    parser.add_argument(
-        "--rows-off-holdout",
-        action="store_true",
-        help="more such shapes, which the rule was not read off",
-    )
-    parser.add_argument("--shape", action="append", default=[], help="M,N,K instead of the list")
-    return parser
-
-
-def shapes_of(args: argparse.Namespace) -> list[tuple[int, ...]]:
-    """The shapes ``mode_and_shapes``'s options ask for."""
-    if args.shape:
-        return [tuple(int(x) for x in text.split(",")) for text in args.shape]
-    if getattr(args, "untuned", False):
-        return UNTUNED
-    if getattr(args, "holdout", False):
-        return HOLDOUT
-    if getattr(args, "rows_off", False):
-        return ROWS_OFF
-    if getattr(args, "rows_off_holdout", False):
-        return ROWS_OFF_HOLDOUT
-    return HEADLINE if args.quick else HEADLINE + SWEEP
 
 
 def main(argv: list[str]) -> int:

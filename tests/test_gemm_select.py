@@ -316,20 +316,22 @@ def test_a_remeasure_writes_the_table_anew_from_its_own_lines(tmp_path, monkeypa
 
 def test_drawn_products_join_a_table_as_rows_of_their_own(tmp_path, monkeypatch, capsys):
     """``remeasure --products random-mid:SEED:COUNT`` times the table's kernels on products drawn
-    as ``run --mid`` draws them (``drawn``); ``table`` adds their lines to an earlier table's rows,
-    counted as one more remeasure run.  A spec of another kind is a usage error."""
+    as ``run --mid`` draws them (``gemm_products.drawn``); ``table`` adds their lines to an
+    earlier table's rows, counted as one more remeasure run.  A spec of another kind is a usage
+    error."""
     import json
 
     monkeypatch.syspath_prepend(str(BENCH))
+    import gemm_products
     import gemm_select_data
     import gemm_select_table
 
-    shapes = gemm_select_data.drawn("random-mid:7:3")
-    assert shapes == gemm_select_data.products(7, 3, mid=True, joint=False)
-    assert gemm_select_data.drawn("random:7:3") == gemm_select_data.products(7, 3, False, False)
+    shapes = gemm_products.drawn("random-mid:7:3")
+    assert shapes == gemm_products.products(7, 3, mid=True, joint=False)
+    assert gemm_products.drawn("random:7:3") == gemm_products.products(7, 3, False, False)
     for bad in ("mid:7:3", "random-mid:7", "random:x:3"):
         with pytest.raises(ValueError):
-            gemm_select_data.drawn(bad)
+            gemm_products.drawn(bad)
     with pytest.raises(SystemExit) as exit_info:
         gemm_select_data.main(["remeasure", "out.jsonl", "--products", "holdout"])
     assert (
