@@ -6,8 +6,10 @@
 For every shape of the sets (``gemm_catalog``'s sweeps, or ``random:SEED:COUNT`` and
 ``random-mid:SEED:COUNT``, products drawn as ``gemm_select_data.py run`` draws them; bf16
 row-major), each table's fitted
-model picks a kernel as ``gemm()`` does (``gemm_select.choose``).  ``prepare`` compiles the picks
-into the kernel cache; ``run`` checks each pick against float64 (NaN-poisoned C), times it with
+model picks a kernel as ``gemm()`` does (``gemm_select.choose``), launched as ``gemm()`` launches
+it (``as_gemm_launches``: a split-K pick may run the reduce-scatter).  ``prepare``
+compiles the launched kernels into the kernel cache; ``run`` checks each against float64
+(NaN-poisoned C), times it with
 ``gemm_vs_cublas``'s CUDA graphs beside cuBLAS, and prints each shape's picks with their ratios
 to cuBLAS (one pick where both tables agree) and, per set, the median and minimum ratio under
 each table.  Use it before shipping a remeasured table: cross-validation
@@ -57,7 +59,38 @@ def picks(tables: list[str], shapes: list[tuple[int, int, int]]) -> dict[tuple, 
 def prepare(tables: list[str], sets: list[str]) -> int:
     """Compile every pick of ``tables`` on the shapes of ``sets`` into the kernel cache."""
     chosen = picks(tables, [s for name in sets for s in shapes_of_set(name)])
-    return G.cache(list(dict.fromkeys(c.config() for both in chosen.values() for c in both)))
+    sms = heading_sms(tables)
+    launched = [as_gemm_launches(c, *shape, sms)[0] for shape, both in chosen.items() for c in both]
+    return G.cache(list(dict.fromkeys(launched)))
+
+
+def heading_sms(tables: list[str]) -> int:
+    """The SMs of the tables' device (the first table's; the picks are made for it)."""
+    from warpsched.runtime.gemm_times import heading
+
+    return heading(Path(tables[0]))[0].sms
+
+
+def as_gemm_launches(candidate, m: int, n: int, k: int, sm_count: int):
+    """The kernel ``gemm()`` launches for a pick ``candidate`` of a single row-major product
+    ``m × n × k`` on ``sm_count`` SMs, as ``(config, swap, splits)``: the rule's split-K kernel
+    where a swap-AB split-K pick would leave most SMs idle (``gemm_reduction.filling``), the
+    reduce-scatter where it takes enough runs (``gemm_reduction.with_reduction``)."""
+    from warpsched.runtime.gemm_reduction import filling, with_reduction
+
+    pick = filling(candidate, m, n, k, sm_count)
+    if pick.swap:
+        return pick.config(), True, pick.splits
+    config, splits = with_reduction(pick.config(), m, n, k, pick.splits, sm_count)
+    return config, False, splits
+
+
+def _launcher(candidate, shape: tuple[int, int, int], sms: int) -> C.Launcher:
+    """``candidate`` as ``gemm()`` launches it on ``shape`` (``as_gemm_launches``)."""
+    from warpsched.runtime.gemm import kernel_for
+
+    config, swap, splits = as_gemm_launches(candidate, *shape, sms)
+    return C.Launcher(kernel_for(config), swap, splits)
 
 
 def run(tables: list[str], sets: list[str]) -> int:
@@ -65,6 +98,7 @@ def run(tables: list[str], sets: list[str]) -> int:
     import torch
 
     torch.empty(1, device="cuda")
+    sms = heading_sms(tables)
     print(f"device {torch.cuda.get_device_name(0)}; tables {' and '.join(tables)}", flush=True)
     failures = 0
     for name in sets:
@@ -72,7 +106,7 @@ def run(tables: list[str], sets: list[str]) -> int:
         for shape, chosen in picks(tables, shapes_of_set(name)).items():
             m, n, k = shape
             a, b = G._inputs(torch, m, n, k, seed=m * 31 + n * 7 + k)
-            kernels = {c.name: C.launcher_of(c) for c in chosen}
+            kernels = {c.name: _launcher(c, shape, sms) for c in chosen}
             for kernel_name, kern in kernels.items():
                 c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
                 kern(a, b, c)
