@@ -1,12 +1,14 @@
 """Split-K, alone and in clusters, against the default ``gemm()`` and cuBLAS on deep products,
 to read off when ``gemm_heuristic`` should take split-K and which kernel.
 
-    .venv/bin/python bench/split_k_rule.py prepare    # here: compile the kernels into the cache
-    python3 bench/split_k_rule.py run                 # on a GPU
+    .venv/bin/python bench/split_k_rule.py prepare [--shape M,N,K ...]  # here: compile
+    python3 bench/split_k_rule.py run [--shape M,N,K ...] [--json]     # on a GPU
 
 For every shape of ``gemm_catalog.UNTUNED`` and ``HOLDOUT`` that some kernel of ``SPLIT_K``
-can cut into two runs or more, row-major bf16: ``torch.matmul`` (cuBLAS), the kernel of
-``gemm_heuristic``'s rule (``rule``), and each split-K kernel with every split count of ``SPLITS`` its launch takes
+can cut into two runs or more (or every ``--shape``), row-major bf16: ``torch.matmul``
+(cuBLAS), what the default ``gemm()`` launches there (``gemm``: the pick of the device's times
+table, the reduce-scatter where ``gemm()`` takes that), the kernel of ``gemm_heuristic``'s rule
+(``rule``), and each split-K kernel with every split count of ``SPLITS`` its launch takes
 (every run its own CTA, or cluster: ``gemm_checks.check_splits``) and ``split_count``'s.  A
 swap-AB kernel (``swap_``) computes ``Cᵀ = Bᵀ·Aᵀ`` on the transposed views.  Each is checked
 against float64 and timed as CUDA graphs on rotating inputs beside cuBLAS.  The table gives,
@@ -15,6 +17,7 @@ TFLOP/s; ``--json`` also prints every timing as one JSON line per shape."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 
@@ -48,12 +51,15 @@ SHAPED = (
     ("sk", 64, 8, 2, 2),
     ("sk", 64, 8, 1, 4),
     ("sk", 64, 8, 4, 2),
+    ("sk", 64, 8, 2, 4),
     ("sk", 128, 5, 1, 2),
     ("sk", 128, 5, 2, 1),
     ("sk", 128, 5, 2, 2),
     ("swap_sk", 64, 8, 1, 1),
     ("swap_sk", 64, 8, 2, 1),
     ("swap_sk", 64, 8, 1, 2),
+    ("swap_sk", 64, 8, 1, 4),
+    ("swap_sk", 64, 8, 2, 4),
     ("swap_sk", 96, 6, 1, 1),
     ("swap_sk", 96, 6, 1, 2),
     ("swap_sk", 96, 6, 1, 4),
@@ -79,8 +85,11 @@ def _rows_cols(config: HopperGemmConfig, m: int, n: int) -> tuple[int, int]:
     return (n, m) if config.c_column_major else (m, n)
 
 
-def _shapes() -> list[tuple[int, int, int]]:
-    """The shapes some kernel of ``SPLIT_K`` cuts into two runs or more on the H100."""
+def _shapes(args: argparse.Namespace) -> list[tuple[int, int, int]]:
+    """The ``--shape``s, else the shapes some kernel of ``SPLIT_K`` cuts into two runs or more
+    on the H100."""
+    if args.shape:
+        return [tuple(int(x) for x in text.split(",")) for text in args.shape]
     return [
         (m, n, k)
         for m, n, k in UNTUNED + HOLDOUT
@@ -94,21 +103,39 @@ def _rule(m: int, n: int, k: int) -> HopperGemmConfig:
     return default_config(m, n, H100_SMS, HopperGemmConfig(), k % 64 == 0, n % 64 == 0, k=k)
 
 
-def prepare() -> int:
-    return cache([*SPLIT_K.values(), *(_rule(*shape) for shape in _shapes())])
+def _gemm_launch(m: int, n: int, k: int, device: str) -> tuple[HopperGemmConfig, bool, int | None]:
+    """What the default ``gemm()`` launches for a row-major bf16 ``m × n × k`` product on 132
+    SMs of a device named ``device`` (``gemm_select_ab.as_gemm_launches`` of the pick of its
+    times table)."""
+    from gemm_select_ab import as_gemm_launches
+
+    from warpsched.runtime.gemm_select import select_kernel
+    from warpsched.runtime.gemm_times import Product
+
+    pick = select_kernel(Product.of(m, n, k), H100_SMS, device)
+    return as_gemm_launches(pick, m, n, k, H100_SMS)
 
 
-def run(as_json: bool) -> int:
+def prepare(args: argparse.Namespace) -> int:
+    from warpsched.runtime.gemm_times import TABLES, heading
+
+    shapes = _shapes(args)
+    devices = [heading(table)[0].name for table in TABLES]
+    picks = [_gemm_launch(*shape, device)[0] for shape in shapes for device in devices]
+    return cache([*SPLIT_K.values(), *(_rule(*shape) for shape in shapes), *picks])
+
+
+def run(args: argparse.Namespace) -> int:
     import torch
 
     from warpsched.runtime.epilogue_args import GemmArgumentError
     from warpsched.runtime.gemm import kernel_for
 
     device_sms(torch)
-    names = ["rule", *SPLIT_K]
+    names = ["gemm", "rule", *SPLIT_K]
     print("\n| M×N×K | cuBLAS TFLOP/s | " + " | ".join(names) + " |")
     print("|---|---|" + "---|" * len(names))
-    for index, (m, n, k) in enumerate(_shapes()):
+    for index, (m, n, k) in enumerate(_shapes(args)):
         g = torch.Generator(device="cuda").manual_seed(index)
         sets = max(2, -(-2 * L2_BYTES // (2 * (m * k + k * n + m * n))))
         data = [
@@ -120,8 +147,11 @@ def run(as_json: bool) -> int:
         ]
         outs = [torch.empty(m, n, device="cuda").bfloat16() for _ in data]
         rule = kernel_for(_rule(m, n, k))
+        pick, swap, splits = _gemm_launch(m, n, k, torch.cuda.get_device_name(0))
+        chosen = Launcher(kernel_for(pick), swap, splits)
         fns = {
             "cublas": lambda i, d=data, o=outs: torch.matmul(*d[i], out=o[i]),
+            "gemm": lambda i, d=data, o=outs, f=chosen: f(*d[i], o[i]),
             "rule": lambda i, d=data, o=outs, r=rule: r(*d[i], o[i]),
         }
         for name, config in SPLIT_K.items():
@@ -156,18 +186,20 @@ def run(as_json: bool) -> int:
             tail = best[len(name) :].strip()
             cells.append(f"{runs[best] / tflops['cublas']:.3f} {tail}".strip())
         print(f"| {m}×{n}×{k} | {tflops['cublas']:.1f} | " + " | ".join(cells) + " |", flush=True)
-        if as_json:
+        if args.json:
             print(json.dumps({"m": m, "n": n, "k": k, "ms": ms}), flush=True)
         torch.cuda.empty_cache()
     return 0
 
 
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("mode", choices=("prepare", "run"))
+    parser.add_argument("--shape", action="append", default=[], help="M,N,K instead of the list")
+    parser.add_argument("--json", action="store_true", help="every timing as a JSON line")
+    args = parser.parse_args(argv)
+    return prepare(args) if args.mode == "prepare" else run(args)
+
+
 if __name__ == "__main__":
-    args = sys.argv[1:]
-    as_json = "--json" in args
-    args = [x for x in args if x != "--json"]
-    if args == ["prepare"]:
-        sys.exit(prepare())
-    if args == ["run"]:
-        sys.exit(run(as_json))
-    sys.exit("usage: split_k_rule.py prepare | run [--json]")
+    sys.exit(main(sys.argv[1:]))
