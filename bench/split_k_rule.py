@@ -192,12 +192,17 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def parser() -> argparse.ArgumentParser:
+    """The command line: ``prepare | run [--shape M,N,K ...] [--json]``."""
+    out = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    out.add_argument("mode", choices=("prepare", "run"))
+    out.add_argument("--shape", action="append", default=[], help="M,N,K instead of the list")
+    out.add_argument("--json", action="store_true", help="every timing as a JSON line")
+    return out
+
+
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("mode", choices=("prepare", "run"))
-    parser.add_argument("--shape", action="append", default=[], help="M,N,K instead of the list")
-    parser.add_argument("--json", action="store_true", help="every timing as a JSON line")
-    args = parser.parse_args(argv)
+    args = parser().parse_args(argv)
     return prepare(args) if args.mode == "prepare" else run(args)
 
 
