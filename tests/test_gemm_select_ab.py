@@ -2,25 +2,19 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 import times_tables
+from bench_modules import bench_module
 
 from warpsched.runtime.gemm_candidates import Candidate
 from warpsched.runtime.gemm_select import select_kernel
 from warpsched.runtime.gemm_times import TABLE, Product, read, takes
 
-BENCH = Path(__file__).resolve().parents[1] / "bench"
-
 
 @pytest.fixture
 def ab(monkeypatch):
     """The ``bench/gemm_select_ab.py`` module."""
-    monkeypatch.syspath_prepend(str(BENCH))
-    import gemm_select_ab
-
-    return gemm_select_ab
+    return bench_module(monkeypatch, "gemm_select_ab")
 
 
 def test_the_shipped_table_picks_what_gemm_picks(ab):

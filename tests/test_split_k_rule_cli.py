@@ -3,20 +3,14 @@ times as the default ``gemm()``'s."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-
-BENCH = Path(__file__).resolve().parents[1] / "bench"
+from bench_modules import bench_module
 
 
 @pytest.fixture
 def rule(monkeypatch):
     """The ``bench/split_k_rule.py`` module."""
-    monkeypatch.syspath_prepend(str(BENCH))
-    import split_k_rule
-
-    return split_k_rule
+    return bench_module(monkeypatch, "split_k_rule")
 
 
 def test_shapes_are_the_given_ones_or_the_deep_sweep_shapes(rule):
