@@ -25,6 +25,7 @@ from pathlib import Path
 
 import gemm_catalog as C
 import gemm_vs_cublas as G
+from gemm_launches import as_gemm_launches, gemm_launcher
 from gemm_products import drawn
 
 FLOOR = 0.90
@@ -73,28 +74,6 @@ def heading_sms(tables: list[str]) -> int:
     return heading(Path(tables[0]))[0].sms
 
 
-def as_gemm_launches(candidate, m: int, n: int, k: int, sm_count: int):
-    """The kernel ``gemm()`` launches for a pick ``candidate`` of a single row-major product
-    ``m × n × k`` on ``sm_count`` SMs, as ``(config, swap, splits)``: the rule's split-K kernel
-    where a swap-AB split-K pick would leave most SMs idle (``gemm_reduction.filling``), the
-    reduce-scatter where it takes enough runs (``gemm_reduction.with_reduction``)."""
-    from warpsched.runtime.gemm_reduction import filling, with_reduction
-
-    pick = filling(candidate, m, n, k, sm_count)
-    if pick.swap:
-        return pick.config(), True, pick.splits
-    config, splits = with_reduction(pick.config(), m, n, k, pick.splits, sm_count)
-    return config, False, splits
-
-
-def _launcher(candidate, shape: tuple[int, int, int], sms: int) -> C.Launcher:
-    """``candidate`` as ``gemm()`` launches it on ``shape`` (``as_gemm_launches``)."""
-    from warpsched.runtime.gemm import kernel_for
-
-    config, swap, splits = as_gemm_launches(candidate, *shape, sms)
-    return C.Launcher(kernel_for(config), swap, splits)
-
-
 def run(tables: list[str], sets: list[str]) -> int:
     """Check and time the picks (see the module docstring); 1 when a pick computes a wrong C."""
     import torch
@@ -108,7 +87,7 @@ def run(tables: list[str], sets: list[str]) -> int:
         for shape, chosen in picks(tables, shapes_of_set(name)).items():
             m, n, k = shape
             a, b = G._inputs(torch, m, n, k, seed=m * 31 + n * 7 + k)
-            kernels = {c.name: _launcher(c, shape, sms) for c in chosen}
+            kernels = {c.name: gemm_launcher(c, shape, sms) for c in chosen}
             for kernel_name, kern in kernels.items():
                 c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
                 kern(a, b, c)

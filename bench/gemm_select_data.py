@@ -3,8 +3,10 @@
     python bench/gemm_select_data.py prepare [--kernels NAMES]  # here: compile every kernel timed
     python3 bench/gemm_select_data.py run SEED COUNT OUT.jsonl [--mid]   # on the GPU
     python3 bench/gemm_select_data.py extend OUT.jsonl [--first I] [--kernels NAMES] [--table T]
+                                                       [--launched]
     python3 bench/gemm_select_data.py remeasure OUT.jsonl [--first I] [--seconds S] [--table T]
                                                           [--products random-mid:SEED:COUNT]
+                                                          [--launched]
     python bench/gemm_select_data.py table OUT.tsv RUN.jsonl|TABLE.tsv ... [--extend EXT.jsonl ...]
 
 ``run`` times every candidate of ``gemm_catalog`` (its own, its swap-AB and 2-D cluster
@@ -37,6 +39,13 @@ from the remeasured lines alone.  ``--products random:SEED:COUNT`` (``random-mid
 (``gemm_products.drawn``), which ``table OUT.tsv TABLE.tsv OUT.jsonl`` adds to the table's:
 more measured products where the model's neighbours are sparse.
 
+``--launched`` (``extend``, ``remeasure``) times each kernel as ``gemm()`` launches it
+(``gemm_launches.gemm_launcher``: a split-K kernel as the reduce-scatter where ``gemm()`` takes
+that, a swap-AB split-K kernel that leaves most SMs idle as the rule's) and marks the lines so;
+the others time a split-K kernel with the serial reduction, which ``gemm()`` then scales
+(``gemm_reduction.as_launched``).  ``table`` names on a ``# launched:`` line the kernels every
+one of whose times was taken so (``warpsched.runtime.gemm_times.launched_names``).
+
 ``table`` writes the table the package ships from runs, remeasures, extensions and earlier
 tables (``gemm_select_table``).
 """
@@ -51,6 +60,7 @@ from pathlib import Path
 
 import gemm_catalog as C
 import gemm_vs_cublas as G
+from gemm_launches import gemm_launcher
 from gemm_products import drawn, products
 
 START = time.time()
@@ -72,6 +82,9 @@ SPLIT_CANDIDATES = (
 """Split-K kernels with a fixed split count, each the fastest of its family on a shape of
 ``bench/split_k_rule.py``'s sweep (docs/benchmarks.md)."""
 RULE_SPLIT = "coop_128x64_s8_split"
+LAUNCHED_HELP = (
+    "time each kernel as gemm() launches it (split-K: the reduce-scatter where it takes that)"
+)
 ANCHOR = "coop_128x128_s5"
 """The kernel both a run and its extension time, whose ratio puts them on one clock."""
 CLUSTER_SLOTS = "2:66 4:30 8:15"
@@ -99,7 +112,9 @@ def _extension_names() -> tuple[str, ...]:
     return (ANCHOR, RULE_SPLIT, *SPLIT_CANDIDATES)
 
 
-def extend(out_path: str, first: int, names: list[str], table: str, seconds: float) -> int:
+def extend(
+    out_path: str, first: int, names: list[str], table: str, seconds: float, launched: bool
+) -> int:
     """Time the extension's kernels (``names``, or the split-K ones) on the products of the
     shipped ``table`` (a path; the H100's by default) from the ``first``-th of those they
     launch on, for at most ``seconds`` (see the module docstring)."""
@@ -116,22 +131,23 @@ def extend(out_path: str, first: int, names: list[str], table: str, seconds: flo
     extended = [kernels[name] for name in timed]
     chosen = [x for x in products if any(takes(c, x, device) for c in extended)]
     with open(out_path, "a" if first else "w") as f:
-        if _measure_from(torch, kernels, device, chosen, first, seconds, f):
+        if _measure_from(torch, kernels, device, chosen, first, seconds, f, launched):
             print(f"extended every product from {first} on", flush=True)
     return 0
 
 
 def _measure_from(
-    torch, kernels: dict, device, products: list, first: int, seconds: float, out
+    torch, kernels: dict, device, products: list, first: int, seconds: float, out, launched: bool
 ) -> bool:
     """``_measure`` each of ``kernels`` that launches on each of ``products`` from the
-    ``first``-th into ``out``, until ``seconds`` after the start; past them, print the
-    ``--first`` to go on with and return False."""
+    ``first``-th into ``out`` (``launched``: as ``gemm()`` launches it), until ``seconds``
+    after the start; past them, print the ``--first`` to go on with and return False."""
     for i, p in enumerate(products[first:], first):
         if time.time() - START > seconds:
             print(f"stopped after {seconds:.0f} s: go on with --first {i}", flush=True)
             return False
-        _measure(torch, _launchers(kernels, p, device), (p.m, p.n, p.k), out, f"{i}")
+        timed = _launchers(kernels, p, device, launched)
+        _measure(torch, timed, (p.m, p.n, p.k), out, f"{i}", launched)
     return True
 
 
@@ -143,20 +159,27 @@ def _shipped(table: str):
     return read(path.read_text(), path.name)
 
 
-def _launchers(kernels: dict, product, device) -> dict:
+def _launchers(kernels: dict, product, device, launched: bool) -> dict:
     """A ``Launcher`` for each of ``kernels`` (``Candidate``s by name) that launches on
-    ``product`` (``gemm_times.takes``), with the candidate's swap and split count."""
+    ``product`` (``gemm_times.takes``), with the candidate's swap and split count, or
+    (``launched``) as ``gemm()`` launches it (``gemm_launches.gemm_launcher``)."""
     from warpsched.runtime.gemm_times import takes
 
+    shape = (product.m, product.n, product.k)
     return {
-        name: C.launcher_of(candidate)
+        name: gemm_launcher(candidate, shape, device.sms) if launched else C.launcher_of(candidate)
         for name, candidate in kernels.items()
         if takes(candidate, product, device)
     }
 
 
 def remeasure(
-    out_path: str, first: int, seconds: float, table: str, shapes: list | None = None
+    out_path: str,
+    first: int,
+    seconds: float,
+    table: str,
+    shapes: list | None = None,
+    launched: bool = False,
 ) -> int:
     """Time the kernels of the shipped ``table`` (a path; the H100's by default) on its products,
     or on ``shapes`` (``drawn``), from the ``first``-th, for at most ``seconds`` (see the module
@@ -172,12 +195,14 @@ def remeasure(
         products = [Product.of(*shape) for shape in shapes]
     kernels = {c.name: c for c in candidates}
     with open(out_path, "a") as f:
-        if _measure_from(torch, kernels, device, products, first, seconds, f):
+        if _measure_from(torch, kernels, device, products, first, seconds, f, launched):
             print(f"remeasured every product from {first} on", flush=True)
     return 0
 
 
-def _measure(torch, kernels: dict, shape: tuple[int, int, int], out, label: str) -> None:
+def _measure(
+    torch, kernels: dict, shape: tuple[int, int, int], out, label: str, launched: bool = False
+) -> None:
     """Check each kernel (``kern(a, b, c)``) on fresh inputs of ``shape`` against float64, into
     a NaN-poisoned C (one that raises ``GemmArgumentError`` does not take the product), time
     those that pass with ``gemm_vs_cublas``'s CUDA graphs beside cuBLAS, and write the product's
@@ -199,7 +224,8 @@ def _measure(torch, kernels: dict, shape: tuple[int, int, int], out, label: str)
         else:
             bad.append(name)
     ms = G._time_shape(torch, ok, m, n, k, False)
-    out.write(json.dumps({"m": m, "n": n, "k": k, "ms": ms, "bad": bad}) + "\n")
+    line = {"m": m, "n": n, "k": k, "ms": ms, "bad": bad} | ({"launched": True} if launched else {})
+    out.write(json.dumps(line) + "\n")
     out.flush()
     print(f"{label} {m}x{n}x{k} wrong={bad} {time.time() - START:.0f}s", flush=True)
     torch.cuda.empty_cache()
@@ -242,12 +268,14 @@ def main(argv: list[str]) -> int:
     extended.add_argument("--kernels", default="", help="comma-separated Candidate names")
     extended.add_argument("--table", default="", help="a shipped table's path (its products)")
     extended.add_argument("--seconds", type=float, default=540, help="stop after this long")
+    extended.add_argument("--launched", action="store_true", help=LAUNCHED_HELP)
     again = sub.add_parser("remeasure")
     again.add_argument("out")
     again.add_argument("--first", type=int, default=0, help="skip this many products")
     again.add_argument("--seconds", type=float, default=540, help="stop after this long")
     again.add_argument("--table", default="", help="a shipped table's path (the H100's)")
     again.add_argument("--products", default="", help="random[-mid]:SEED:COUNT, not the table's")
+    again.add_argument("--launched", action="store_true", help=LAUNCHED_HELP)
     args = parser.parse_args(argv)
     names = [n for n in getattr(args, "kernels", "").split(",") if n]
     if args.mode == "prepare":
@@ -255,13 +283,13 @@ def main(argv: list[str]) -> int:
     if args.mode == "run":
         return run(args.seed, args.count, args.out, args.mid, args.joint)
     if args.mode == "extend":
-        return extend(args.out, args.first, names, args.table, args.seconds)
+        return extend(args.out, args.first, names, args.table, args.seconds, args.launched)
     if args.mode == "remeasure":
         try:
             shapes = drawn(args.products) if args.products else None
         except ValueError as exc:
             parser.error(f"--products: {exc}")
-        return remeasure(args.out, args.first, args.seconds, args.table, shapes)
+        return remeasure(args.out, args.first, args.seconds, args.table, shapes, args.launched)
     from gemm_select_table import table
 
     return table(args.out, args.runs, args.device, args.extend)

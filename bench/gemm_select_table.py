@@ -10,7 +10,9 @@ fastest on at least ``MIN_NEAR_BEST`` products, and every kernel the rule
 run's times join the products it measured, scaled by ``ANCHOR``'s time in the run the product
 came from over its time in the extension (so the two runs' clocks agree), and replace the
 run's own where both timed a kernel.  A run may also be an earlier table (``.tsv``): the shipped
-table rewrites itself byte for byte, so an extension can join it when its runs are gone.
+table rewrites itself byte for byte, so an extension can join it when its runs are gone.  The
+kernels all of whose times came from ``--launched`` lines (timed as ``gemm()`` launches them)
+are named on a ``# launched:`` line (``warpsched.runtime.gemm_times.LAUNCHED``).
 """
 
 from __future__ import annotations
@@ -63,8 +65,9 @@ def table(out_path: str, runs: list[str], device: str, extensions: list[str]) ->
         for line in Path(path).read_text().splitlines():
             e = json.loads(line)
             if not e["bad"] and ANCHOR in e["ms"]:
-                extra[e["m"], e["n"], e["k"]] = e["ms"]
-    timed = [_times(r, extra.get((r["m"], r["n"], r["k"]))) for r in rows]
+                extra[e["m"], e["n"], e["k"]] = (e["ms"], e.get("launched", False))
+    joined = [_times(r, extra.get((r["m"], r["n"], r["k"]))) for r in rows]
+    timed = [times for times, _ in joined]
     near = dict.fromkeys((name for t in timed for name in t), 0)
     rule = set()
     for r, times in zip(rows, timed, strict=True):
@@ -82,6 +85,7 @@ def table(out_path: str, runs: list[str], device: str, extensions: list[str]) ->
         f"# Written by bench/gemm_select_data.py table from {' and '.join(described)}, "
         f"{len(rows)} products.",
         f"# device: name {device}; sms {SMS}; cluster_slots {CLUSTER_SLOTS}",
+        *_launched_line(kept, joined),
         "\t".join(["m", "n", "k", *kept]),
     ]
     for r, times in zip(rows, timed, strict=True):
@@ -122,7 +126,8 @@ def _run_rows(path: str) -> tuple[list[dict], str]:
             continue
         named = {candidate_name(b): t for b, t in r["ms"].items()}
         named.pop(None, None)
-        out.append({"m": r["m"], "n": r["n"], "k": r["k"], "ms": named})
+        launched = set(named) if r.get("launched") else set()
+        out.append({"m": r["m"], "n": r["n"], "k": r["k"], "ms": named, "launched": launched})
     timed_default = any(G.DEFAULT in r["ms"] for r in rows)
     return out, RUN_KINDS[0] if timed_default else RUN_KINDS[1]
 
@@ -134,10 +139,11 @@ def _table_rows(path: str) -> tuple[list[dict], str]:
     import math
     import re
 
-    from warpsched.runtime.gemm_times import read
+    from warpsched.runtime.gemm_times import launched_names, read
 
     text = Path(path).read_text()
     _, candidates, products, times = read(text, path)
+    launched = launched_names(text)
     written = re.search(r"^# Written by .* table from (.*), \d+ products\.$", text, re.M)
     rows = [
         {
@@ -147,17 +153,41 @@ def _table_rows(path: str) -> tuple[list[dict], str]:
             "ms": {
                 c.name: t / 1000 for c, t in zip(candidates, row, strict=True) if not math.isnan(t)
             },
+            "launched": {
+                c.name
+                for c, t in zip(candidates, row, strict=True)
+                if c.name in launched and not math.isnan(t)
+            },
         }
         for p, row in zip(products, times, strict=True)
     ]
     return rows, written[1] if written else f"the table {Path(path).name}"
 
 
-def _times(row: dict, extension: dict | None) -> dict[str, float]:
-    """A product's times (ms) by ``Candidate`` name, with an extension's joined on ``ANCHOR``'s
-    clock."""
-    times = dict(row["ms"])
+def _times(row: dict, extension: tuple[dict, bool] | None) -> tuple[dict[str, float], set[str]]:
+    """A product's times (ms) by ``Candidate`` name, with an extension's (its times and whether
+    it timed them as ``gemm()`` launches them) joined on ``ANCHOR``'s clock; and the names whose
+    time was taken so."""
+    times, launched = dict(row["ms"]), set(row["launched"])
     if extension and ANCHOR in times:
-        scale = times[ANCHOR] / extension[ANCHOR]
-        times.update({c: t * scale for c, t in extension.items() if c not in (ANCHOR, "cublas")})
-    return times
+        ms, as_launched = extension
+        scale = times[ANCHOR] / ms[ANCHOR]
+        joined = {c: t * scale for c, t in ms.items() if c not in (ANCHOR, "cublas")}
+        times.update(joined)
+        launched = launched | set(joined) if as_launched else launched - set(joined)
+    return times, launched
+
+
+def _launched_line(kept: list[str], joined: list[tuple[dict, set[str]]]) -> list[str]:
+    """The ``# launched:`` line (``warpsched.runtime.gemm_times.LAUNCHED``) naming the kernels of
+    ``kept`` every one of whose times was taken as ``gemm()`` launches them; none without such a
+    kernel."""
+    from warpsched.runtime.gemm_times import LAUNCHED
+
+    names = [
+        n
+        for n in kept
+        if any(n in times for times, _ in joined)
+        and all(n in launched for times, launched in joined if n in times)
+    ]
+    return [f"{LAUNCHED} {' '.join(names)}"] if names else []

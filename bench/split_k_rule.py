@@ -22,6 +22,7 @@ import json
 import sys
 
 from gemm_catalog import HOLDOUT, UNTUNED, Launcher
+from gemm_launches import as_gemm_launches
 from gemm_vs_cublas import L2_BYTES, TOLERANCE, _time_graphs, cache, device_sms
 
 from warpsched.nvidia.gemm.config import HopperGemmConfig
@@ -105,10 +106,8 @@ def _rule(m: int, n: int, k: int) -> HopperGemmConfig:
 
 def _gemm_launch(m: int, n: int, k: int, device: str) -> tuple[HopperGemmConfig, bool, int | None]:
     """What the default ``gemm()`` launches for a row-major bf16 ``m × n × k`` product on 132
-    SMs of a device named ``device`` (``gemm_select_ab.as_gemm_launches`` of the pick of its
+    SMs of a device named ``device`` (``gemm_launches.as_gemm_launches`` of the pick of its
     times table)."""
-    from gemm_select_ab import as_gemm_launches
-
     from warpsched.runtime.gemm_select import select_kernel
     from warpsched.runtime.gemm_times import Product
 

@@ -410,3 +410,93 @@ def test_an_extension_joins_a_table_on_the_anchors_clock(tmp_path, monkeypatch):
     text = again.read_text()
     assert "table from 1 remeasure run and 2 extend runs, 2 products." in text
     assert read(text, "again.tsv")[3][0][column] == 10.0
+
+
+def test_a_table_timed_as_gemm_launches_keeps_the_reduce_scatters_times(monkeypatch):
+    """A table that names its split-K kernels on a ``# launched:`` line timed them as
+    ``gemm()`` launches them (the reduce-scatter where it takes that), so ``choose`` does not
+    scale their times by ``SCATTER_SPEEDUP`` again: on 512×512×8192 the H200's table then no
+    longer counts the rule's split-K kernel 8 % faster than measured, and a swap-AB split-K
+    kernel wins."""
+    from warpsched.runtime.gemm_reduction import SCATTER_SPEEDUP, as_launched
+    from warpsched.runtime.gemm_select import choose
+    from warpsched.runtime.gemm_times import LAUNCHED, TABLES, launched_names
+    from warpsched.runtime.gemm_times_model import MeasuredTimes
+
+    text = TABLES[1].read_text()
+    shipped = MeasuredTimes(text, "h200.tsv")
+    assert not shipped.launched and not launched_names(text)
+    splits = [c for c in shipped.candidates if c.config().split_k]
+    lines = text.splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if line.startswith("# device:")) + 1
+    marked_text = "".join(
+        [*lines[:at], f"{LAUNCHED} {' '.join(c.name for c in splits)}\n", *lines[at:]]
+    )
+    marked = MeasuredTimes(marked_text, "marked.tsv")
+    assert marked.launched == frozenset(splits)
+    product = Product.of(512, 512, 8192)
+    rule = Candidate.parse("coop_128x64_s8_split")
+    predicted = shipped.predict(product)
+    assert as_launched(predicted, 512, 512, 8192, 132)[rule] == predicted[rule] * SCATTER_SPEEDUP
+    kept = as_launched(predicted, 512, 512, 8192, 132, marked.launched)
+    assert kept[rule] == predicted[rule]
+    assert choose(shipped, product, 132) == rule
+    assert choose(marked, product, 132) == Candidate.parse("swap_coop_128x64_s8_split4")
+
+
+def test_launched_lines_mark_the_columns_they_time_throughout(tmp_path, monkeypatch):
+    """``table`` names a kernel on its ``# launched:`` line when every one of its times came
+    from ``--launched`` lines (a remeasure's, or an extension's on every product), not when an
+    extension timed it so on some products only; a table with the line rewrites itself byte
+    for byte."""
+    import json
+
+    monkeypatch.syspath_prepend(str(BENCH))
+    import gemm_select_table
+    from gemm_select_data import ANCHOR
+
+    monkeypatch.setattr(gemm_select_table, "MIN_NEAR_BEST", 0)  # keep every kernel
+    products = [(1000, 1000, 1000), (2000, 1000, 3000)]
+    split, other = "coop_128x64_s8_split", "swap_coop_128x64_s8_split4"
+    run = tmp_path / "remeasure.jsonl"
+    run.write_text(
+        "".join(
+            json.dumps({"m": m, "n": n, "k": k, "ms": {ANCHOR: 0.02, split: 0.03}, "bad": []})
+            + "\n"
+            for m, n, k in products
+        )
+    )
+
+    def extension(launched_on: int) -> str:
+        path = tmp_path / f"extend{launched_on}.jsonl"
+        lines = [
+            {"m": m, "n": n, "k": k, "ms": {ANCHOR: 0.02, split: 0.025, other: 0.04}, "bad": []}
+            | ({"launched": True} if i < launched_on else {})
+            for i, (m, n, k) in enumerate(products)
+        ]
+        path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+        return str(path)
+
+    out = tmp_path / "times.tsv"
+    gemm_select_table.table(str(out), [str(run)], "NVIDIA H200", [extension(2)])
+    text = out.read_text()
+    assert f"\n# launched: {split} {other}\n" in text
+    again = tmp_path / "again.tsv"
+    gemm_select_table.table(str(again), [str(out)], "NVIDIA H200", [])
+    assert again.read_text() == text
+    gemm_select_table.table(str(out), [str(run)], "NVIDIA H200", [extension(1)])
+    assert "# launched:" not in out.read_text()
+
+
+def test_remeasure_launched_times_what_gemm_launches(monkeypatch):
+    """``--launched`` gives each kernel ``gemm()``'s launch: the rule's split-K kernel on
+    384×384×16384 as the reduce-scatter; without it, the kernel with the serial reduction."""
+    monkeypatch.syspath_prepend(str(BENCH))
+    import gemm_select_data
+
+    device = read(TABLE.read_text(), TABLE.name)[0]
+    kernels = {"split": Candidate.parse("coop_128x64_s8_split")}
+    product = Product.of(384, 384, 16384)
+    launched = gemm_select_data._launchers(kernels, product, device, True)["split"]
+    serial = gemm_select_data._launchers(kernels, product, device, False)["split"]
+    assert launched.kernel.config.scattered and not serial.kernel.config.scattered

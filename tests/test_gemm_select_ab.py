@@ -51,18 +51,19 @@ def test_an_unknown_set_is_refused(ab, capsys):
     assert "unknown sets ['nope']" in capsys.readouterr().err
 
 
-def test_a_split_k_pick_is_timed_as_gemm_launches_it(ab):
+def test_a_split_k_pick_is_timed_as_gemm_launches_it(monkeypatch):
     """The A/B times a pick as ``gemm()`` launches it: the rule's split-K kernel on
     384×384×16384 as the reduce-scatter in ``split_count``'s runs, a swap-AB split-K pick that
     leaves most SMs idle as the rule's split-K kernel, any other pick as it is."""
     from warpsched.runtime.gemm_reduction import filling
 
+    launches = bench_module(monkeypatch, "gemm_launches")
     split = Candidate.parse("coop_128x64_s8_split")
-    config, swap, splits = ab.as_gemm_launches(split, 384, 384, 16384, 132)
+    config, swap, splits = launches.as_gemm_launches(split, 384, 384, 16384, 132)
     assert config.scattered and not swap and splits is None
     idle = Candidate.parse("swap_coop_128x64_s8_split3")
     assert filling(idle, 256, 256, 16384, 132) != idle
-    config, swap, _ = ab.as_gemm_launches(idle, 256, 256, 16384, 132)
+    config, swap, _ = launches.as_gemm_launches(idle, 256, 256, 16384, 132)
     assert not swap and config.split_k and config.block_n == 64
     plain = Candidate.parse("swap_pp_128x160_s5_c1x2")
-    assert ab.as_gemm_launches(plain, 2200, 1096, 4000, 132) == (plain.config(), True, None)
+    assert launches.as_gemm_launches(plain, 2200, 1096, 4000, 132) == (plain.config(), True, None)

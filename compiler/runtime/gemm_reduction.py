@@ -59,15 +59,24 @@ def filling(pick: Candidate, m: int, n: int, k: int, sm_count: int) -> Candidate
 
 
 def as_launched(
-    predicted: dict[Candidate, float], m: int, n: int, k: int, sm_count: int
+    predicted: dict[Candidate, float],
+    m: int,
+    n: int,
+    k: int,
+    sm_count: int,
+    timed_launched: frozenset[Candidate] = frozenset(),
 ) -> dict[Candidate, float]:
     """``predicted`` times of kernels on ``m × n × k`` as ``gemm()`` launches them: a times
     table measured its split-K kernels with the serial reduction, so a kernel that
     ``with_reduction`` turns into the reduce-scatter there runs in ``SCATTER_SPEEDUP`` of its
     time (without it, 384×384×16384 went to a swap-AB split-K kernel predicted 3 % faster than
-    the rule's serial one, where the reduce-scatter runs 20 % faster)."""
+    the rule's serial one, where the reduce-scatter runs 20 % faster); the kernels of
+    ``timed_launched`` the table timed as ``gemm()`` launches them (``gemm_times.LAUNCHED``),
+    and keep their times."""
     return {
-        c: t * SCATTER_SPEEDUP if _takes_scatter(c, m, n, k, sm_count) else t
+        c: t * SCATTER_SPEEDUP
+        if c not in timed_launched and _takes_scatter(c, m, n, k, sm_count)
+        else t
         for c, t in predicted.items()
     }
 

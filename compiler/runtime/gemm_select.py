@@ -62,12 +62,13 @@ def choose(times: MeasuredTimes, product: Product, sm_count: int) -> Candidate:
     """The kernel ``times`` (a fitted table) picks for ``product`` on ``sm_count`` SMs: the
     rule's, unless the table's device has those SMs and measured the rule's kernel, and
     ``pick`` takes another by the predicted times as ``gemm()`` launches the kernels
-    (``gemm_reduction.as_launched``)."""
+    (``gemm_reduction.as_launched``, which keeps the times of the kernels ``times`` timed so)."""
     rule = rule_kernel(product, sm_count)
     if sm_count != times.device.sms or rule not in times.candidates:
         return rule
     predicted = times.predict(product)
-    return pick(as_launched(predicted, product.m, product.n, product.k, sm_count), rule)
+    launched = as_launched(predicted, product.m, product.n, product.k, sm_count, times.launched)
+    return pick(launched, rule)
 
 
 def rule_kernel(p: Product, sm_count: int) -> Candidate:

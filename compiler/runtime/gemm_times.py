@@ -216,6 +216,21 @@ def _device(line: str, where: str) -> Device:
         ) from exc
 
 
+LAUNCHED = "# launched:"
+"""The comment line of a table that names (space-separated) the kernels it timed as ``gemm()``
+launches them (``launched_names``)."""
+
+
+def launched_names(text: str) -> frozenset[str]:
+    """The kernels the times table ``text`` timed as ``gemm()`` launches them (its ``#
+    launched:`` line): a split-K kernel as the reduce-scatter where ``gemm()`` takes that, not
+    with the serial reduction the others were timed with (``gemm_reduction.as_launched``)."""
+    for line in text.splitlines():
+        if line.startswith(LAUNCHED):
+            return frozenset(line[len(LAUNCHED) :].split())
+    return frozenset()
+
+
 TABLE = Path(__file__).with_name("gemm_times_h100.tsv")
 """The H100 SXM's table: the products every shipped table measures, and the one ``gemm()``
 reads on a device no table names (``gemm_select.shipped_times``)."""

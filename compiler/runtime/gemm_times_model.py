@@ -21,7 +21,7 @@ sessions).
 from __future__ import annotations
 
 from .gemm_candidates import Candidate
-from .gemm_times import Product, read, takes, wave_features
+from .gemm_times import Product, launched_names, read, takes, wave_features
 
 NEIGHBOURS = 10
 FIT_WEIGHT = 20.0
@@ -40,10 +40,13 @@ none; 0.35 to 0.75 pick alike, 1.0 and above worse; docs/benchmarks.md, thirty-f
 
 
 class MeasuredTimes:
-    """The times table ``text`` (see ``read``) and the model fitted to it."""
+    """The times table ``text`` (see ``read``) and the model fitted to it; ``launched``: the
+    kernels it timed as ``gemm()`` launches them (``gemm_times.launched_names``)."""
 
     def __init__(self, text: str, source: str = "<times>") -> None:
         self.device, self.candidates, self.products, times = read(text, source)
+        named = launched_names(text)  # timed as gemm() launches them (gemm_times.LAUNCHED)
+        self.launched = frozenset(c for c in self.candidates if c.name in named)
         import numpy as np
 
         self._np = np
