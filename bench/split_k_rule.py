@@ -34,7 +34,10 @@ SWAP_LAYOUTS = {"a_layout": "col", "b_layout": "col", "c_layout": "col"}
 
 
 def _split(name: str, block_n: int, stages: int, cm: int = 1, cn: int = 1) -> HopperGemmConfig:
+    """A split-K kernel: swap-AB (``swap_``) on the transposed layouts, ping-pong consumers on
+    64-row tiles (``pp``), cooperative on 128-row ones otherwise."""
     layouts = SWAP_LAYOUTS if name.startswith("swap_") else {}
+    pingpong = {"consumers": "pingpong", "block_m": 64} if "pp_" in name else {}
     return HopperGemmConfig(
         name=name,
         block_n=block_n,
@@ -43,6 +46,7 @@ def _split(name: str, block_n: int, stages: int, cm: int = 1, cn: int = 1) -> Ho
         cluster_n=cn,
         decomposition="split_k",
         **layouts,
+        **pingpong,
     )
 
 
@@ -66,18 +70,38 @@ SHAPED = (
     ("swap_sk", 96, 6, 1, 4),
     ("swap_sk", 96, 6, 2, 2),
     ("swap_sk", 128, 5, 1, 2),
+    ("pp_sk", 64, 10, 1, 1),
+    ("pp_sk", 128, 6, 1, 1),
+    ("pp_sk", 128, 6, 1, 2),
+    ("swap_pp_sk", 48, 12, 2, 4),
+    ("swap_pp_sk", 80, 8, 1, 1),
+    ("swap_pp_sk", 96, 8, 4, 1),
+    ("swap_pp_sk", 96, 8, 2, 1),
+    ("swap_pp_sk", 160, 6, 4, 1),
 )
-"""(name prefix, block_n, stages, cluster_m, cluster_n) of the clustered and swap-AB kernels."""
+"""(name prefix, block_n, stages, cluster_m, cluster_n) of the clustered, swap-AB and ping-pong
+kernels; the ping-pong swap-AB ones are near cuBLAS's split-K tiles on the products where
+``gemm()`` is weakest (64×48 in 2×4 clusters, 64×80 and 64×152 in 4×1, 64×96 in 2×1:
+docs/benchmarks.md, thirty-second session), where our cluster rules allow (a tile shared by 4
+CTAs must be a multiple of 32 rows: 64×96 and 64×160 in 4×1)."""
+
+
+def _rows(prefix: str) -> int:
+    return 64 if "pp_" in prefix else 128
+
+
 SPLIT_K = {
     "sk_128x64": SPLIT_K_64_CONFIG,
     "sk_128x128": _split("sk_128x128", 128, 5),
     **{
-        f"{prefix}_128x{bn}_c{cm}x{cn}": _split(f"{prefix}_128x{bn}_c{cm}x{cn}", bn, st, cm, cn)
+        f"{prefix}_{_rows(prefix)}x{bn}_c{cm}x{cn}": _split(
+            f"{prefix}_{_rows(prefix)}x{bn}_c{cm}x{cn}", bn, st, cm, cn
+        )
         for prefix, bn, st, cm, cn in SHAPED
     },
 }
-"""The split-K kernels measured: 128-row tiles (swap-AB: 128 columns of C), and cluster shapes
-whose CTAs share A (``c1xN``), B (``cMx1``) or both."""
+"""The split-K kernels measured: 128-row and ping-pong 64-row tiles (swap-AB: columns of C),
+and cluster shapes whose CTAs share A (``c1xN``), B (``cMx1``) or both."""
 SPLITS = (2, 3, 4, 5, 6, 8, 11, 16)
 
 

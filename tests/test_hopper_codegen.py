@@ -28,6 +28,13 @@ CONFIGS = {
         "stages": 4,
     },
     "pingpong": {"consumers": "pingpong", "block_m": 64, "stages": 5, "epilogue": "registers"},
+    "pingpong_split_k": {
+        "consumers": "pingpong",
+        "block_m": 64,
+        "block_n": 128,
+        "stages": 6,
+        "decomposition": "split_k",
+    },
     "tma_epilogue": {},
     "cluster_2x1": {"cluster_m": 2},
     "cluster_s4_two_pass_epilogue": {"cluster_m": 2, "stages": 4},
@@ -319,15 +326,24 @@ def test_column_major_c_is_staged_by_transposing_matrix_stores(compiled, tmp_pat
 
 
 def test_stream_k_hands_partial_tiles_over_through_flags(compiled):
-    """Only stream-K kernels touch the workspace: 16-byte partial stores and loads, the head's
-    release (``fence.acq_rel.gpu`` + relaxed flag store) and the tail's acquire spin."""
+    """Only stream-K and split-K kernels touch the workspace: 16-byte partial stores and loads
+    (a vector per four accumulators of a thread), the head's release (``fence.acq_rel.gpu`` +
+    relaxed flag store) and the tail's acquire spin.  A split-K tile's last run loads its
+    partials ``partials_in_flight`` runs at a time, then one by one."""
+    from isa_model_launch import wgmma_stream_k
+
     name, result = compiled
     ptx = re.sub(r"[ \t]+", " ", result.ptx)
-    stream_k = _config(name).stream_k
-    assert ("ld.acquire.gpu.global.u32" in ptx) == stream_k
-    assert ("fence.acq_rel.gpu; st.relaxed.gpu.global.u32" in ptx) == stream_k
-    assert ptx.count("st.global.v4.b32") == (32 if stream_k else 0)  # 128 floats a thread
-    assert ptx.count("ld.global.v4.b32") == (32 if stream_k else 0)
+    config = _config(name)
+    vectors = config.accumulator_registers // 4 if config.splits_tiles else 0
+    assert ("ld.acquire.gpu.global.u32" in ptx) == config.splits_tiles
+    assert ("fence.acq_rel.gpu; st.relaxed.gpu.global.u32" in ptx) == config.splits_tiles
+    assert ptx.count("st.global.v4.b32") == vectors
+    loads = vectors
+    if config.split_k:
+        together = wgmma_stream_k.partials_in_flight(config)
+        loads *= together + 1 if together > 1 else 1
+    assert ptx.count("ld.global.v4.b32") == loads
 
 
 def test_sass_summary_counts(compiled, tmp_path):

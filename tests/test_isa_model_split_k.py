@@ -6,7 +6,8 @@ flags, adds the partials and stores the tile.  The cases cover both store paths,
 layouts, an f32 C, ragged M, N and K, uneven runs (K's k-blocks not a multiple of the split
 count), one split (no handoff), as many splits as k-blocks, and clusters (each run its own
 cluster, whose CTAs keep their partials in their own slots: ``stream_k.run_slot``), with units
-partly past M and N and a swap-AB kernel's 1×4 cluster.  The workspace's flags must be
+partly past M and N and a swap-AB kernel's 1×4 cluster, and ping-pong consumers (a run's tile in
+one warpgroup, its partial in its run's one slot).  The workspace's flags must be
 lowered again when the kernel ends (``hopper_case`` asserts it).  One-line mutations of the
 reduction (the partials not added, the wait for the flags skipped, the first run's partial left
 out) must fail.
@@ -50,6 +51,50 @@ CASES = {
     "cluster_2x2_registers": (
         {"block_n": 64, "stages": 6, "cluster_m": 2, "cluster_n": 2, "epilogue": "registers"},
         (200, 72, 456, 3),
+    ),
+    "pingpong_3_runs": (
+        {"consumers": "pingpong", "block_m": 64, "block_n": 128, "stages": 6},
+        (130, 200, 520, 3),
+    ),
+    "pingpong_registers_4_runs": (
+        {
+            "consumers": "pingpong",
+            "block_m": 64,
+            "block_n": 64,
+            "stages": 8,
+            "epilogue": "registers",
+        },
+        (100, 136, 456, 4),
+    ),
+    "pingpong_cluster_1x2": (
+        {"consumers": "pingpong", "block_m": 64, "block_n": 128, "stages": 6, "cluster_n": 2},
+        (130, 300, 640, 2),
+    ),
+    "pingpong_swap_ab": (
+        {
+            "consumers": "pingpong",
+            "block_m": 64,
+            "block_n": 96,
+            "stages": 6,
+            "a_layout": "col",
+            "b_layout": "col",
+            "c_layout": "col",
+        },
+        (70, 200, 512, 3),
+    ),
+    "pingpong_swap_ab_cluster_2x4": (
+        {
+            "consumers": "pingpong",
+            "block_m": 64,
+            "block_n": 48,
+            "stages": 12,
+            "cluster_m": 2,
+            "cluster_n": 4,
+            "a_layout": "col",
+            "b_layout": "col",
+            "c_layout": "col",
+        },
+        (100, 180, 512, 2),
     ),
     "swap_ab_cluster_1x4": (
         {
@@ -156,3 +201,24 @@ def test_a_clusters_ctas_sharing_one_slot_are_caught(monkeypatch):
     ``run_slot``, the cluster's CTAs overwrite each other's partials and raise one flag."""
     monkeypatch.setattr(wgmma_stream_k, "run_slot", lambda em, run: run)
     assert _caught("cluster_2x2_registers")
+
+
+def test_ping_pong_runs_sharing_slots_by_warpgroup_are_caught(monkeypatch):
+    """With ping-pong consumers a run's whole tile is one warpgroup's, so its partial has its
+    run's one slot: numbered as the cooperative kernel's two per run (``2·cta + c``), the
+    slots outrun the workspace the launch allocates for one per run."""
+    from warpsched.nvidia.isa_model import MemoryFault
+
+    def cooperative_slots(em, index, cta):
+        w, cfg = em.w, em.config
+        slot = w.add(w.muli(cta, 2), index)
+        flag = em.elem(wgmma_stream_k.ARGS.workspace, slot, "i32", wgmma_stream_k.PTR_GLOBAL)
+        offset = w.addi(
+            w.muli(slot, cfg.consumer_partial_bytes),
+            wgmma_stream_k.PARTIALS_AT + cfg.zero_partial_bytes,
+        )
+        return flag, em.elem(wgmma_stream_k.ARGS.workspace, offset, "i8", wgmma_stream_k.PTR_GLOBAL)
+
+    monkeypatch.setattr(wgmma_stream_k, "slot_pointers", cooperative_slots)
+    with pytest.raises(MemoryFault):
+        _wrong("pingpong_3_runs")

@@ -29,6 +29,13 @@ FEATURES = [
     {"decomposition": "stream_k"},
     {"decomposition": "stream_k", "cluster_m": 2},
     {"decomposition": "split_k", "block_n": 128},
+    {
+        "decomposition": "split_k",
+        "consumers": "pingpong",
+        "block_m": 64,
+        "block_n": 128,
+        "stages": 6,
+    },
     {"cluster_m": 2, "b_layout": "col"},
     {"cluster_m": 2, "consumers": "pingpong", "block_m": 128, "block_n": 128},
     {"cluster_m": 4, "block_n": 64, "stages": 8},

@@ -22,7 +22,7 @@ from __future__ import annotations
 import dataclasses
 
 from ..nvidia.gemm.config import Decomposition, EpilogueKind, HopperGemmConfig
-from ..nvidia.program.enums import SplitReduction
+from ..nvidia.program.enums import ConsumerMode, SplitReduction
 from .gemm_candidates import Candidate
 from .gemm_geometry import IDLE_FRACTION, resident_clusters, run_ctas, split_count
 from .gemm_heuristic import SPLIT_K_64
@@ -109,10 +109,12 @@ def scattered_twins(configs: list[HopperGemmConfig]) -> list[HopperGemmConfig]:
 
 
 def _serial_alone(config: HopperGemmConfig) -> bool:
-    """A split-K kernel of one CTA per run, a row-major C and the serial reduction."""
+    """A split-K kernel of cooperative consumers, one CTA per run, a row-major C and the serial
+    reduction (the reduce-scatter needs both warpgroups on every run)."""
     return (
         config.split_k
         and not config.scattered
+        and config.consumers is ConsumerMode.COOPERATIVE
         and config.cluster_size == 1
         and not config.c_column_major
     )

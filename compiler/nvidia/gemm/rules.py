@@ -67,10 +67,16 @@ def config_problems(config) -> list[str]:
             f"stages = {config.stages}: {config.smem_bytes} bytes of shared memory "
             f"(at most {MAX_DYNAMIC_SMEM})"
         )
-    if config.splits_tiles and config.consumers is not ConsumerMode.COOPERATIVE:
+    pingpong_split = config.split_k and not config.scattered
+    if (
+        config.splits_tiles
+        and config.consumers is not ConsumerMode.COOPERATIVE
+        and not pingpong_split
+    ):
         out.append(
             f"decomposition = {config.decomposition.value}: needs cooperative consumers (both "
-            "warpgroups on every k-block run)"
+            "warpgroups on every k-block run); ping-pong consumers take split_k with the "
+            "serial reduction"
         )
     if config.split_k and config.batched:
         out.append(

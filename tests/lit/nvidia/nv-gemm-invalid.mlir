@@ -34,14 +34,15 @@ sched.nv_gemm @f32_staging out_dtype f32 stages 5
 
 // -----
 // ==== stream-K splits k-block runs across both consumer warpgroups: not ping-pong ====
-// expected-error@+1 {{'sched.nv_gemm' op decomposition = stream_k: needs cooperative consumers (both warpgroups on every k-block run)}}
+// expected-error@+1 {{'sched.nv_gemm' op decomposition = stream_k: needs cooperative consumers (both warpgroups on every k-block run); ping-pong consumers take split_k with the serial reduction}}
 sched.nv_gemm @stream_k_pingpong consumers pingpong block_n 128 decomposition stream_k
 
 // -----
-// ==== split-K likewise; and it takes one product ====
-// expected-error@+2 {{'sched.nv_gemm' op decomposition = split_k: needs cooperative consumers (both warpgroups on every k-block run)}}
-// expected-error@+1 {{'sched.nv_gemm' op decomposition = split_k: takes one product (batch = single); its launch gives every split its own CTA}}
-sched.nv_gemm @split_k_pingpong_batched consumers pingpong block_n 128 batch strided decomposition split_k
+// ==== split-K's reduce-scatter likewise; and split-K takes one product ====
+// expected-error@+3 {{'sched.nv_gemm' op decomposition = split_k: needs cooperative consumers (both warpgroups on every k-block run); ping-pong consumers take split_k with the serial reduction}}
+// expected-error@+2 {{'sched.nv_gemm' op decomposition = split_k: takes one product (batch = single); its launch gives every split its own CTA}}
+// expected-error@+1 {{'sched.nv_gemm' op split_reduction = scattered: every run stores its slice of the tile from registers (epilogue = registers)}}
+sched.nv_gemm @split_k_pingpong_batched consumers pingpong block_m 64 block_n 128 batch strided decomposition split_k split_reduction scattered
 
 // -----
 // ==== a cluster of more CTAs than the portable size ====

@@ -40,7 +40,7 @@ from collections.abc import Callable
 from warpsched.nvidia.datapaths.wgmma.consumer import ConsumerWarpgroup
 from warpsched.nvidia.datapaths.wgmma.emitter import ARGS, GemmEmitter
 from warpsched.nvidia.datapaths.wgmma.work import WorkItem
-from warpsched.nvidia.gemm.config import WORKSPACE_FLAG_BYTES, HopperGemmConfig
+from warpsched.nvidia.gemm.config import WORKSPACE_FLAG_BYTES, ConsumerMode, HopperGemmConfig
 from warpsched.nvidia.ptx.nvvm_ops import PTR_GLOBAL
 
 HANDOFF_BARRIER = 5
@@ -55,9 +55,14 @@ PARTIAL_FLOATS_IN_FLIGHT = 128
 
 
 def slot_pointers(em: GemmEmitter, index: str, cta: str) -> tuple[str, str]:
-    """(flag, partial) pointers of consumer warpgroup ``index`` of CTA ``cta``."""
+    """(flag, partial) pointers of consumer warpgroup ``index`` of CTA ``cta``: slot ``2·cta +
+    index``; with ping-pong consumers (split-K, a run's whole tile in whichever warpgroup walks
+    it) slot ``cta``, whatever the warpgroup."""
     w, cfg = em.w, em.config
-    slot = w.add(w.muli(cta, 2), index)
+    if cfg.consumers is ConsumerMode.COOPERATIVE:
+        slot = w.add(w.muli(cta, 2), index)
+    else:
+        slot = cta
     flag = em.elem(ARGS.workspace, slot, "i32", PTR_GLOBAL)
     offset = w.addi(w.muli(slot, cfg.consumer_partial_bytes), PARTIALS_AT + cfg.zero_partial_bytes)
     return flag, em.elem(ARGS.workspace, offset, "i8", PTR_GLOBAL)
