@@ -51,16 +51,13 @@ SPLIT_CONFIGS = {
         "split_reduction": "scattered",
     },
     "split_pp_64x128": {"consumers": "pingpong", "block_m": 64, "block_n": 128, "stages": 6},
-    "split_swap_pp_64x48_c2x4": {
+    "split_swap_pp_64x96_c2x1": {
         "consumers": "pingpong",
         "block_m": 64,
-        "block_n": 48,
-        "stages": 12,
+        "block_n": 96,
+        "stages": 8,
         "cluster_m": 2,
-        "cluster_n": 4,
-        "a_layout": "col",
-        "b_layout": "col",
-        "c_layout": "col",
+        **{f"{x}_layout": "col" for x in "abc"},
     },
     "split_swap_128x96_c1x4": {
         "block_n": 96,
