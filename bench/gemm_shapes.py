@@ -1,5 +1,6 @@
 """The shapes a GEMM benchmark runs on, chosen on its command line: the catalog's sweeps
-(``gemm_catalog``) or ``--shape M,N,K`` ones.  ``mode_and_shapes`` is a benchmark's parser
+(``gemm_catalog``), ``--shape M,N,K`` ones, or ``--random random[-mid]:SEED:COUNT`` products
+drawn as the times tables' runs draw them (``gemm_products.drawn``).  ``mode_and_shapes`` is a benchmark's parser
 (``prepare | run`` and the shape options), ``shape_options`` adds the options to another, and
 ``shapes_of`` reads the shapes they ask for."""
 
@@ -8,6 +9,7 @@ from __future__ import annotations
 import argparse
 
 from gemm_catalog import HEADLINE, HOLDOUT, ROWS_OFF, ROWS_OFF_HOLDOUT, SWEEP, UNTUNED
+from gemm_products import drawn
 
 
 def mode_and_shapes(description: str) -> argparse.ArgumentParser:
@@ -33,13 +35,26 @@ def shape_options(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         help="more such shapes, which the rule was not read off",
     )
     parser.add_argument("--shape", action="append", default=[], help="M,N,K instead of the list")
+    parser.add_argument(
+        "--random", default=None, type=_drawn, help="random[-mid]:SEED:COUNT drawn products"
+    )
     return parser
+
+
+def _drawn(spec: str) -> list[tuple[int, int, int]]:
+    """``--random``'s products; a usage error for a spec ``drawn`` refuses."""
+    try:
+        return drawn(spec)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def shapes_of(args: argparse.Namespace) -> list[tuple[int, ...]]:
     """The shapes ``mode_and_shapes``'s options ask for."""
     if args.shape:
         return [tuple(int(x) for x in text.split(",")) for text in args.shape]
+    if getattr(args, "random", None):
+        return args.random
     if getattr(args, "untuned", False):
         return UNTUNED
     if getattr(args, "holdout", False):

@@ -4,6 +4,9 @@
     python3 bench/gemm_vs_cublas.py run [--quick]     # on the GPU: check, time, print the table
     python bench/gemm_vs_cublas.py prepare --only A,B,default --shape M,N,K ...   # here: only
     python3 bench/gemm_vs_cublas.py run --only A,B,default --shape M,N,K ...      # those
+    python bench/gemm_vs_cublas.py prepare --only default --random random-mid:SEED:COUNT  # here
+    python3 bench/gemm_vs_cublas.py run --only default --random random-mid:SEED:COUNT     # gemm()
+                                                              # on products no table measured
 
 Per shape: fresh random bf16 inputs (never zeros), every candidate configuration
 checked against a float64 reference (NaN-poisoned C) before it is timed; then

@@ -22,3 +22,21 @@ def test_an_unknown_only_name_is_refused(monkeypatch, capsys):
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
     assert "not a candidate of bench/gemm_catalog.py: swap_coop_128x64_s8_split3 (" in err
+
+
+def test_random_products_are_drawn_as_the_tables_draw_them(monkeypatch, capsys):
+    """``--random random-mid:SEED:COUNT`` runs the benchmark on the products
+    ``gemm_products.drawn`` gives (``gemm()`` on products no table measured); a spec of
+    another kind is a usage error."""
+    monkeypatch.syspath_prepend(str(BENCH))
+    import gemm_products
+    import gemm_shapes
+
+    parser = gemm_shapes.mode_and_shapes("test")
+    args = parser.parse_args(["run", "--random", "random-mid:11:4"])
+    assert gemm_shapes.shapes_of(args) == gemm_products.drawn("random-mid:11:4")
+    assert len(gemm_shapes.shapes_of(args)) == 4
+    with pytest.raises(SystemExit) as exit_info:
+        parser.parse_args(["run", "--random", "holdout"])
+    assert exit_info.value.code == 2
+    assert "not random:SEED:COUNT" in capsys.readouterr().err
