@@ -67,11 +67,11 @@ def config_problems(config) -> list[str]:
             f"stages = {config.stages}: {config.smem_bytes} bytes of shared memory "
             f"(at most {MAX_DYNAMIC_SMEM})"
         )
-    pingpong_split = config.split_k and not config.scattered
+    serial_split_k = config.split_k and not config.scattered
     if (
         config.splits_tiles
         and config.consumers is not ConsumerMode.COOPERATIVE
-        and not pingpong_split
+        and not serial_split_k
     ):
         out.append(
             f"decomposition = {config.decomposition.value}: needs cooperative consumers (both "
