@@ -1,8 +1,8 @@
 """The shapes a GEMM benchmark runs on, chosen on its command line: the catalog's sweeps
 (``gemm_catalog``), ``--shape M,N,K`` ones, or ``--random random[-mid]:SEED:COUNT`` products
-drawn as the times tables' runs draw them (``gemm_products.drawn``).  ``mode_and_shapes`` is a benchmark's parser
-(``prepare | run`` and the shape options), ``shape_options`` adds the options to another, and
-``shapes_of`` reads the shapes they ask for."""
+drawn as the times tables' runs draw them (``gemm_products.drawn``).  ``mode_and_shapes`` is a
+benchmark's parser (``prepare | run`` and the shape options), ``shape_options`` adds the options
+to another, and ``shapes_of`` reads the shapes they ask for."""
 
 from __future__ import annotations
 
@@ -49,10 +49,15 @@ def _drawn(spec: str) -> list[tuple[int, int, int]]:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def given_shapes(texts: list[str]) -> list[tuple[int, ...]]:
+    """The shapes of ``--shape M,N,K`` options."""
+    return [tuple(int(x) for x in text.split(",")) for text in texts]
+
+
 def shapes_of(args: argparse.Namespace) -> list[tuple[int, ...]]:
     """The shapes ``mode_and_shapes``'s options ask for."""
     if args.shape:
-        return [tuple(int(x) for x in text.split(",")) for text in args.shape]
+        return given_shapes(args.shape)
     if getattr(args, "random", None):
         return args.random
     if getattr(args, "untuned", False):

@@ -23,6 +23,7 @@ import sys
 
 from gemm_catalog import HOLDOUT, UNTUNED, Launcher
 from gemm_launches import as_gemm_launches
+from gemm_shapes import given_shapes
 from gemm_vs_cublas import L2_BYTES, TOLERANCE, _time_graphs, cache, device_sms
 
 from warpsched.nvidia.gemm.config import HopperGemmConfig
@@ -33,11 +34,13 @@ H100_SMS = 132
 SWAP_LAYOUTS = {"a_layout": "col", "b_layout": "col", "c_layout": "col"}
 
 
-def _split(name: str, block_n: int, stages: int, cm: int = 1, cn: int = 1) -> HopperGemmConfig:
+def _split(
+    name: str, block_n: int, stages: int, cm: int = 1, cn: int = 1, pingpong: bool = False
+) -> HopperGemmConfig:
     """A split-K kernel: swap-AB (``swap_``) on the transposed layouts, ping-pong consumers on
-    64-row tiles (``pp``), cooperative on 128-row ones otherwise."""
+    64-row tiles (``pingpong``), cooperative on 128-row ones otherwise."""
     layouts = SWAP_LAYOUTS if name.startswith("swap_") else {}
-    pingpong = {"consumers": "pingpong", "block_m": 64} if "pp_" in name else {}
+    rows = {"consumers": "pingpong", "block_m": 64} if pingpong else {}
     return HopperGemmConfig(
         name=name,
         block_n=block_n,
@@ -46,7 +49,7 @@ def _split(name: str, block_n: int, stages: int, cm: int = 1, cn: int = 1) -> Ho
         cluster_n=cn,
         decomposition="split_k",
         **layouts,
-        **pingpong,
+        **rows,
     )
 
 
@@ -86,19 +89,17 @@ docs/benchmarks.md, thirty-second session), where our cluster rules allow (a til
 CTAs must be a multiple of 32 rows: 64×96 and 64×160 in 4×1)."""
 
 
-def _rows(prefix: str) -> int:
-    return 64 if "pp_" in prefix else 128
+def _shaped(prefix: str, block_n: int, stages: int, cm: int, cn: int) -> HopperGemmConfig:
+    """The kernel of a ``SHAPED`` entry, named ``<prefix>_<rows>x<block_n>_c<cm>x<cn>``."""
+    pingpong = "pp_" in prefix
+    name = f"{prefix}_{64 if pingpong else 128}x{block_n}_c{cm}x{cn}"
+    return _split(name, block_n, stages, cm, cn, pingpong)
 
 
 SPLIT_K = {
     "sk_128x64": SPLIT_K_64_CONFIG,
     "sk_128x128": _split("sk_128x128", 128, 5),
-    **{
-        f"{prefix}_{_rows(prefix)}x{bn}_c{cm}x{cn}": _split(
-            f"{prefix}_{_rows(prefix)}x{bn}_c{cm}x{cn}", bn, st, cm, cn
-        )
-        for prefix, bn, st, cm, cn in SHAPED
-    },
+    **{config.name: config for config in (_shaped(*entry) for entry in SHAPED)},
 }
 """The split-K kernels measured: 128-row and ping-pong 64-row tiles (swap-AB: columns of C),
 and cluster shapes whose CTAs share A (``c1xN``), B (``cMx1``) or both."""
@@ -114,7 +115,7 @@ def _shapes(args: argparse.Namespace) -> list[tuple[int, int, int]]:
     """The ``--shape``s, else the shapes some kernel of ``SPLIT_K`` cuts into two runs or more
     on the H100."""
     if args.shape:
-        return [tuple(int(x) for x in text.split(",")) for text in args.shape]
+        return given_shapes(args.shape)
     return [
         (m, n, k)
         for m, n, k in UNTUNED + HOLDOUT
