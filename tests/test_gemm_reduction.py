@@ -88,9 +88,13 @@ def test_kernels_other_than_one_cta_per_run_split_k_are_kept():
             b_layout="col",
             c_layout="col",
         ),
+        HopperGemmConfig(  # ping-pong: the reduce-scatter needs both warpgroups on every run
+            consumers="pingpong", block_m=64, block_n=128, stages=6, decomposition="split_k"
+        ),
     ]
     for config in cases:
         assert with_reduction(config, 200, 200, 20000, 3, SMS) == (config, 3)
+    assert scattered_twins(cases) == []
 
 
 def test_the_tables_serial_times_count_at_the_reduce_scatters_speed():
