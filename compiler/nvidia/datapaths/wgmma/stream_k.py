@@ -4,10 +4,10 @@ global workspace.
 The workspace (``HopperGemmConfig.workspace_bytes``, zeroed once when it is allocated) holds
 one i32 *ready flag* per CTA and consumer warpgroup (``WORKSPACE_FLAG_BYTES``, room for the
 most CTAs a launch may have, so the layout is the same for every grid), then one f32 partial
-tile per CTA
-(``rows_per_consumer × block_n`` floats per warpgroup), after a partial of zeros in a
-reduce-scatter kernel (``split_k_scatter``).  Slot ``s = 2·ctaid + c`` belongs to
-consumer warpgroup ``c`` of CTA ``ctaid``.
+tile per CTA (``rows_per_consumer × block_n`` floats per warpgroup), after a partial of zeros
+in a reduce-scatter kernel (``split_k_scatter``).  Slot ``s = 2·ctaid + c`` belongs to
+consumer warpgroup ``c`` of CTA ``ctaid``; with ping-pong consumers (split-K, whose run's whole
+tile is one warpgroup's, either) slot ``s = ctaid``.
 
 * The *head* segment's warpgroup (``work.py``) writes its accumulators to its own slot, in
   groups of four floats laid out so that a warp's stores are contiguous (group ``g`` of thread
@@ -55,14 +55,11 @@ PARTIAL_FLOATS_IN_FLIGHT = 128
 
 
 def slot_pointers(em: GemmEmitter, index: str, cta: str) -> tuple[str, str]:
-    """(flag, partial) pointers of consumer warpgroup ``index`` of CTA ``cta``: slot ``2·cta +
-    index``; with ping-pong consumers (split-K, a run's whole tile in whichever warpgroup walks
-    it) slot ``cta``, whatever the warpgroup."""
+    """(flag, partial) pointers of consumer warpgroup ``index`` of CTA ``cta`` (its slot: see
+    the module docstring)."""
     w, cfg = em.w, em.config
-    if cfg.consumers is ConsumerMode.COOPERATIVE:
-        slot = w.add(w.muli(cta, 2), index)
-    else:
-        slot = cta
+    cooperative = cfg.consumers is ConsumerMode.COOPERATIVE
+    slot = w.add(w.muli(cta, 2), index) if cooperative else cta
     flag = em.elem(ARGS.workspace, slot, "i32", PTR_GLOBAL)
     offset = w.addi(w.muli(slot, cfg.consumer_partial_bytes), PARTIALS_AT + cfg.zero_partial_bytes)
     return flag, em.elem(ARGS.workspace, offset, "i8", PTR_GLOBAL)
