@@ -81,12 +81,21 @@ SHAPED = (
     ("swap_pp_sk", 96, 8, 4, 1),
     ("swap_pp_sk", 96, 8, 2, 1),
     ("swap_pp_sk", 160, 6, 4, 1),
+    ("swap_pp_sk", 56, 14, 4, 2),
+    ("swap_pp_sk", 56, 14, 2, 4),
+    ("swap_pp_sk", 72, 12, 4, 2),
+    ("swap_pp_sk", 80, 11, 4, 2),
+    ("swap_pp_sk", 80, 11, 4, 1),
+    ("swap_pp_sk", 120, 9, 2, 1),
+    ("swap_pp_sk", 152, 7, 4, 1),
 )
 """(name prefix, block_n, stages, cluster_m, cluster_n) of the clustered, swap-AB and ping-pong
 kernels; the ping-pong swap-AB ones are near cuBLAS's split-K tiles on the products where
-``gemm()`` is weakest (64×48 in 2×4 clusters, 64×80 and 64×152 in 4×1, 64×96 in 2×1:
-docs/benchmarks.md, thirty-second session), where our cluster rules allow (a tile shared by 4
-CTAs must be a multiple of 32 rows: 64×96 and 64×160 in 4×1)."""
+``gemm()`` is weakest (docs/benchmarks.md, thirty-second session): its own tiles, clusters and
+rings (64×48 in 2×4, 64×56 in 4×2 and 2×4, 64×72 and 64×80 in 4×2, 64×80 and 64×152 in 4×1,
+64×96 and 64×120 in 2×1; 14 to 7 stages, 12 for 64×48), whose shared B is dealt in boxes of
+whole 8-row atoms where the cluster does not divide it evenly, and neighbours (64×96 and
+64×160 in 4×1)."""
 
 
 def _shaped(prefix: str, block_n: int, stages: int, cm: int, cn: int) -> HopperGemmConfig:

@@ -52,6 +52,15 @@ CONFIGS = {
         "stages": 4,
         "b_layout": "col",
     },
+    "cluster_4x1_uneven_kmajor_b": {
+        "cluster_m": 4,
+        "consumers": "pingpong",
+        "block_m": 64,
+        "block_n": 80,
+        "stages": 8,
+        "b_layout": "col",
+        "epilogue": "registers",
+    },
     "f16_in_f16_out": {"in_dtype": "f16", "out_dtype": "f16"},
     "column_major_c_in_passes": {
         "block_n": 200,
@@ -141,8 +150,17 @@ def test_pingpong_orders_the_mainloops(compiled):
     assert sorted(arrives) == (["1", "2"] if pingpong else [])
 
 
+MULTICAST_B_BOXES = {
+    "cluster_2x1": 4,  # a row-major B of 256 columns: four 64-column chunks
+    "cluster_s4_two_pass_epilogue": 4,
+    "cluster_stream_k_registers": 4,
+    "cluster_pp_kmajor_b": 2,  # a K-major B of 128 rows: two halves of 64
+    "cluster_4x1_uneven_kmajor_b": 10,  # 80 rows among four CTAs: ten 8-row atoms
+}
+
+
 def test_clusters_multicast_b_and_release_both_ctas(compiled):
-    """2x1: each rank multicasts its part of B, releases reach the peer's ``empty`` through
+    """Each rank multicasts its part of B, releases reach the peer's ``empty`` through
     ``mapa``, and ``barrier.cluster`` brackets the kernel; 1x1 kernels have none of it."""
     name, result = compiled
     ptx = result.ptx
@@ -153,9 +171,9 @@ def test_clusters_multicast_b_and_release_both_ctas(compiled):
     if not name.startswith("cluster"):
         assert not multicasts and not remote and "barrier.cluster" not in ptx
         return
-    config = _config(name)
-    b_boxes = 2 if config.b_layout.value == "col" else config.block_n // 64
-    assert len(multicasts) == b_boxes  # every part of B once, under its rank's branch
+    assert (
+        len(multicasts) == MULTICAST_B_BOXES[name]
+    )  # every box of B once, under its rank's branch
     assert remote  # releases arrive on the peer CTA's empty barrier too
     assert "%cluster_ctarank" in ptx
     assert ptx.count("barrier.cluster.arrive.aligned;") == 1  # after the barrier init

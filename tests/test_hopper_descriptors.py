@@ -11,6 +11,7 @@ import pytest
 from warpsched.nvidia.datapaths.wgmma.operands import (
     TensorMapShape,
     copies,
+    k_major_box_rows,
     major,
     tensor_map_shape,
     wgmma_layout,
@@ -104,6 +105,44 @@ def test_copies_fill_each_stage_exactly():
         ("a", True, 0),
         ("b", True, 16384),
     ]
+
+
+@pytest.mark.parametrize(
+    "mn, sharers, rows",
+    [
+        (128, 1, 128),  # one CTA: the whole tile
+        (128, 2, 64),  # 16 atoms, 8 each
+        (256, 4, 64),
+        (80, 4, 8),  # 10 atoms: 3, 3, 2, 2 (boxes of 2 atoms would give 4, 2, 2, 2)
+        (40, 4, 8),  # 5 atoms: 2, 1, 1, 1
+        (120, 2, 8),  # 15 atoms: 8 and 7 (boxes of 3 or 5 atoms: 9 or 10 for one CTA)
+        (200, 4, 8),  # 25 atoms: 7, 6, 6, 6 (boxes of 5: 10, 5, 5, 5)
+        (96, 4, 24),  # 12 atoms: 3 each, one box of 3 atoms each rather than three of one
+        (144, 4, 8),  # 18 atoms: 5, 5, 4, 4 (boxes of 2: 6, 4, 4, 4)
+        (8, 2, 8),  # 1 atom: the second CTA issues none
+    ],
+)
+def test_a_shared_k_major_tile_is_cut_into_whole_atoms(mn, sharers, rows):
+    assert k_major_box_rows(mn, sharers) == rows
+
+
+def test_uneven_parts_of_a_shared_k_major_tile_are_dealt_round_robin():
+    # B column-major (K-major) 80 columns wide, shared by the 4 CTAs of a 4x1 cluster: ten
+    # boxes of 8 rows (1 KiB each, after A's 8 KiB), issued by positions 0, 1, 2, 3, 0, 1, ...
+    cfg = HopperGemmConfig(
+        consumers="pingpong",
+        block_m=64,
+        block_n=80,
+        stages=8,
+        b_layout="col",
+        cluster_m=4,
+        epilogue="registers",
+    )
+    b = [c for c in copies(cfg) if c.operand == "b"]
+    assert [(c.smem_offset, c.mn_offset, c.issuer) for c in b] == [
+        (8192 + 1024 * i, 8 * i, i % 4) for i in range(10)
+    ]
+    assert tensor_map_shape(cfg, "b", 500, 264, 264) == TensorMapShape((264, 500), 528, (64, 8))
 
 
 def test_tensor_map_shapes():

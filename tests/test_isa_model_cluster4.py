@@ -1,10 +1,12 @@
 """4x1 clusters compute C = A·B exactly on the CPU ISA model.
 
 Four CTAs on vertically adjacent tiles share B: each loads a part of the common B tile (MN-major
-64-column chunks round-robin, or a quarter of a K-major box) and multicasts it into all four
-CTAs' stages, and each consumer releases a stage in all four CTAs.  The cases cover both B
-layouts with one, two and four MN-major chunks (so some ranks issue no B at all), ping-pong and
-stream-K, the register epilogue, and a problem whose last cluster row lies partly past M.
+64-column chunks round-robin, a quarter of a K-major box, or K-major boxes of whole 8-row atoms
+round-robin where four do not divide the atoms) and multicasts it into all four CTAs' stages,
+and each consumer releases a stage in all four CTAs.  The cases cover both B layouts with one,
+two and four MN-major chunks (so some ranks issue no B at all), a K-major B of ten atoms (three,
+three, two and two per CTA) and of three (one CTA issues none), ping-pong and stream-K, the
+register epilogue, and a problem whose last cluster row lies partly past M.
 One-line mutations of the multicast mask and of the releases deadlock the model.
 """
 
@@ -27,6 +29,20 @@ CASES = {
     "pingpong": {"block_m": 64, "block_n": 128, "stages": 6, "consumers": "pingpong"},
     "stream_k": {"block_n": 128, "stages": 5, "decomposition": "stream_k"},
     "registers": {"block_n": 64, "stages": 8, "epilogue": "registers"},
+    "col_b_uneven_atoms": {
+        "consumers": "pingpong",
+        "block_m": 64,
+        "block_n": 80,
+        "stages": 8,
+        "b_layout": "col",
+        "epilogue": "registers",
+    },
+    "col_b_fewer_atoms_than_ctas": {
+        "block_n": 24,
+        "stages": 8,
+        "b_layout": "col",
+        "epilogue": "registers",
+    },
 }
 
 

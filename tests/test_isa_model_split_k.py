@@ -6,7 +6,8 @@ flags, adds the partials and stores the tile.  The cases cover both store paths,
 layouts, an f32 C, ragged M, N and K, uneven runs (K's k-blocks not a multiple of the split
 count), one split (no handoff), as many splits as k-blocks, and clusters (each run its own
 cluster, whose CTAs keep their partials in their own slots: ``stream_k.run_slot``), with units
-partly past M and N and a swap-AB kernel's 1×4 cluster, and ping-pong consumers (a run's tile in
+partly past M and N, a swap-AB kernel's 1×4 cluster and a 4×1 cluster whose 40-column B is
+dealt in 8-row boxes (two to one CTA), and ping-pong consumers (a run's tile in
 one warpgroup, its partial in its run's one slot).  The workspace's flags must be
 lowered again when the kernel ends (``hopper_case`` asserts it).  One-line mutations of the
 reduction (the partials not added, the wait for the flags skipped, the first run's partial left
@@ -95,6 +96,18 @@ CASES = {
             "c_layout": "col",
         },
         (100, 180, 512, 2),
+    ),
+    "pingpong_cluster_4x1_uneven_atoms": (
+        {
+            "consumers": "pingpong",
+            "block_m": 64,
+            "block_n": 40,
+            "stages": 12,
+            "cluster_m": 4,
+            "b_layout": "col",
+            "epilogue": "registers",
+        },
+        (300, 90, 512, 3),
     ),
     "swap_ab_cluster_1x4": (
         {

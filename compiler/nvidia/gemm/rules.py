@@ -89,8 +89,6 @@ def config_problems(config) -> list[str]:
     cluster = cluster_problem(config.cluster_m, config.cluster_n)
     if cluster:
         out.append(cluster)
-    else:
-        out += _cluster_part_problems(config)
     return out
 
 
@@ -148,22 +146,4 @@ def _block_n_problems(config) -> list[str]:
             f"({config.staging_line} columns); use epilogue = registers or "
             "a column-major C"
         )
-    return out
-
-
-def _cluster_part_problems(config) -> list[str]:
-    """A shared operand's tile is cut into one part per CTA that shares it: a K-major tile into
-    parts of whole 8-row swizzle atoms, an MN-major one into whole 64-row boxes (round-robin,
-    so a CTA may issue none)."""
-    out = []
-    for operand, knob, rows, sharers in (
-        ("B", "block_n", config.block_n, config.cluster_m),
-        ("A", "block_m", config.block_m, config.cluster_n),
-    ):
-        if sharers > 1 and rows % (8 * sharers):
-            out.append(
-                f"{knob} = {rows}: {sharers} CTAs of the {config.cluster_m}x{config.cluster_n} "
-                f"cluster share {operand}'s tile, cut into {sharers} parts of whole 8-row "
-                f"swizzle atoms, so {knob} must be a multiple of {8 * sharers}"
-            )
     return out

@@ -11,9 +11,10 @@ launched as ``m·n`` consecutive CTAs (a 1-D cluster of the 1-D grid) and takes 
             m-1 2m-1
 
 The CTAs of one column compute tiles of one tile column and read the same B tile; those of
-one row read the same A tile.  An operand shared by ``s > 1`` CTAs is loaded in ``s`` parts,
-the CTA at position ``p`` of the group (its row for B, its column for A) issuing part ``p``
-with ``.multicast::cluster`` into every CTA of its group (``mask``).  A stage of a CTA is then
+one row read the same A tile.  An operand shared by ``s > 1`` CTAs is loaded in boxes dealt
+round-robin, the CTA at position ``p`` of the group (its row for B, its column for A) issuing
+boxes ``p, p + s, …`` (``datapaths/wgmma/operands.py``) with ``.multicast::cluster`` into every
+CTA of its group (``mask``).  A stage of a CTA is then
 written by the producers of its column group and of its row group (``m + n - 1`` CTAs, itself
 included), so its consumers release the stage in each of them (``peer_flips``): the group's
 other ranks differ from ``r`` in the low ``log2 m`` bits (B) or in the bits above (A).

@@ -7,10 +7,14 @@ stage tile is ``mn / 64`` chunks, each one ``64 (M/N) × 64 (K)`` box of 8 KiB.
 Both use the 128-byte swizzle, which wgmma reads through ``descriptors``.
 
 In a cluster (``program.cluster``) an operand tile that ``s > 1`` CTAs share (B by a cluster
-column, A by a cluster row) is split between them: MN-major chunk ``i`` is issued by the CTA
-at position ``i mod s`` of the group, a K-major box is cut into ``s`` parts of ``mn / s``
-rows, part ``p`` issued by position ``p``, and each CTA multicasts its part into the same
-offset of every stage of its group.
+column, A by a cluster row) is split between them in boxes dealt round-robin: box ``i`` is
+issued by the CTA at position ``i mod s`` of the group, which multicasts it into the same
+offset of every stage of its group.  An MN-major tile's boxes are its chunks; a K-major tile
+is cut into boxes of whole 8-row swizzle atoms (1 KiB, so every box lands on the swizzle's
+1024-byte period), ``k_major_box_rows`` rows each: ``mn / s`` where ``s`` divides the tile's
+atoms (one box per CTA), else the size that leaves no CTA more atoms than it must (a 4×1
+cluster cuts an 80-row B tile into ten 8-row boxes, three, three, two and two per CTA).  A
+CTA may issue none (a one-chunk MN-major tile, a K-major tile of fewer atoms than sharers).
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ from warpsched.nvidia.ptx.wgmma_descriptors import SWIZZLE_BYTES, Major, Operand
 
 CHUNK = 64
 """M/N elements of one MN-major box (128 bytes of bf16)."""
+ATOM_ROWS = 8
+"""Rows of one 128-byte swizzle atom: a K-major box holds whole atoms."""
 
 
 @dataclass(frozen=True)
@@ -84,13 +90,16 @@ def copies(config: HopperGemmConfig) -> tuple[OperandCopy, ...]:
         sharers = config.cluster.sharers(operand)
         shared = sharers > 1
         if tile.major is Major.K:
-            parts = sharers
-            rows = tile.mn // parts
+            rows = k_major_box_rows(tile.mn, sharers)
             out.extend(
                 OperandCopy(
-                    operand, True, base + p * rows * SWIZZLE_BYTES, p * rows, p if shared else None
+                    operand,
+                    True,
+                    base + b * rows * SWIZZLE_BYTES,
+                    b * rows,
+                    b % sharers if shared else None,
                 )
-                for p in range(parts)
+                for b in range(tile.mn // rows)
             )
         else:
             out.extend(
@@ -120,9 +129,24 @@ def stage_arrival_bytes(config: HopperGemmConfig) -> int:
 
 
 def box_rows(config: HopperGemmConfig, operand: str) -> int:
-    """Rows (M or N) of a K-major operand's TMA box: the tile's, or ``1 / s`` of it when ``s``
-    CTAs of the cluster share it."""
-    return operand_tile(config, operand).mn // config.cluster.sharers(operand)
+    """Rows (M or N) of a K-major operand's TMA box: the tile's, or a part of it when CTAs of
+    the cluster share it (``k_major_box_rows``)."""
+    return k_major_box_rows(operand_tile(config, operand).mn, config.cluster.sharers(operand))
+
+
+def k_major_box_rows(mn: int, sharers: int) -> int:
+    """Rows of each box a K-major tile of ``mn`` rows (a multiple of ``ATOM_ROWS``) is cut into
+    when ``sharers`` CTAs share it, the boxes dealt round-robin: whole atoms, the fewest atoms
+    the busiest CTA issues, then the fewest boxes.  ``mn / sharers`` where ``sharers`` divides
+    the atoms (one box each, the whole tile for one CTA)."""
+    atoms = mn // ATOM_ROWS
+
+    def cost(atoms_per_box: int) -> tuple[int, int]:
+        boxes = atoms // atoms_per_box
+        return -(-boxes // sharers) * atoms_per_box, boxes
+
+    sizes = (g for g in range(1, atoms + 1) if atoms % g == 0)
+    return ATOM_ROWS * min(sizes, key=cost)
 
 
 def tensor_map_shape(
