@@ -2,7 +2,8 @@
 
 The swap-AB kernels (``C^T = B^T·A^T``: A and B read through their transposed views, C stored
 column-major, tiles of any multiple of 8 rows of M) on ragged, one-wave and multi-wave shapes,
-rings deep enough that C is staged in passes, ``gemm()`` writing a column-major ``out``
+rings deep enough that C is staged in passes, clusters whose shared tile is dealt unevenly
+in 8-row boxes, ``gemm()`` writing a column-major ``out``
 directly, and ``gemm()`` running a tuning table's swap-AB entry; every output poisoned with NaN
 first.
 ``column_major_configs`` lists what ``bench/gemm_vs_cublas.py prepare`` compiles for them.
@@ -36,6 +37,17 @@ SWAP = {
     "coop_128x104_c1x2_passes": {"block_n": 104, "stages": 7, "cluster_n": 2},
     "pp_64x128_passes": {"consumers": "pingpong", "block_m": 64, "block_n": 128, "stages": 9},
     "coop_128x256_f32_passes": {"out_dtype": "f32"},
+    # a shared tile dealt in 8-row boxes: 200 rows among 4 CTAs (7, 6, 6, 6 atoms), 104 among
+    # 4 (4, 3, 3, 3) in a 4x2 cluster
+    "coop_128x200_c4x1_uneven_atoms": {"block_n": 200, "stages": 5, "cluster_m": 4},
+    "pp_64x104_c4x2_uneven_atoms": {
+        "consumers": "pingpong",
+        "block_m": 64,
+        "block_n": 104,
+        "stages": 10,
+        "cluster_m": 4,
+        "cluster_n": 2,
+    },
 }
 OUT_CONFIG = HopperGemmConfig(name="gpu_column_out", block_n=128, stages=4, c_layout="col")
 """The kernel ``gemm(config=...)`` runs for a column-major bf16 ``out`` in the test below."""

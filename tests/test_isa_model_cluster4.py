@@ -4,9 +4,10 @@ Four CTAs on vertically adjacent tiles share B: each loads a part of the common 
 64-column chunks round-robin, a quarter of a K-major box, or K-major boxes of whole 8-row atoms
 round-robin where four do not divide the atoms) and multicasts it into all four CTAs' stages,
 and each consumer releases a stage in all four CTAs.  The cases cover both B layouts with one,
-two and four MN-major chunks (so some ranks issue no B at all), a K-major B of ten atoms (three,
-three, two and two per CTA) and of three (one CTA issues none), ping-pong and stream-K, the
-register epilogue, and a problem whose last cluster row lies partly past M.
+two and four MN-major chunks (so some ranks issue no B at all), K-major Bs of ten atoms (three,
+three, two and two per CTA), of 25 (a swap-AB kernel's) and of three (one CTA issues none),
+ping-pong and stream-K, the register epilogue, and a problem whose last cluster row lies partly
+past M.
 One-line mutations of the multicast mask and of the releases deadlock the model.
 """
 
@@ -36,6 +37,13 @@ CASES = {
         "stages": 8,
         "b_layout": "col",
         "epilogue": "registers",
+    },
+    "swap_ab_uneven_atoms": {
+        "block_n": 200,
+        "stages": 5,
+        "a_layout": "col",
+        "b_layout": "col",
+        "c_layout": "col",
     },
     "col_b_fewer_atoms_than_ctas": {
         "block_n": 24,

@@ -59,6 +59,14 @@ SPLIT_CONFIGS = {
         "cluster_m": 2,
         **{f"{x}_layout": "col" for x in "abc"},
     },
+    "split_swap_pp_64x80_c4x1_uneven_atoms": {
+        "consumers": "pingpong",
+        "block_m": 64,
+        "block_n": 80,
+        "stages": 11,
+        "cluster_m": 4,
+        **{f"{x}_layout": "col" for x in "abc"},
+    },
     "split_swap_128x96_c1x4": {
         "block_n": 96,
         "stages": 6,
