@@ -155,8 +155,10 @@ MULTICAST_B_BOXES = {
     "cluster_s4_two_pass_epilogue": 4,
     "cluster_stream_k_registers": 4,
     "cluster_pp_kmajor_b": 2,  # a K-major B of 128 rows: two halves of 64
-    "cluster_4x1_uneven_kmajor_b": 10,  # 80 rows among four CTAs: ten 8-row atoms
+    "cluster_4x1_uneven_kmajor_b": 1,  # ten 8-row boxes among four CTAs, in a loop
 }
+"""The multicast copies of B in the PTX: one per box of B, or one in a loop over a CTA's boxes
+where it issues several K-major ones (``producer._multicast_loop``)."""
 
 
 def test_clusters_multicast_b_and_release_both_ctas(compiled):

@@ -207,11 +207,11 @@ class GemmEmitter(NvvmEmitter):
         turn = self.udiv(q, stages)
         return Slot(self.urem(q, stages), self.binop("and", turn, self.w.const(1)))
 
-    def stage_ptr(self, stage: str, byte_offset: int) -> str:
-        """``!llvm.ptr<3>`` to ``byte_offset`` inside ``stage``."""
-        off = self.w.add(
-            self.w.mul(stage, self.w.const(self.config.stage_bytes)), self.w.const(byte_offset)
-        )
+    def stage_ptr(self, stage: str, byte_offset: int | str) -> str:
+        """``!llvm.ptr<3>`` to ``byte_offset`` (an immediate or an i32 value) inside ``stage``."""
+        if isinstance(byte_offset, int):
+            byte_offset = self.w.const(byte_offset)
+        off = self.w.add(self.w.mul(stage, self.w.const(self.config.stage_bytes)), byte_offset)
         return self.elem(self.base, off, "i8", PTR_SHARED)
 
     def full_barrier(self, stage: str) -> str:

@@ -7,7 +7,8 @@ step, so an operand every entry shares is read at entry 0)
 ``sched.nv_input_produce`` armed with ``arrive.expect_tx``.  Out-of-range rows, columns and K
 are zero-filled by TMA.  With an operand tile shared in a cluster (``program.cluster``: B by a
 cluster column, A by a cluster row), the producer at position ``p`` of the operand's group
-issues its part of the box (the copies whose ``issuer`` is ``p``) into the same offset of every
+issues its boxes (the copies whose ``issuer`` is ``p``: one branch per position, or a loop
+over boxes ``p, p + s, …`` where it issues several K-major ones) into the same offset of every
 stage of the group (``multicast_mask``); ``full`` still expects the whole stage, whose bytes
 arrive from every producer of its groups.
 """
@@ -18,6 +19,7 @@ from warpsched.nvidia.datapaths.wgmma.emitter import ARGS, GemmEmitter, TileOrig
 from warpsched.nvidia.datapaths.wgmma.operands import OperandCopy, copies
 from warpsched.nvidia.ptx.nvvm_ops import PTR_SHARED
 from warpsched.nvidia.ptx.tma import PTR_CLUSTER, load_box
+from warpsched.nvidia.ptx.wgmma_descriptors import SWIZZLE_BYTES
 
 
 def multicast_mask(em: GemmEmitter, operand: str) -> str:
@@ -49,14 +51,51 @@ def issue_loads(
     for copy in (c for c in mine if c.issuer is None):
         _issue(em, copy, stage, full, mn0, k0, outer)
     position = em.rank_row if operand == "b" else em.rank_column
-    for part in sorted({c.issuer for c in mine} - {None}):
-        group = [c for c in mine if c.issuer == part]
+    shared = [c for c in mine if c.issuer is not None]
+    sharers = em.config.cluster.sharers(operand)
+    if len(shared) > sharers and shared[0].k_inner:
+        _multicast_loop(em, shared, sharers, position, stage, full, mn0, k0, outer)
+        return
+    for part in sorted({c.issuer for c in shared}):
+        group = [c for c in shared if c.issuer == part]
 
         def multicast(group: list[OperandCopy] = group) -> None:
             for copy in group:
                 _issue(em, copy, stage, full, mn0, k0, outer, multicast=True)
 
         em.if_then(w.icmp("eq", position, w.const(part)), multicast, f"mcast{part}")
+
+
+def _multicast_loop(
+    em: GemmEmitter,
+    shared: list[OperandCopy],
+    sharers: int,
+    position: str,
+    stage: str,
+    full: str,
+    mn0: str,
+    k0: str,
+    outer: tuple[str, ...],
+) -> None:
+    """The K-major boxes ``shared`` (equal, evenly spaced, dealt round-robin) where a CTA issues
+    several: a loop over boxes ``position, position + sharers, …``.  Unrolled, ptxas keeps each
+    box's coordinates live across the k-loop and spills the producer's registers (25 boxes)."""
+    w = em.w
+    first = shared[0]
+    rows = shared[1].mn_offset - first.mn_offset
+    loop, body, done = em.label("mcast_boxes"), em.label("mcast_box"), em.label("mcast_done")
+    box = f"%{loop}_b"
+    w.stmt(f"llvm.br ^{loop}({position} : i32)")
+    w.block(loop, [(box, "i32")])
+    em.cond_br(w.icmp("ult", box, w.const(len(shared))), body, done)
+    em.open(body)
+    at = w.muli(box, rows)
+    dst = _cluster_ptr(
+        em, em.stage_ptr(stage, w.addi(w.muli(at, SWIZZLE_BYTES), first.smem_offset))
+    )
+    _load(em, first.operand, True, dst, w.add(mn0, at), k0, outer, full, multicast=True)
+    w.stmt(f"llvm.br ^{loop}({w.addi(box, sharers)} : i32)")
+    em.open(done)
 
 
 def _issue(
@@ -72,13 +111,31 @@ def _issue(
     """One ``cp.async.bulk.tensor`` of ``copy`` into ``stage``, completing on ``full`` (into
     every CTA of its group, each on its own ``full``, when ``multicast``); ``outer`` are the
     coordinates beyond the matrix's two (the batch entry's)."""
-    w = em.w
-    dst = em.w.emit(
-        f"llvm.addrspacecast {em.stage_ptr(stage, copy.smem_offset)} : "
-        f"{PTR_SHARED} to {PTR_CLUSTER}"
-    )
-    mn = w.addi(mn0, copy.mn_offset)
-    coords = ((k0, mn) if copy.k_inner else (mn, k0)) + outer
-    tmap = ARGS.tmap_a if copy.operand == "a" else ARGS.tmap_b
-    mask = multicast_mask(em, copy.operand) if multicast else None
-    load_box(w, dst, tmap, coords, full, multicast=mask)
+    dst = _cluster_ptr(em, em.stage_ptr(stage, copy.smem_offset))
+    mn = em.w.addi(mn0, copy.mn_offset)
+    _load(em, copy.operand, copy.k_inner, dst, mn, k0, outer, full, multicast=multicast)
+
+
+def _cluster_ptr(em: GemmEmitter, ptr: str) -> str:
+    """A shared-memory pointer as the ``shared::cluster`` address TMA writes to."""
+    return em.w.emit(f"llvm.addrspacecast {ptr} : {PTR_SHARED} to {PTR_CLUSTER}")
+
+
+def _load(
+    em: GemmEmitter,
+    operand: str,
+    k_inner: bool,
+    dst: str,
+    mn: str,
+    k0: str,
+    outer: tuple[str, ...],
+    full: str,
+    *,
+    multicast: bool,
+) -> None:
+    """The box of ``operand`` at M/N row ``mn`` and K ``k0`` into ``dst`` (a ``shared::cluster``
+    address), completing on ``full``, in every CTA of the operand's group when ``multicast``."""
+    coords = ((k0, mn) if k_inner else (mn, k0)) + outer
+    tmap = ARGS.tmap_a if operand == "a" else ARGS.tmap_b
+    mask = multicast_mask(em, operand) if multicast else None
+    load_box(em.w, dst, tmap, coords, full, multicast=mask)
