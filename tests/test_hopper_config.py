@@ -1,6 +1,8 @@
 """``HopperGemmConfig``: the tuning surface's rules and derived launch facts."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from warpsched.nvidia.gemm.config import (
     ConsumerMode,
@@ -68,6 +70,7 @@ def test_strings_become_enums():
         ({"block_k": 32}, "block_k = 32: must be 64"),
         ({"block_n": 96}, "block_n = 96: a row-major .N-contiguous. B needs a multiple of 64"),
         ({"block_n": 100, "b_layout": "col"}, "block_n = 100: must be a multiple of 8"),
+        ({"block_n": 16}, "block_n = 16: a row-major .* the TMA epilogue stores C in 128-byte"),
         (
             {"block_n": 264, "b_layout": "col"},
             "block_n = 264: must be a multiple of 8 from 8 to 256",
@@ -195,3 +198,33 @@ def test_column_major_passes_cover_the_tile_once_each_and_are_the_fewest_that_fi
             assert cfg._smem_with_staging(fewer) > 227 * 1024
         seen += passes > 1
     assert seen > 50
+
+
+CONFIG_FIELDS = st.fixed_dictionaries(
+    {
+        "block_m": st.sampled_from([0, 32, 64, 96, 128, 192, 256, 320]),
+        "block_n": st.integers(-8, 280),
+        "stages": st.integers(0, 20),
+        "consumers": st.sampled_from(["cooperative", "pingpong"]),
+        "epilogue": st.sampled_from(["tma", "registers"]),
+        "cluster_m": st.sampled_from([1, 2, 3, 4, 8]),
+        "cluster_n": st.sampled_from([1, 2, 4]),
+        "decomposition": st.sampled_from(["data_parallel", "stream_k", "split_k"]),
+        "a_layout": st.sampled_from(["row", "col"]),
+        "b_layout": st.sampled_from(["row", "col"]),
+        "c_layout": st.sampled_from(["row", "col"]),
+        "out_dtype": st.sampled_from(["bf16", "f32"]),
+    }
+)
+
+
+@given(CONFIG_FIELDS)
+def test_every_configuration_is_legal_or_names_its_broken_rules(kwargs):
+    """Any attribute values give a configuration or a ``GemmConfigError`` whose every problem
+    names a field (a ``block_n`` narrower than one staging box once crashed the pass count)."""
+    try:
+        cfg = HopperGemmConfig(**kwargs)
+    except GemmConfigError as exc:
+        assert exc.problems and all(" = " in p or p.startswith("cluster ") for p in exc.problems)
+        return
+    assert cfg.smem_bytes <= 227 * 1024 and cfg.accumulator_registers <= 160

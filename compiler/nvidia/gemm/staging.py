@@ -109,15 +109,16 @@ class EpilogueStaging:
         """
         if self.epilogue is EpilogueKind.REGISTERS:
             return 1
+        # a tile narrower than one box or swizzle period takes one pass (a rule reports it)
         if self.c_column_major:  # each count that narrows the pass
-            slices = self.block_n // SWIZZLE_PERIOD
+            slices = max(self.block_n // SWIZZLE_PERIOD, 1)
             choices = [
                 p
                 for p in range(1, slices + 1)
                 if p == 1 or self._pass_columns(p) < self._pass_columns(p - 1)
             ]
         else:
-            boxes = self.block_n // self.staging_line
+            boxes = max(self.block_n // self.staging_line, 1)
             choices = [p for p in range(1, boxes + 1) if boxes % p == 0]
         for passes in choices:
             if self._smem_with_staging(self._staging_bytes_for(passes)) <= MAX_DYNAMIC_SMEM:
