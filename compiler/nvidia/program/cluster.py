@@ -14,10 +14,10 @@ The CTAs of one column compute tiles of one tile column and read the same B tile
 one row read the same A tile.  An operand shared by ``s > 1`` CTAs is loaded in boxes dealt
 round-robin, the CTA at position ``p`` of the group (its row for B, its column for A) issuing
 boxes ``p, p + s, …`` (``datapaths/wgmma/operands.py``) with ``.multicast::cluster`` into every
-CTA of its group (``mask``).  A stage of a CTA is then
-written by the producers of its column group and of its row group (``m + n - 1`` CTAs, itself
-included), so its consumers release the stage in each of them (``peer_flips``): the group's
-other ranks differ from ``r`` in the low ``log2 m`` bits (B) or in the bits above (A).
+CTA of its group (``mask``).  A stage of a CTA is then written by the producers of its column
+group and of its row group (``m + n - 1`` CTAs, itself included), so its consumers release the
+stage in each of them (``peer_flips``): the group's other ranks differ from ``r`` in the low
+``log2 m`` bits (B) or in the bits above (A).
 
 One spelling for the lowering (which emits these as SSA values), the verifier's model and the
 tests: with ``n = 1`` every value is the 2x1 and 4x1 kernels' (rank = row, mask ``2^m - 1``).

@@ -19,7 +19,6 @@ from warpsched.nvidia.datapaths.wgmma.emitter import ARGS, GemmEmitter, TileOrig
 from warpsched.nvidia.datapaths.wgmma.operands import OperandCopy, copies
 from warpsched.nvidia.ptx.nvvm_ops import PTR_SHARED
 from warpsched.nvidia.ptx.tma import PTR_CLUSTER, load_box
-from warpsched.nvidia.ptx.wgmma_descriptors import SWIZZLE_BYTES
 
 
 def multicast_mask(em: GemmEmitter, operand: str) -> str:
@@ -81,19 +80,17 @@ def _multicast_loop(
     several: a loop over boxes ``position, position + sharers, …``.  Unrolled, ptxas keeps each
     box's coordinates live across the k-loop and spills the producer's registers (25 boxes)."""
     w = em.w
-    first = shared[0]
-    rows = shared[1].mn_offset - first.mn_offset
+    first, second = shared[0], shared[1]
     loop, body, done = em.label("mcast_boxes"), em.label("mcast_box"), em.label("mcast_done")
     box = f"%{loop}_b"
     w.stmt(f"llvm.br ^{loop}({position} : i32)")
     w.block(loop, [(box, "i32")])
     em.cond_br(w.icmp("ult", box, w.const(len(shared))), body, done)
     em.open(body)
-    at = w.muli(box, rows)
-    dst = _cluster_ptr(
-        em, em.stage_ptr(stage, w.addi(w.muli(at, SWIZZLE_BYTES), first.smem_offset))
-    )
-    _load(em, first.operand, True, dst, w.add(mn0, at), k0, outer, full, multicast=True)
+    smem = w.addi(w.muli(box, second.smem_offset - first.smem_offset), first.smem_offset)
+    mn = w.add(mn0, w.muli(box, second.mn_offset - first.mn_offset))
+    dst = _cluster_ptr(em, em.stage_ptr(stage, smem))
+    _load(em, first.operand, True, dst, mn, k0, outer, full, multicast=True)
     w.stmt(f"llvm.br ^{loop}({w.addi(box, sharers)} : i32)")
     em.open(done)
 
