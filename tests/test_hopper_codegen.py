@@ -52,14 +52,11 @@ CONFIGS = {
         "stages": 4,
         "b_layout": "col",
     },
-    "cluster_4x1_uneven_kmajor_b": {
+    "cluster_4x1_swap_ab_25_boxes": {  # unrolled, its B boxes spilled the producer
         "cluster_m": 4,
-        "consumers": "pingpong",
-        "block_m": 64,
-        "block_n": 80,
-        "stages": 8,
-        "b_layout": "col",
-        "epilogue": "registers",
+        "block_n": 200,
+        "stages": 5,
+        **{f"{x}_layout": "col" for x in "abc"},
     },
     "f16_in_f16_out": {"in_dtype": "f16", "out_dtype": "f16"},
     "column_major_c_in_passes": {
@@ -155,7 +152,7 @@ MULTICAST_B_BOXES = {
     "cluster_s4_two_pass_epilogue": 4,
     "cluster_stream_k_registers": 4,
     "cluster_pp_kmajor_b": 2,  # a K-major B of 128 rows: two halves of 64
-    "cluster_4x1_uneven_kmajor_b": 1,  # ten 8-row boxes among four CTAs, in a loop
+    "cluster_4x1_swap_ab_25_boxes": 1,  # 25 8-row boxes among four CTAs, in a loop
 }
 """The multicast copies of B in the PTX: one per box of B, or one in a loop over a CTA's boxes
 where it issues several K-major ones (``producer._multicast_loop``)."""
