@@ -58,6 +58,7 @@ CONFIGS = {
         "stages": 5,
         **{f"{x}_layout": "col" for x in "abc"},
     },
+    "wide_swap_ab_272": {"block_n": 272, "stages": 4, **{f"{x}_layout": "col" for x in "abc"}},
     "f16_in_f16_out": {"in_dtype": "f16", "out_dtype": "f16"},
     "column_major_c_in_passes": {
         "block_n": 200,
@@ -95,8 +96,10 @@ def compiled(request):
 def test_ptx_has_the_hopper_instructions(compiled):
     name, result = compiled
     ptx = re.sub(r"[ \t]+", " ", result.ptx)
-    t = _config(name).in_dtype.value
-    assert re.search(rf"wgmma\.mma_async\.sync\.aligned\.m64n\d+k16\.f32\.{t}\.{t}", ptx)
+    config = _config(name)
+    t = config.in_dtype.value
+    shapes = set(re.findall(rf"wgmma\.mma_async\.sync\.aligned\.m64n(\d+)k16\.f32\.{t}\.{t}", ptx))
+    assert shapes == {str(config.wgmma_n)}  # block_n, or half of it above 256 (272: two n136)
     assert "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes" in ptx
     assert "setmaxnreg.dec.sync.aligned.u32 40" in ptx
     assert "setmaxnreg.inc.sync.aligned.u32 232" in ptx
@@ -279,9 +282,17 @@ AT_THE_ACCUMULATOR_LIMIT = {
         "b_layout": "col",
         "c_layout": "col",
     },
+    "two_wgmma_stream_k": {"b_layout": "col", "decomposition": "stream_k"},  # 320: 2 x 160
+    "two_wgmma_column_major_c_2x1": {
+        "cluster_m": 2,
+        "a_layout": "col",
+        "b_layout": "col",
+        "c_layout": "col",
+    },
 }
 """Kernels whose consumers hold ``MAX_ACCUMULATOR_REGISTERS`` accumulators (``block_n`` set
-to reach it), in the epilogues that need the most registers beside them."""
+to reach it), in the epilogues that need the most registers beside them; two of them are two
+wgmma side by side (``block_n`` 320)."""
 
 
 def _at_accumulators(kwargs: dict, accumulators: int) -> HopperGemmConfig:
@@ -305,6 +316,25 @@ def test_eight_accumulators_more_spill(monkeypatch, tmp_path):
     monkeypatch.setattr(rules, "MAX_ACCUMULATOR_REGISTERS", 256)
     config = _at_accumulators(AT_THE_ACCUMULATOR_LIMIT["reduce_scatter"], 168)
     assert re.search(r"\b(LDL|STL)\b", _sass(compile_gemm(config).cubin, tmp_path))
+
+
+@pytest.mark.parametrize("beyond", [0, 16])
+def test_the_widest_two_wgmma_register_epilogue(beyond, monkeypatch, tmp_path):
+    """Two wgmma side by side store C from registers without a spill up to
+    ``MAX_WIDE_REGISTER_EPILOGUE_N`` columns (an f32 C, a 2x1 cluster); the next width spills."""
+    block_n = rules.MAX_WIDE_REGISTER_EPILOGUE_N + beyond
+    monkeypatch.setattr(rules, "MAX_WIDE_REGISTER_EPILOGUE_N", block_n)
+    config = HopperGemmConfig(
+        name="wide_registers",
+        block_n=block_n,
+        stages=3,
+        cluster_m=2,
+        b_layout="col",
+        epilogue="registers",
+        out_dtype="f32",
+    )
+    sass = _sass(compile_gemm(config).cubin, tmp_path)
+    assert bool(re.search(r"\b(LDL|STL)\b", sass)) == (beyond > 0)
 
 
 def test_tma_epilogue_stages_through_shared_memory(compiled, tmp_path):

@@ -4,6 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from warpsched.nvidia.datapaths.wgmma.operands import box_rows, major
 from warpsched.nvidia.gemm.config import (
     ConsumerMode,
     EpilogueKind,
@@ -11,6 +12,7 @@ from warpsched.nvidia.gemm.config import (
     HopperGemmConfig,
     OutDtype,
 )
+from warpsched.nvidia.ptx.wgmma_descriptors import Major
 
 
 def test_defaults_are_the_cooperative_128x256_kernel():
@@ -72,9 +74,36 @@ def test_strings_become_enums():
         ({"block_n": 100, "b_layout": "col"}, "block_n = 100: must be a multiple of 8"),
         ({"block_n": 16}, "block_n = 16: a row-major .* the TMA epilogue stores C in 128-byte"),
         (
-            {"block_n": 264, "b_layout": "col"},
-            "block_n = 264: must be a multiple of 8 from 8 to 256",
+            {"block_n": 264, "b_layout": "col", "epilogue": "registers"},
+            "block_n = 264: wider than 256 it is two wgmma of half its width, so a multiple of 16",
         ),
+        (
+            {"block_n": 320},
+            "block_n = 320: the second wgmma's half of a row-major .* a multiple of 128",
+        ),
+        (
+            {"block_n": 304, "b_layout": "col", "epilogue": "registers"},
+            "block_n = 304: a tile wider than 256 stores C from registers only data-parallel and "
+            "up to 288 columns",
+        ),
+        (
+            {
+                "block_n": 272,
+                "b_layout": "col",
+                "epilogue": "registers",
+                "decomposition": "stream_k",
+            },
+            "block_n = 272: a tile wider than 256 stores C from registers only data-parallel",
+        ),
+        (
+            {"block_n": 272, "b_layout": "col", "c_layout": "col", "decomposition": "split_k"},
+            "block_n = 272: a tile wider than 256 takes no split-K",
+        ),
+        (
+            {"block_n": 336, "b_layout": "col", "epilogue": "registers"},
+            "168 f32 accumulators per consumer thread",
+        ),
+        ({"block_n": 528, "b_layout": "col"}, "must be a multiple of 8 from 8 to 512"),
         (
             {"block_n": 152, "b_layout": "col"},
             "block_n = 152: the TMA epilogue stores C in 128-byte",
@@ -123,6 +152,10 @@ def test_illegal_configurations_name_the_field(kwargs, message):
         {"block_n": 48, "b_layout": "col", "c_layout": "col", "cluster_m": 2},
         {"block_n": 104, "b_layout": "col", "c_layout": "col", "cluster_m": 2},  # 7 + 6 atoms
         {"block_n": 48, "b_layout": "col", "c_layout": "col", "cluster_m": 4},  # 2, 2, 1, 1
+        {"block_n": 272, "a_layout": "col", "b_layout": "col", "c_layout": "col", "stages": 4},
+        {"block_n": 320, "b_layout": "col"},  # two wgmma of 160
+        {"block_n": 288, "b_layout": "col", "epilogue": "registers"},
+        {"block_n": 272, "decomposition": "stream_k", "b_layout": "col", "c_layout": "col"},
         {"block_n": 96, "b_layout": "col", "out_dtype": "f32", "epilogue": "registers"},
     ],
 )
@@ -203,7 +236,7 @@ def test_column_major_passes_cover_the_tile_once_each_and_are_the_fewest_that_fi
 CONFIG_FIELDS = st.fixed_dictionaries(
     {
         "block_m": st.sampled_from([0, 32, 64, 96, 128, 192, 256, 320]),
-        "block_n": st.integers(-8, 280),
+        "block_n": st.integers(-8, 520),
         "stages": st.integers(0, 20),
         "consumers": st.sampled_from(["cooperative", "pingpong"]),
         "epilogue": st.sampled_from(["tma", "registers"]),
@@ -221,10 +254,14 @@ CONFIG_FIELDS = st.fixed_dictionaries(
 @given(CONFIG_FIELDS)
 def test_every_configuration_is_legal_or_names_its_broken_rules(kwargs):
     """Any attribute values give a configuration or a ``GemmConfigError`` whose every problem
-    names a field (a ``block_n`` narrower than one staging box once crashed the pass count)."""
+    names a field (a ``block_n`` narrower than one staging box once crashed the pass count).
+    A legal one fits shared memory and the registers, and its TMA boxes are at most 256 rows."""
     try:
         cfg = HopperGemmConfig(**kwargs)
     except GemmConfigError as exc:
         assert exc.problems and all(" = " in p or p.startswith("cluster ") for p in exc.problems)
         return
     assert cfg.smem_bytes <= 227 * 1024 and cfg.accumulator_registers <= 160
+    boxes = [box_rows(cfg, x) for x in "ab" if major(cfg, x) is Major.K]
+    assert max(boxes + [cfg.staging_box_lines]) <= 256
+    assert cfg.wgmma_n * cfg.n_atoms == cfg.block_n and cfg.wgmma_n <= 256

@@ -69,8 +69,11 @@ def test_k_step_advances():
     assert (k.k_steps, mn.k_steps) == (4, 4)
     assert k.row_offset(64) == 64 * 128  # the second m64 block: 64 rows down
     assert mn.row_offset(64) == 8192  # the second 64-wide chunk
+    assert k.row_offset(136) == 17 * 1024  # a 272-wide B's second half: 17 whole atoms down
     with pytest.raises(ValueError):
-        k.row_offset(32)
+        k.row_offset(36)
+    with pytest.raises(ValueError):
+        mn.row_offset(32)
 
 
 @pytest.mark.parametrize(

@@ -31,12 +31,13 @@ import ctypes
 from dataclasses import dataclass
 from enum import IntEnum
 
+from ..nvidia.ptx.tma import MAX_BOX_DIM
+
 __all__ = ["DTYPE_BYTES", "Swizzle", "TensorMapError", "TensorMapSpec", "encode"]
 
 MAX_RANK = 5
 MAX_GLOBAL_DIM = 2**32
 MAX_GLOBAL_STRIDE = 2**40  # exclusive
-MAX_BOX_DIM = 256
 TENSOR_MAP_BYTES = 128
 
 DTYPE_BYTES: dict[str, int] = {"bf16": 2, "f16": 2, "f32": 4}

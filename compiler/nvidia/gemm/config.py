@@ -13,7 +13,7 @@ from __future__ import annotations
 import enum
 from dataclasses import Field, dataclass, fields
 
-from warpsched.nvidia.gemm.rules import GemmConfigError, config_problems
+from warpsched.nvidia.gemm.rules import MAX_WGMMA_N, GemmConfigError, config_problems
 from warpsched.nvidia.gemm.staging import EpilogueStaging
 from warpsched.nvidia.program.cluster import ClusterShape
 from warpsched.nvidia.program.enums import (
@@ -128,6 +128,17 @@ class HopperGemmConfig(EpilogueStaging):
     def m_atoms(self) -> int:
         """m64 wgmma instructions per consumer warpgroup per k16 step."""
         return self.rows_per_consumer // 64
+
+    @property
+    def n_atoms(self) -> int:
+        """wgmma instructions side by side along N per m64 row block and k16 step: 1, or 2 for a
+        tile wider than wgmma's 256 columns (each ``block_n / 2`` wide)."""
+        return 1 if self.block_n <= MAX_WGMMA_N else 2
+
+    @property
+    def wgmma_n(self) -> int:
+        """The N of each wgmma (``block_n / n_atoms``)."""
+        return self.block_n // self.n_atoms
 
     @property
     def accumulator_registers(self) -> int:

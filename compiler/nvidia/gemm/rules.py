@@ -23,6 +23,15 @@ epilogue of split-K's reduce-scatter and of an f32 stream-K C; the column-major 
 from 208; ``tests/test_hopper_codegen.py`` checks the limit's kernels)."""
 
 
+MAX_WGMMA_N = 256
+"""wgmma's widest N: a wider tile is two wgmma of half its width side by side."""
+MAX_BLOCK_N = 2 * MAX_WGMMA_N
+MAX_WIDE_REGISTER_EPILOGUE_N = 288
+"""The widest two-wgmma tile ptxas compiles with the register epilogue without a spill (data-
+parallel; 304 and 320 spill 28 to 100 ``LDL``/``STL``, and 272 spills once stream-K or split-K
+adds its partial sums).  The TMA epilogue takes them up to the accumulator limit."""
+
+
 class GemmConfigError(ValueError):
     """An illegal ``HopperGemmConfig``; ``problems`` lists every broken rule (the message joins
     them)."""
@@ -124,16 +133,27 @@ def _column_major_problems(config) -> list[str]:
 
 
 def _block_n_problems(config) -> list[str]:
-    """``block_n``: wgmma's N (a multiple of 8, at most 256).  An MN-major B arrives in TMA boxes
-    of 64 columns and a TMA epilogue stages C in 128-byte boxes."""
+    """``block_n``: wgmma's N (a multiple of 8, at most 256), or two of them side by side (a
+    multiple of 16 up to 512; the accumulator rule bounds it further).  An MN-major B arrives
+    in TMA boxes of 64 columns and a TMA epilogue stages C in 128-byte boxes."""
     n = config.block_n
-    if n % 8 or not 8 <= n <= 256:
-        return [f"block_n = {n}: must be a multiple of 8 from 8 to 256 (wgmma N)"]
-    out = []
+    if n % 8 or not 8 <= n <= MAX_BLOCK_N:
+        return [f"block_n = {n}: must be a multiple of 8 from 8 to {MAX_BLOCK_N} (wgmma N)"]
+    if n > MAX_WGMMA_N and n % 16:
+        return [
+            f"block_n = {n}: wider than {MAX_WGMMA_N} it is two wgmma of half its width, so a "
+            "multiple of 16"
+        ]
+    out = _wide_problems(config) if n > MAX_WGMMA_N else []
     if n % 64 and config.b_layout is MatrixLayout.ROW:
         out.append(
             f"block_n = {n}: a row-major (N-contiguous) B needs a multiple of 64 (TMA boxes of "
             "64 columns); read B column-major for other widths"
+        )
+    elif n > MAX_WGMMA_N and n // 2 % 64 and config.b_layout is MatrixLayout.ROW:
+        out.append(
+            f"block_n = {n}: the second wgmma's half of a row-major (N-contiguous) B must start "
+            "at a box of 64 columns, so a multiple of 128; read B column-major for other widths"
         )
     row_boxes = not config.c_column_major
     if (
@@ -145,5 +165,25 @@ def _block_n_problems(config) -> list[str]:
             f"block_n = {n}: the TMA epilogue stores C in {SWIZZLE_BYTES}-byte boxes "
             f"({config.staging_line} columns); use epilogue = registers or "
             "a column-major C"
+        )
+    return out
+
+
+def _wide_problems(config) -> list[str]:
+    """A tile wider than one wgmma (two side by side): ptxas spills its split-K reduction, and
+    its register epilogue beyond ``MAX_WIDE_REGISTER_EPILOGUE_N`` or with partial sums."""
+    n, out = config.block_n, []
+    if config.split_k:
+        out.append(
+            f"block_n = {n}: a tile wider than {MAX_WGMMA_N} takes no split-K (ptxas spills "
+            "its reduction)"
+        )
+    elif config.epilogue is EpilogueKind.REGISTERS and (
+        n > MAX_WIDE_REGISTER_EPILOGUE_N or config.splits_tiles
+    ):
+        out.append(
+            f"block_n = {n}: a tile wider than {MAX_WGMMA_N} stores C from registers only "
+            f"data-parallel and up to {MAX_WIDE_REGISTER_EPILOGUE_N} columns (ptxas spills "
+            "beyond); use epilogue = tma"
         )
     return out

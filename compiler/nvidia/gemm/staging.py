@@ -21,6 +21,7 @@ staging_boxes / staging_passes``, at offsets ``(box − p·B) · staging_box_byt
 from __future__ import annotations
 
 from warpsched.nvidia.program.enums import EpilogueKind
+from warpsched.nvidia.ptx.tma import MAX_BOX_DIM
 from warpsched.nvidia.ptx.wgmma_descriptors import SWIZZLE_BYTES
 from warpsched.nvidia.targets import MAX_DYNAMIC_SMEM
 
@@ -103,7 +104,8 @@ class EpilogueStaging:
         The fewest passes whose staging buffers fit beside the ring, so a deep ring costs more
         buffer-reusing passes rather than an illegal layout.  A row-major C's passes take equal
         shares of its boxes (a divisor of their count); a column-major C's take ``⌈block_n /
-        passes⌉`` columns rounded up to ``SWIZZLE_PERIOD``.  1 for the register epilogue; when
+        passes⌉`` columns rounded up to ``SWIZZLE_PERIOD``, at most a TMA box's ``MAX_BOX_DIM``
+        (a tile wider than 256 takes two passes or more).  1 for the register epilogue; when
         even the narrowest pass does not fit, that layout, which the shared-memory rule then
         reports.
         """
@@ -115,7 +117,8 @@ class EpilogueStaging:
             choices = [
                 p
                 for p in range(1, slices + 1)
-                if p == 1 or self._pass_columns(p) < self._pass_columns(p - 1)
+                if (p == 1 or self._pass_columns(p) < self._pass_columns(p - 1))
+                and (self._pass_columns(p) <= MAX_BOX_DIM or p == slices)
             ]
         else:
             boxes = max(self.block_n // self.staging_line, 1)

@@ -27,6 +27,8 @@ from warpsched.llvm.mlir_text import FuncWriter
 from warpsched.nvidia.ptx.nvvm_ops import PTR_SHARED
 
 PTR_CLUSTER = "!llvm.ptr<7>"
+MAX_BOX_DIM = 256
+"""Elements of a tiled TMA box along any dimension (``cuTensorMapEncodeTiled``'s limit)."""
 TMAP_ATTRS = "{llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}"
 """The parameter attributes of a ``__grid_constant__`` CUtensorMap (``.param .align 64 .b8 [128]``)."""
 

@@ -119,11 +119,14 @@ class OperandTile:
         return K_STEP * ELEMENT_BYTES if self.major is Major.K else K_STEP * SWIZZLE_BYTES
 
     def row_offset(self, rows: int) -> int:
-        """Byte offset of the sub-tile that starts ``rows`` M/N rows into the tile (multiple of 64)."""
-        if rows % 64:
-            raise ValueError(f"sub-tiles start at multiples of 64 rows, not {rows}")
+        """Byte offset of the sub-tile that starts ``rows`` M/N rows into the tile: whole 8-row
+        swizzle atoms of a K-major tile, whole 64-wide chunks of an MN-major one."""
         if self.major is Major.K:
+            if rows % 8:
+                raise ValueError(f"K-major sub-tiles start at multiples of 8 rows, not {rows}")
             return rows * SWIZZLE_BYTES
+        if rows % 64:
+            raise ValueError(f"MN-major sub-tiles start at multiples of 64 rows, not {rows}")
         return rows // 64 * self.chunk_bytes
 
     def descriptor(self, address: int) -> int:

@@ -23,9 +23,21 @@ sched.nv_gemm @too_many_accumulators block_m 256 block_n 256 epilogue registers 
 
 // -----
 // ==== a ring deeper than shared memory, and an N tile wgmma has not: both are reported ====
-// expected-error@+2 {{'sched.nv_gemm' op block_n = 100: must be a multiple of 8 from 8 to 256 (wgmma N)}}
+// expected-error@+2 {{'sched.nv_gemm' op block_n = 100: must be a multiple of 8 from 8 to 512 (wgmma N)}}
 // expected-error@+1 {{'sched.nv_gemm' op stages = 8: }}
 sched.nv_gemm @too_deep stages 8 block_n 100
+
+// -----
+// ==== a tile wider than one wgmma: two of half its width, which split-K does not take ====
+// expected-error@+1 {{'sched.nv_gemm' op block_n = 272: a tile wider than 256 takes no split-K (ptxas spills its reduction)}}
+sched.nv_gemm @wide_split_k block_n 272 stages 4 decomposition split_k a_layout col b_layout col c_layout col
+
+// -----
+// ==== two wgmma side by side: halves of whole 16 columns, and a register epilogue up to 288 ====
+// expected-error@+2 {{'sched.nv_gemm' op block_n = 264: wider than 256 it is two wgmma of half its width, so a multiple of 16}}
+// expected-error@+2 {{'sched.nv_gemm' op block_n = 304: a tile wider than 256 stores C from registers only data-parallel and up to 288 columns (ptxas spills beyond); use epilogue = tma}}
+sched.nv_gemm @wide_odd block_n 264 b_layout col epilogue registers
+sched.nv_gemm @wide_registers block_n 304 b_layout col epilogue registers
 
 // -----
 // ==== a ring that leaves no room for even one box of f32 C per staging pass ====

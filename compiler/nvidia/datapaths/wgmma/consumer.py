@@ -27,7 +27,7 @@ field.
 
 from __future__ import annotations
 
-from warpsched.nvidia.datapaths.wgmma.emitter import GemmEmitter
+from warpsched.nvidia.datapaths.wgmma.emitter import GemmEmitter, accumulator_type
 from warpsched.nvidia.datapaths.wgmma.operands import operand_tile, wgmma_layout
 from warpsched.nvidia.gemm.config import ConsumerMode
 from warpsched.nvidia.ptx.wgmma_descriptors import ADDRESS_FIELD_MASK, Major
@@ -88,28 +88,59 @@ class ConsumerWarpgroup:
 
     def mma(self, stage: str, accs: list[str], first: bool) -> list[str]:
         """The k-block's wgmmas from ``stage`` on ``accs`` (``first``: D starts from zero);
-        the new accumulators."""
+        the new accumulators.  A tile wider than one wgmma (``n_atoms`` 2) issues one per half
+        of its columns on that half of each accumulator and of the B tile."""
         w, cfg = self.w, self.cfg
         desc_a = self._stage_desc(self.desc_a0, stage)
         desc_b = self._stage_desc(self.desc_b0, stage)
         w.stmt("nvvm.wgmma.fence.aligned")
         out = list(accs)
         for kk in range(self.a_tile.k_steps):
-            db = self.em.binop(
-                "add", desc_b, w.const(kk * self.b_tile.k_step_bytes // 16, "i64"), "i64"
-            )
+            dbs = [
+                self.em.binop("add", desc_b, w.const(offset // 16, "i64"), "i64")
+                for offset in (
+                    kk * self.b_tile.k_step_bytes + self.b_tile.row_offset(half * cfg.wgmma_n)
+                    for half in range(cfg.n_atoms)
+                )
+            ]
             for atom in range(cfg.m_atoms):
                 da_off = (kk * self.a_tile.k_step_bytes + self.a_tile.row_offset(atom * 64)) // 16
                 da = self.em.binop("add", desc_a, w.const(da_off, "i64"), "i64")
                 scale = "zero" if first and kk == 0 else "one"
-                out[atom] = w.emit(
-                    f"nvvm.wgmma.mma_async {da}, {db}, {out[atom]}, "
-                    f"<m = 64, n = {cfg.block_n}, k = 16>, D[<f32>, <{scale}>, <wrapped>], "
-                    f"A[<{cfg.in_dtype.value}>, <one>, <{wgmma_layout(cfg, 'a')}>], "
-                    f"B[<{cfg.in_dtype.value}>, <one>, <{wgmma_layout(cfg, 'b')}>] : "
-                    f"{self.acc} -> {self.acc}"
-                )
+                for half, db in enumerate(dbs):
+                    out[atom] = self._wgmma(da, db, out[atom], half, scale)
         return out
+
+    def _wgmma(self, da: str, db: str, acc: str, half: int, scale: str) -> str:
+        """One ``wgmma.mma_async`` m64n``wgmma_n``k16 on columns ``[half·wgmma_n, (half + 1)·
+        wgmma_n)`` of the accumulator fragment ``acc``; the fragment with them updated."""
+        w, cfg = self.w, self.cfg
+        n = cfg.wgmma_n
+        part_type = accumulator_type(n)
+        whole = cfg.n_atoms == 1
+        part = acc if whole else self._columns(acc, half * n // 2, part_type)
+        part = w.emit(
+            f"nvvm.wgmma.mma_async {da}, {db}, {part}, "
+            f"<m = 64, n = {n}, k = 16>, D[<f32>, <{scale}>, <wrapped>], "
+            f"A[<{cfg.in_dtype.value}>, <one>, <{wgmma_layout(cfg, 'a')}>], "
+            f"B[<{cfg.in_dtype.value}>, <one>, <{wgmma_layout(cfg, 'b')}>] : "
+            f"{part_type} -> {part_type}"
+        )
+        if whole:
+            return part
+        for i in range(n // 2):
+            value = w.emit(f"llvm.extractvalue {part}[{i}] : {part_type}")
+            acc = w.emit(f"llvm.insertvalue {value}, {acc}[{half * n // 2 + i}] : {self.acc}")
+        return acc
+
+    def _columns(self, acc: str, first: int, part_type: str) -> str:
+        """The floats ``first, first + 1, …`` of ``acc`` as a fragment of type ``part_type``."""
+        w = self.w
+        part = w.emit(f"llvm.mlir.undef : {part_type}")
+        for i in range(part_type.count("f32")):
+            value = w.emit(f"llvm.extractvalue {acc}[{first + i}] : {self.acc}")
+            part = w.emit(f"llvm.insertvalue {value}, {part}[{i}] : {part_type}")
+        return part
 
     def commit(self) -> None:
         self.w.stmt("nvvm.wgmma.commit.group.sync.aligned")

@@ -67,6 +67,13 @@ SPLIT_SIGNATURE = f", {ARGS.splits}: i32"
 cut into (1 to the k-block count; the launch gives every run its own CTA)."""
 
 
+def accumulator_type(columns: int) -> str:
+    """The LLVM struct of an m64 f32 accumulator fragment ``columns`` wide: ``columns / 2``
+    floats per thread, in wgmma's order (four per 8 columns), so two fragments side by side
+    are the first's floats, then the second's."""
+    return "!llvm.struct<(" + ", ".join(["f32"] * (columns // 2)) + ")>"
+
+
 def signature(config: HopperGemmConfig) -> str:
     """The kernel's parameters before its fused epilogue's (``SIGNATURE``, then
     ``BATCH_SIGNATURE`` when the scheduler walks a batch, ``SPLIT_SIGNATURE`` with split-K)."""
@@ -185,7 +192,7 @@ class GemmEmitter(NvvmEmitter):
     def acc_type(self) -> str:
         """The LLVM struct of one m64n``block_n`` f32 accumulator fragment (``block_n / 2``
         floats per thread)."""
-        return "!llvm.struct<(" + ", ".join(["f32"] * (self.config.block_n // 2)) + ")>"
+        return accumulator_type(self.config.block_n)
 
     # ---- arithmetic --------------------------------------------------------------------------
     def ceil_div(self, value: str, divisor: int) -> str:

@@ -15,6 +15,7 @@ is cut into boxes of whole 8-row swizzle atoms (1 KiB, so every box lands on the
 atoms (one box per CTA), else the size that leaves no CTA more atoms than it must (a 4×1
 cluster cuts an 80-row B tile into ten 8-row boxes, three, three, two and two per CTA).  A
 CTA may issue none (a one-chunk MN-major tile, a K-major tile of fewer atoms than sharers).
+Every box is at most ``MAX_BOX_DIM`` rows, so a tile wider than 256 is two boxes or more.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from warpsched.nvidia.gemm.config import ELEMENT_BYTES, HopperGemmConfig, MatrixLayout
+from warpsched.nvidia.ptx.tma import MAX_BOX_DIM
 from warpsched.nvidia.ptx.wgmma_descriptors import SWIZZLE_BYTES, Major, OperandTile
 
 CHUNK = 64
@@ -136,16 +138,18 @@ def box_rows(config: HopperGemmConfig, operand: str) -> int:
 
 def k_major_box_rows(mn: int, sharers: int) -> int:
     """Rows of each box a K-major tile of ``mn`` rows (a multiple of ``ATOM_ROWS``) is cut into
-    when ``sharers`` CTAs share it, the boxes dealt round-robin: whole atoms, the fewest atoms
-    the busiest CTA issues, then the fewest boxes.  ``mn / sharers`` where ``sharers`` divides
-    the atoms (one box each, the whole tile for one CTA)."""
+    when ``sharers`` CTAs share it, the boxes dealt round-robin: whole atoms, at most
+    ``MAX_BOX_DIM`` rows, the fewest atoms the busiest CTA issues, then the fewest boxes.
+    ``mn / sharers`` where ``sharers`` divides the atoms (one box each, the whole tile for one
+    CTA) and that fits a box; a tile wider than a box is two or more of them."""
     atoms = mn // ATOM_ROWS
 
     def cost(atoms_per_box: int) -> tuple[int, int]:
         boxes = atoms // atoms_per_box
         return -(-boxes // sharers) * atoms_per_box, boxes
 
-    sizes = (g for g in range(1, atoms + 1) if atoms % g == 0)
+    fits = MAX_BOX_DIM // ATOM_ROWS
+    sizes = (g for g in range(1, min(atoms, fits) + 1) if atoms % g == 0)
     return ATOM_ROWS * min(sizes, key=cost)
 
 
