@@ -68,3 +68,23 @@ def test_a_second_half_never_written_back_is_wrong(monkeypatch):
 
     monkeypatch.setattr(ConsumerWarpgroup, "_wgmma", first_half_only)
     assert _wrong("registers_f32") > 0
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_the_launch_encodes_legal_tensor_maps(name):
+    """The maps ``GemmKernel`` encodes for A, B and C are legal TMA maps (``TensorMapSpec``
+    validates them as the driver does): B's 272 rows arrive in two boxes of 136, and a
+    column-major C's passes are at most 256 columns."""
+    from warpsched.nvidia.datapaths.wgmma.operands import c_tensor_map_shape, tensor_map_shape
+    from warpsched.runtime import Swizzle, TensorMapSpec
+
+    config = HopperGemmConfig(**CASES[name])
+    m, n, k = 1000, 3000, 512
+    shapes = [
+        tensor_map_shape(config, "a", m, k, m if config.a_layout.value == "col" else k),
+        tensor_map_shape(config, "b", n, k, k if config.b_layout.value == "col" else n),
+        c_tensor_map_shape(config, m, n, m if config.c_column_major else n),
+    ]
+    for shape, dtype in zip(shapes, ("bf16", "bf16", config.out_dtype.value), strict=True):
+        TensorMapSpec(dtype, shape.dims, shape.strides_bytes, shape.box, Swizzle.B128)
+    assert shapes[1].box[1] == config.block_n // 2
