@@ -5,6 +5,7 @@ the ``nvidia-cuda-cuobjdump`` wheel.
 """
 
 import re
+import subprocess
 from dataclasses import dataclass
 
 import pytest
@@ -17,6 +18,7 @@ from warpsched.nvidia.gemm import rules
 from warpsched.nvidia.gemm.config import HopperGemmConfig
 from warpsched.nvidia.targets import NVTarget
 from warpsched.runtime.gemm_geometry import gemm_source
+from warpsched.toolchain.locate import find_tool
 
 CONFIGS = {
     "coop_rr": {"epilogue": "registers", "stages": 4},
@@ -196,6 +198,22 @@ def test_descriptor_address_field_is_masked(compiled):
         assert widened, f"{src} = {defs[src]}"
         masked = re.fullmatch(r"%r\d+, (\d+)", defs[widened.group(1)])
         assert masked and int(masked.group(1)) & ~0x3FFF == 0, defs[widened.group(1)]
+
+
+def test_ptxas_warns_of_nothing(compiled, tmp_path):
+    """ptxas assembles every kernel without a word on stderr: no "wgmma.mma_async instructions
+    are serialized" (a register or call it cannot prove safe makes each wgmma wait for the one
+    before), which ``ptx_to_cubin`` would otherwise pass over in silence."""
+    _, result = compiled
+    source = tmp_path / "k.ptx"
+    source.write_text(result.ptx)
+    done = subprocess.run(
+        [str(find_tool("ptxas")), "-arch=sm_90a", "-O3", str(source), "-o", str(tmp_path / "k")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0 and not done.stderr.strip(), done.stderr
 
 
 def _sass(cubin: bytes, tmp_path) -> str:
