@@ -8,15 +8,19 @@ import re
 import pytest
 from proof_gemm import Mode, ProofConfig, build_proof_kernel
 
+from warpsched.backend.interface import CompileOptions, Emit
 from warpsched.llvm.translate import mlir_to_llvm_ir
 from warpsched.nvidia.backend.codegen import (
     CodegenError,
+    assemble,
     llvm_ir_to_ptx,
     nvjitlink_cubin,
     ptx_to_cubin,
 )
+from warpsched.nvidia.backend.stages import BACKEND
 from warpsched.nvidia.lowering.kernel import lower_kernel
 from warpsched.nvidia.targets import NVTarget
+from warpsched.tools.compile import print_notes
 
 
 @functools.cache
@@ -115,6 +119,46 @@ def test_assembler_errors_carry_the_log(assemble, tool):
     with pytest.raises(CodegenError, match=tool) as err:
         assemble(BOGUS_PTX, NVTarget.SM90A)
     assert "bogus" in err.value.log or "syntax" in err.value.log.lower()
+
+
+WARNED_PTX = (
+    ".version 8.0\n.target sm_90a\n.address_size 64\n"
+    ".visible .entry k() .minnctapersm 1\n{\n  ret;\n}\n"
+)
+"""PTX ptxas assembles with a warning: ``.minnctapersm`` without ``.maxntid``."""
+WARNED_LLVM_IR = """target triple = "nvptx64-nvidia-cuda"
+define ptx_kernel void @k() {
+  ret void
+}
+!nvvm.annotations = !{!0}
+!0 = !{ptr @k, !"minctasm", i32 1}
+"""
+"""The same kernel as LLVM IR: the NVPTX back end writes the lone ``.minnctapersm``."""
+
+
+def test_ptxas_warnings_come_back_with_the_cubin():
+    assembled = assemble(WARNED_PTX, NVTarget.SM90A)
+    assert assembled.cubin[:4] == b"\x7fELF"
+    (line,) = assembled.warnings
+    assert (
+        line.startswith("line 7; warning : .minnctapersm is ignored") and "kernel.ptx" not in line
+    )
+    assert assemble(WARNED_PTX.replace(" .minnctapersm 1", ""), NVTarget.SM90A).warnings == ()
+
+
+def test_the_backend_reports_ptxas_warnings_at_the_input(capsys):
+    """``warpsched-compile`` prints these (``FILE: warning: ptxas: ...``) on stderr before it
+    writes the cubin; a PTX artefact is not assembled, so it has none."""
+    result = BACKEND.make_binary(WARNED_LLVM_IR, {}, CompileOptions("sm_90a", Emit.CUBIN), "k.mlir")
+    (warning,) = result.warnings
+    assert re.fullmatch(
+        r"k\.mlir: warning: ptxas: line \d+; warning : \.minnctapersm is ignored .*",
+        warning.render(),
+    )
+    print_notes(result, "k.cubin")
+    assert capsys.readouterr().err == warning.render() + "\n"
+    ptx = BACKEND.make_binary(WARNED_LLVM_IR, {}, CompileOptions("sm_90a", Emit.PTX), "k.mlir")
+    assert ".minnctapersm 1" in ptx.artefact and ptx.warnings == ()
 
 
 def test_bad_llvm_ir_is_reported():

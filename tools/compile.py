@@ -14,7 +14,8 @@ object; NVIDIA: the data path and the SASS summary); ``--check-fidelity`` maps e
 sync entry of the expanded schedule to the final ISA and exits 1 when the fidelity is
 below 100%.  ``sched-verify`` (the protocol model checker, docs/verify.md) checks the
 module on a thread beside the lowering and code generation, and a violation fails the
-compile; ``--no-verify`` skips it.
+compile; ``--no-verify`` skips it.  What the assembler says of a cubin it builds (ptxas: a
+warning, or that wgmma instructions are serialized) is printed as ``FILE: warning: ptxas: ...``.
 Errors are ``file:line:col: error: ...`` and exit 1.
 """
 
@@ -24,7 +25,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from warpsched.backend.interface import CompileOptions, Emit
+from warpsched.backend.interface import CompileOptions, CompileResult, Emit
 from warpsched.backend.registry import backends, targets
 from warpsched.core.diagnostics import DiagnosticError
 from warpsched.dialects.registry import new_context
@@ -115,6 +116,17 @@ def binary_without_output(args: argparse.Namespace) -> str | None:
     )
 
 
+def print_notes(result: CompileResult, out: str) -> None:
+    """The result's warnings on stderr, then its report and fidelity texts: on stdout, unless
+    the artefact goes there (``out`` is ``-``)."""
+    for warning in result.warnings:
+        print(warning.render(), file=sys.stderr)
+    notes = sys.stderr if out == "-" else sys.stdout
+    for text_block in (result.report, result.fidelity):
+        if text_block is not None:
+            print(text_block, file=notes)
+
+
 def run(argv: list[str]) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -148,10 +160,7 @@ def run(argv: list[str]) -> int:
             file=sys.stderr,
         )
         return 1
-    notes = sys.stderr if out == "-" else sys.stdout
-    for text_block in (result.report, result.fidelity):
-        if text_block is not None:
-            print(text_block, file=notes)
+    print_notes(result, out)
     if write_output("warpsched-compile", out, result.artefact):
         return 1
     if not result.fidelity_complete:

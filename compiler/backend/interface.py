@@ -19,7 +19,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:  # the diagnostics import the MLIR bindings, which a runtime may lack
+    from warpsched.core.diagnostics import Diagnostic
 
 
 class Emit(Enum):
@@ -66,7 +69,8 @@ class CompileOptions:
 @dataclass(frozen=True)
 class CompileResult:
     """The artefact (text or bytes) of kind ``emit``, when asked for the report and fidelity
-    texts, and the ``metadata`` the lowering passes recorded (launch facts a runtime needs)."""
+    texts, the ``metadata`` the lowering passes recorded (launch facts a runtime needs), and
+    the ``warnings`` of the tools that built the binary (the assembler's, say)."""
 
     artefact: str | bytes
     emit: Emit
@@ -74,6 +78,7 @@ class CompileResult:
     fidelity: str | None = None
     fidelity_complete: bool = True
     metadata: Mapping[str, object] = field(default_factory=dict)
+    warnings: tuple[Diagnostic, ...] = ()
 
 
 Metadata = Mapping[str, object]

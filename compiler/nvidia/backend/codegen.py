@@ -1,8 +1,10 @@
 """LLVM IR → PTX (llvmlite's NVPTX back end) → cubin (whole-program ``ptxas``; nvJitLink as fallback).
 
-``llvm_ir_to_ptx`` and ``ptx_to_cubin`` are the stage functions
-``warpsched-compile --target sm_90a|sm_100a --emit=ptx|cubin`` calls; neither
-needs a GPU.  ``ptxas`` comes from the pinned ``nvidia-cuda-nvcc`` wheel (or
+``llvm_ir_to_ptx`` and ``assemble`` (``ptx_to_cubin``: its cubin alone) are the stage
+functions ``warpsched-compile --target sm_90a|sm_100a --emit=ptx|cubin`` calls; neither
+needs a GPU.  ``assemble`` keeps what ptxas says beside the cubin: its warnings, and its notes
+of a performance loss (``wgmma.mma_async instructions are serialized``), which the driver
+reports as warnings.  ``ptxas`` comes from the pinned ``nvidia-cuda-nvcc`` wheel (or
 ``$WARPSCHED_PTXAS``, or ``PATH``).  It is preferred to nvJitLink because
 nvJitLink compiles PTX as relocatable code, where ptxas ignores ``setmaxnreg``
 and the Hopper GEMM's consumers spill (see docs/hopper-gemm.md).
@@ -11,8 +13,10 @@ and the Hopper GEMM's consumers spill (see docs/hopper-gemm.md).
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import llvmlite.binding as llvm
@@ -61,7 +65,16 @@ def nvjitlink_cubin(ptx: str, target: NVTarget) -> bytes:
         nvjitlink.destroy(handle)
 
 
-def ptxas_cubin(ptx: str, target: NVTarget, ptxas: Path) -> bytes:
+@dataclass(frozen=True)
+class Assembled:
+    """A cubin and what the assembler said of it (ptxas's warning lines, each without the
+    temporary file's name; none from nvJitLink)."""
+
+    cubin: bytes
+    warnings: tuple[str, ...] = ()
+
+
+def ptxas_cubin(ptx: str, target: NVTarget, ptxas: Path) -> Assembled:
     """PTX → cubin with ``ptxas`` compiling the module as a whole program (``setmaxnreg`` holds)."""
     with tempfile.TemporaryDirectory(prefix="warpsched-ptxas-") as tmp:
         src, out = Path(tmp) / "kernel.ptx", Path(tmp) / "kernel.cubin"
@@ -70,10 +83,17 @@ def ptxas_cubin(ptx: str, target: NVTarget, ptxas: Path) -> bytes:
         proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
         if proc.returncode != 0:
             raise CodegenError(str(ptxas), proc.stderr, " ".join(cmd))
-        return out.read_bytes()
+        said = re.compile(rf"^ptxas\s+(?:{re.escape(str(src))},\s*)?")
+        lines = (said.sub("", line).strip() for line in proc.stderr.splitlines())
+        return Assembled(out.read_bytes(), tuple(line for line in lines if line))
 
 
 def ptx_to_cubin(ptx: str, target: NVTarget) -> bytes:
+    """The cubin of ``assemble``."""
+    return assemble(ptx, target).cubin
+
+
+def assemble(ptx: str, target: NVTarget) -> Assembled:
     """Assemble ``ptx`` into a cubin for ``target``: whole-program ``ptxas`` (``find_tool``),
     else nvJitLink; ``CodegenError`` when neither is installed or the assembler fails."""
     try:
@@ -82,7 +102,7 @@ def ptx_to_cubin(ptx: str, target: NVTarget) -> bytes:
         if os.environ.get(exc.env_var):  # an explicit path that is not there is an error
             raise CodegenError("ptxas", str(exc)) from None
     try:
-        return nvjitlink_cubin(ptx, target)
+        return Assembled(nvjitlink_cubin(ptx, target))
     except ImportError:
         raise CodegenError(
             "ptxas",

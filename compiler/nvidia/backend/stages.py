@@ -6,7 +6,9 @@ Passes: ``sched-build-program`` and ``sched-expand-blocks`` (for AMD schedules),
 then MLIR's ``convert-nvvm-to-llvm``.  The binary
 step runs llvmlite's NVPTX backend at ``-O<n>`` and whole-program ``ptxas``
 (nvJitLink as the fallback); the toolchain is imported only then.  ``--report``
-prints the data path ``sched-to-nvvm`` chose and the cubin's SASS summary.
+prints the data path ``sched-to-nvvm`` chose and the cubin's SASS summary.  What ptxas says of
+the PTX (a warning, or a note that wgmma instructions are serialized) comes back as the
+result's warnings, at the input file.
 """
 
 from __future__ import annotations
@@ -42,8 +44,8 @@ class NVIDIABackend:
         self, llvm_ir: str, metadata: Metadata, options: CompileOptions, filename: str
     ) -> CompileResult:
         from warpsched.nvidia.backend.codegen import (  # loads llvmlite (and nvJitLink)
+            assemble,
             llvm_ir_to_ptx,
-            ptx_to_cubin,
         )
         from warpsched.nvidia.backend.metadata_keys import DATA_PATH_KEY
         from warpsched.nvidia.backend.report import kernel_report
@@ -52,12 +54,19 @@ class NVIDIABackend:
         emit = options.emit or Emit.CUBIN
         try:
             ptx = llvm_ir_to_ptx(llvm_ir, target, options.opt_level)
-            cubin = ptx_to_cubin(ptx, target) if emit is Emit.CUBIN or options.report else None
+            assembled = assemble(ptx, target) if emit is Emit.CUBIN or options.report else None
+            cubin = assembled.cubin if assembled else None
             report = None
             if options.report:
                 path = str(metadata.get(DATA_PATH_KEY, "unknown (input was not lowered here)"))
                 report = kernel_report(cubin, path)
-            return CompileResult(ptx if emit is Emit.PTX else cubin, emit, report)
+            warnings = tuple(
+                Diagnostic(Severity.WARNING, f"ptxas: {line}", filename)
+                for line in (assembled.warnings if assembled else ())
+            )
+            return CompileResult(
+                ptx if emit is Emit.PTX else cubin, emit, report, warnings=warnings
+            )
         except (RuntimeError, ValueError) as exc:
             raise DiagnosticError(
                 [
