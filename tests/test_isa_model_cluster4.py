@@ -65,6 +65,11 @@ def test_a_4x1_cluster_is_exact(name):
     assert _wrong(name) == 0
 
 
+def test_a_batch_of_unevenly_dealt_tiles_is_exact():
+    config = HopperGemmConfig(cluster_m=4, batch="strided", **CASES["col_b_uneven_atoms"])
+    assert hopper_case(config, 300, 200, 136, 8, batch=2).wrong == 0
+
+
 def test_a_multicast_into_two_of_the_four_ctas_deadlocks(monkeypatch):
     monkeypatch.setattr(ClusterShape, "group_mask", lambda self, operand: 0b11)
     with pytest.raises(Deadlock, match="no thread can continue"):

@@ -6,9 +6,9 @@ swizzle atoms apart for 272 columns), and B arrives in two TMA boxes (a box is a
 rows).  cuBLAS runs 2992×1496×3000 on such tiles (``128x272_64x4_2x1``, swap-AB in our terms).
 The cases cover swap-AB (a column-major C, staged in passes of at most 256 columns), a K-major
 B with the register epilogue and an f32 C (288 columns, two wgmma of 144) and with the TMA
-epilogue (320, two of 160), a 2×1 cluster whose CTAs share B's 34 atoms, ping-pong consumers,
-stream-K, and ragged edges.  Reading both halves' B from the first half, or
-updating only the first half of the fragment, computes a wrong C.
+epilogue (320, two of 160), a 2×1 cluster whose CTAs share B's 34 atoms, a 1×2 one with f16
+inputs, ping-pong consumers, stream-K, a strided batch, and ragged edges.  Reading both halves'
+B from the first half, or updating only the first half of the fragment, computes a wrong C.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ SWAP = {"a_layout": "col", "b_layout": "col", "c_layout": "col"}
 CASES = {
     "swap_ab": {"block_n": 272, "stages": 4, **SWAP},
     "swap_ab_2x1": {"block_n": 272, "stages": 4, "cluster_m": 2, **SWAP},
+    "swap_ab_1x2_f16": {"block_n": 272, "stages": 4, "cluster_n": 2, "in_dtype": "f16", **SWAP},
     "registers_f32": {
         "block_n": 288,
         "stages": 3,
@@ -52,6 +53,13 @@ def _wrong(name: str) -> int:
 @pytest.mark.parametrize("name", CASES)
 def test_a_tile_wider_than_one_wgmma_is_exact(name):
     assert _wrong(name) == 0
+
+
+def test_a_batch_of_wide_tiles_is_exact():
+    config = HopperGemmConfig(
+        block_n=272, stages=4, b_layout="col", epilogue="registers", batch="strided"
+    )
+    assert hopper_case(config, 300, 400, 136, 3, batch=3).wrong == 0
 
 
 def test_both_halves_reading_the_first_half_of_b_is_wrong(monkeypatch):
