@@ -118,7 +118,7 @@ class ConsumerWarpgroup:
         n = cfg.wgmma_n
         part_type = accumulator_type(n)
         whole = cfg.n_atoms == 1
-        part = acc if whole else self._columns(acc, half * n // 2, part_type)
+        part = acc if whole else self._floats(acc, half * n // 2, n // 2)
         part = w.emit(
             f"nvvm.wgmma.mma_async {da}, {db}, {part}, "
             f"<m = 64, n = {n}, k = 16>, D[<f32>, <{scale}>, <wrapped>], "
@@ -133,11 +133,12 @@ class ConsumerWarpgroup:
             acc = w.emit(f"llvm.insertvalue {value}, {acc}[{half * n // 2 + i}] : {self.acc}")
         return acc
 
-    def _columns(self, acc: str, first: int, part_type: str) -> str:
-        """The floats ``first, first + 1, …`` of ``acc`` as a fragment of type ``part_type``."""
+    def _floats(self, acc: str, first: int, count: int) -> str:
+        """The ``count`` floats from ``first`` of ``acc`` as a fragment ``2·count`` columns wide."""
         w = self.w
+        part_type = accumulator_type(2 * count)
         part = w.emit(f"llvm.mlir.undef : {part_type}")
-        for i in range(part_type.count("f32")):
+        for i in range(count):
             value = w.emit(f"llvm.extractvalue {acc}[{first + i}] : {self.acc}")
             part = w.emit(f"llvm.insertvalue {value}, {part}[{i}] : {part_type}")
         return part

@@ -17,8 +17,7 @@ from __future__ import annotations
 
 from warpsched.nvidia.datapaths.wgmma.emitter import ARGS, GemmEmitter, TileOrigin
 from warpsched.nvidia.datapaths.wgmma.operands import OperandCopy, copies
-from warpsched.nvidia.ptx.nvvm_ops import PTR_SHARED
-from warpsched.nvidia.ptx.tma import PTR_CLUSTER, load_box
+from warpsched.nvidia.ptx.tma import load_box, to_cluster
 
 
 def multicast_mask(em: GemmEmitter, operand: str) -> str:
@@ -89,7 +88,7 @@ def _multicast_loop(
     em.open(body)
     smem = w.addi(w.muli(box, second.smem_offset - first.smem_offset), first.smem_offset)
     mn = w.add(mn0, w.muli(box, second.mn_offset - first.mn_offset))
-    dst = _cluster_ptr(em, em.stage_ptr(stage, smem))
+    dst = to_cluster(w, em.stage_ptr(stage, smem))
     _load(em, first.operand, True, dst, mn, k0, outer, full, multicast=True)
     w.stmt(f"llvm.br ^{loop}({w.addi(box, sharers)} : i32)")
     em.open(done)
@@ -108,14 +107,9 @@ def _issue(
     """One ``cp.async.bulk.tensor`` of ``copy`` into ``stage``, completing on ``full`` (into
     every CTA of its group, each on its own ``full``, when ``multicast``); ``outer`` are the
     coordinates beyond the matrix's two (the batch entry's)."""
-    dst = _cluster_ptr(em, em.stage_ptr(stage, copy.smem_offset))
+    dst = to_cluster(em.w, em.stage_ptr(stage, copy.smem_offset))
     mn = em.w.addi(mn0, copy.mn_offset)
     _load(em, copy.operand, copy.k_inner, dst, mn, k0, outer, full, multicast=multicast)
-
-
-def _cluster_ptr(em: GemmEmitter, ptr: str) -> str:
-    """A shared-memory pointer as the ``shared::cluster`` address TMA writes to."""
-    return em.w.emit(f"llvm.addrspacecast {ptr} : {PTR_SHARED} to {PTR_CLUSTER}")
 
 
 def _load(
