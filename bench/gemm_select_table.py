@@ -60,13 +60,15 @@ def table(out_path: str, runs: list[str], device: str, extensions: list[str]) ->
         found, source = _table_rows(path) if path.endswith(".tsv") else _run_rows(path)
         rows += found
         sources.append(source)
-    extra = {}
+    extra: dict[tuple[int, int, int], list[tuple[dict, bool]]] = {}
     for path in extensions:
         for line in Path(path).read_text().splitlines():
             e = json.loads(line)
             if not e["bad"] and ANCHOR in e["ms"]:
-                extra[e["m"], e["n"], e["k"]] = (e["ms"], e.get("launched", False))
-    joined = [_times(r, extra.get((r["m"], r["n"], r["k"]))) for r in rows]
+                extra.setdefault((e["m"], e["n"], e["k"]), []).append(
+                    (e["ms"], e.get("launched", False))
+                )
+    joined = [_times(r, extra.get((r["m"], r["n"], r["k"]), [])) for r in rows]
     timed = [times for times, _ in joined]
     near = dict.fromkeys((name for t in timed for name in t), 0)
     rule = set()
@@ -164,14 +166,15 @@ def _table_rows(path: str) -> tuple[list[dict], str]:
     return rows, written[1] if written else f"the table {Path(path).name}"
 
 
-def _times(row: dict, extension: tuple[dict, bool] | None) -> tuple[dict[str, float], set[str]]:
-    """A product's times (ms) by ``Candidate`` name, with an extension's (its times and whether
-    it timed them as ``gemm()`` launches them) joined on ``ANCHOR``'s clock; and the names whose
-    time was taken so."""
+def _times(row: dict, extensions: list[tuple[dict, bool]]) -> tuple[dict[str, float], set[str]]:
+    """A product's times (ms) by ``Candidate`` name, with its extensions' (each one's times and
+    whether it timed them as ``gemm()`` launches them) joined in order on ``ANCHOR``'s clock, a
+    later one's time of a kernel replacing an earlier one's; and the names whose time was taken
+    as launched."""
     times, launched = dict(row["ms"]), set(row["launched"])
-    if extension and ANCHOR in times:
-        ms, as_launched = extension
-        scale = times[ANCHOR] / ms[ANCHOR]
+    anchor = times.get(ANCHOR)
+    for ms, as_launched in extensions if anchor else []:
+        scale = anchor / ms[ANCHOR]
         joined = {c: t * scale for c, t in ms.items() if c not in (ANCHOR, "cublas")}
         times.update(joined)
         launched = launched | set(joined) if as_launched else launched - set(joined)

@@ -410,6 +410,23 @@ def test_an_extension_joins_a_table_on_the_anchors_clock(tmp_path, monkeypatch):
     text = again.read_text()
     assert "table from 1 remeasure run and 2 extend runs, 2 products." in text
     assert read(text, "again.tsv")[3][0][column] == 10.0
+    # Two extensions of the same product in one table: each joins on its own anchor's clock.
+    other = "swap_coop_128x272_s4_c2x1"
+    second = tmp_path / "second.jsonl"
+    second.write_text(
+        json.dumps(
+            {"m": 1000, "n": 1000, "k": 1000, "ms": {ANCHOR: 0.010, other: 0.005}, "bad": []}
+        )
+        + "\n"
+    )
+    both = tmp_path / "both.tsv"
+    monkeypatch.setattr(gemm_select_table, "MIN_NEAR_BEST", 0)  # keep every kernel
+    gemm_select_table.table(str(both), [str(run)], "NVIDIA H200", [str(ext), str(second)])
+    _, candidates, _, measured = read(both.read_text(), "both.tsv")
+    names = [c.name for c in candidates]
+    assert "2 extend runs" in both.read_text()
+    assert measured[0][names.index(new)] == 10.0  # the first extension's
+    assert measured[0][names.index(other)] == 10.0  # 5 µs on a clock twice as fast
 
 
 def test_a_table_timed_as_gemm_launches_keeps_the_reduce_scatters_times(monkeypatch):
