@@ -41,27 +41,47 @@ def _plan(m: int, n: int, k: int, device: str = DEVICES[0]) -> tuple[HopperGemmC
     return config, splits or split_count(config, m, n, k, SMS)
 
 
+SCATTERED = [
+    ((200, 200, 20000), (1, 1), 8),  # 8 tiles: one pass of loads covers the partials
+    ((256, 256, 16384), (1, 1), 8),
+    ((384, 384, 16384), (1, 2), 7),  # 18 tiles, 3 rows, 9 pairs of columns: 126 CTAs
+    ((256, 512, 16384), (2, 1), 8),  # 2 tile rows share B
+    ((512, 384, 16384), (4, 1), 5),  # 4 tile rows share B: 120 CTAs
+    ((512, 512, 8192), (2, 1), 4),  # 4×1 clusters would take 3 runs on 30 clusters of 4
+    ((320, 448, 12000), (1, 1), 6),  # 3 rows, and 7 tile columns do not pair up
+    ((128, 256, 16384), (1, 1), 17),  # 8 runs of 4 tiles would be 32 CTAs: half the SMs
+    ((256, 128, 32768), (1, 1), 17),
+    ((64, 128, 32768), (1, 1), 33),  # 2 tiles
+]
+PINGPONG_ON_H200 = {(512, 512, 8192): (128, 4), (320, 448, 12000): (64, 3)}
+"""Products whose pick on the H200 is a ping-pong split-K kernel (64-row tiles of these widths
+in these runs), timed as launched since the thirty-fourth session."""
+
+
 @pytest.mark.parametrize(
-    ("shape", "cluster", "runs"),
+    ("shape", "cluster", "runs", "device"),
     [
-        ((200, 200, 20000), (1, 1), 8),  # 8 tiles: one pass of loads covers the partials
-        ((256, 256, 16384), (1, 1), 8),
-        ((384, 384, 16384), (1, 2), 7),  # 18 tiles, 3 rows, 9 pairs of columns: 126 CTAs
-        ((256, 512, 16384), (2, 1), 8),  # 2 tile rows share B
-        ((512, 384, 16384), (4, 1), 5),  # 4 tile rows share B: 120 CTAs
-        ((512, 512, 8192), (2, 1), 4),  # 4×1 clusters would take 3 runs on 30 clusters of 4
-        ((320, 448, 12000), (1, 1), 6),  # 3 rows, and 7 tile columns do not pair up
-        ((128, 256, 16384), (1, 1), 17),  # 8 runs of 4 tiles would be 32 CTAs: half the SMs
-        ((256, 128, 32768), (1, 1), 17),
-        ((64, 128, 32768), (1, 1), 33),  # 2 tiles
+        (shape, cluster, runs, device)
+        for shape, cluster, runs in SCATTERED
+        for device in DEVICES
+        if not (device == "NVIDIA H200" and shape in PINGPONG_ON_H200)
     ],
 )
-@pytest.mark.parametrize("device", DEVICES)
 def test_many_runs_take_the_reduce_scatter(shape, cluster, runs, device):
     """Whichever table picks (each times the serial reduction: ``as_launched``)."""
     config, splits = _plan(*shape, device)
     assert config.scattered and config.epilogue.value == "registers"
     assert ((config.cluster_m, config.cluster_n), splits) == (cluster, runs)
+
+
+@pytest.mark.parametrize("shape", sorted(PINGPONG_ON_H200))
+def test_a_ping_pong_split_k_pick_keeps_the_serial_reduction(shape):
+    """The reduce-scatter needs both warpgroups of a cooperative CTA on every run; a ping-pong
+    kernel's run is one warpgroup's, so ``gemm()`` launches it as picked, serial, in the pick's
+    fixed runs."""
+    config, splits = _plan(*shape, "NVIDIA H200")
+    assert config.consumers.value == "pingpong" and config.split_k and not config.scattered
+    assert (config.block_n, splits) == PINGPONG_ON_H200[shape]
 
 
 @pytest.mark.parametrize(
