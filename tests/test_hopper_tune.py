@@ -99,6 +99,20 @@ def test_swap_candidates_flip_the_layouts_and_take_widths_of_any_multiple_of_8()
     assert swap_candidates(HopperGemmConfig(batch="strided"), space) == []
 
 
+def test_the_full_space_tries_a_swap_tile_two_wgmmas_wide():
+    """128×272 (cuBLAS's tile on 2992×1496×3000) is two m64 wgmmas of 136 columns: the full
+    space tries it alone and in a 2×1 cluster, with the TMA epilogue, and never with split-K
+    (whose wide kernels spill: ``gemm.rules``)."""
+    found = [
+        c
+        for c in swap_candidates(HopperGemmConfig(name="t"))
+        if (c.block_m, c.block_n) == (128, 272)
+    ]
+    assert found and all(not c.problems() and c.n_atoms == 2 for c in found)
+    assert {c.cluster_m for c in found} == {1, 2}
+    assert "split_k" not in {c.decomposition.value for c in found}
+
+
 def test_a_swap_entry_round_trips_and_is_only_a_flag_of_its_shape(tmp_path):
     table = TuningTable()
     kernel = HopperGemmConfig(block_n=152, a_layout="col", b_layout="col", c_layout="col")

@@ -52,13 +52,16 @@ SWAP_TILES = (
     (128, 200),
     (128, 224),
     (128, 256),
+    (128, 272),
     (64, 80),
     (64, 104),
     (64, 152),
     (64, 192),
 )
 """The swap-AB kernel's tiles (rows of N × columns of M) the tuner tries: the widths that won
-some shape in the fourteenth session's probes of 87 swap tiles (docs/benchmarks.md)."""
+some shape in the fourteenth session's probes of 87 swap tiles, and 128×272, two wgmmas wide,
+which cuBLAS runs on 2992×1496×3000 and which lifts ``gemm()`` there from 0.89 to 0.99 of
+cuBLAS on the H200 (docs/benchmarks.md, thirty-fourth session)."""
 
 
 @dataclass(frozen=True)
