@@ -139,18 +139,19 @@ def _block_n_problems(config) -> list[str]:
     n = config.block_n
     if n % 8 or not 8 <= n <= MAX_BLOCK_N:
         return [f"block_n = {n}: must be a multiple of 8 from 8 to {MAX_BLOCK_N} (wgmma N)"]
-    if n > MAX_WGMMA_N and n % 16:
+    wide = n > MAX_WGMMA_N
+    if wide and n % 16:
         return [
             f"block_n = {n}: wider than {MAX_WGMMA_N} it is two wgmma of half its width, so a "
             "multiple of 16"
         ]
-    out = _wide_problems(config) if n > MAX_WGMMA_N else []
+    out = _wide_problems(config) if wide else []
     if n % 64 and config.b_layout is MatrixLayout.ROW:
         out.append(
             f"block_n = {n}: a row-major (N-contiguous) B needs a multiple of 64 (TMA boxes of "
             "64 columns); read B column-major for other widths"
         )
-    elif n > MAX_WGMMA_N and n // 2 % 64 and config.b_layout is MatrixLayout.ROW:
+    elif wide and n // 2 % 64 and config.b_layout is MatrixLayout.ROW:
         out.append(
             f"block_n = {n}: the second wgmma's half of a row-major (N-contiguous) B must start "
             "at a box of 64 columns, so a multiple of 128; read B column-major for other widths"
