@@ -172,9 +172,10 @@ def _times(row: dict, extensions: list[tuple[dict, bool]]) -> tuple[dict[str, fl
     later one's time of a kernel replacing an earlier one's; and the names whose time was taken
     as launched."""
     times, launched = dict(row["ms"]), set(row["launched"])
-    anchor = times.get(ANCHOR)
-    for ms, as_launched in extensions if anchor else []:
-        scale = anchor / ms[ANCHOR]
+    if ANCHOR not in times:
+        return times, launched
+    for ms, as_launched in extensions:
+        scale = times[ANCHOR] / ms[ANCHOR]
         joined = {c: t * scale for c, t in ms.items() if c not in (ANCHOR, "cublas")}
         times.update(joined)
         launched = launched | set(joined) if as_launched else launched - set(joined)
