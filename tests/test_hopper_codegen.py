@@ -13,7 +13,6 @@ from warpsched.backend.interface import CompileOptions, Emit
 from warpsched.driver.compile import compile_source
 from warpsched.nvidia.backend.codegen import assemble, nvjitlink_cubin
 from warpsched.nvidia.backend.sass import disassemble, summary
-from warpsched.nvidia.gemm import rules
 from warpsched.nvidia.gemm.config import HopperGemmConfig
 from warpsched.nvidia.targets import NVTarget
 from warpsched.runtime.gemm_geometry import gemm_source
@@ -208,7 +207,8 @@ def test_ptxas_warns_of_nothing(compiled):
     assert result.assembler_warnings == ()
 
 
-def _sass(cubin: bytes, tmp_path) -> str:
+def sass_text(cubin: bytes, tmp_path) -> str:
+    """The SASS of ``cubin`` (written into ``tmp_path`` for the disassembler)."""
     path = tmp_path / "k.cubin"
     path.write_bytes(cubin)
     return disassemble(path)
@@ -216,7 +216,7 @@ def _sass(cubin: bytes, tmp_path) -> str:
 
 def test_sass_is_hgmma_without_spills(compiled, tmp_path):
     name, result = compiled
-    sass = _sass(result.cubin, tmp_path)
+    sass = sass_text(result.cubin, tmp_path)
     # the input type is HGMMA's suffix: .F32.BF16 for bf16, none for f16
     hgmma = set(re.findall(r"HGMMA\.64x\d+x16\.F32(\.\w+)?", sass))
     assert hgmma == ({""} if _config(name).in_dtype.value == "f16" else {".BF16"}), hgmma
@@ -254,7 +254,7 @@ def test_wgmma_descriptors_are_built_in_uniform_registers(compiled, tmp_path):
     computed per thread and moved over (``R2UR``) before every HGMMA of every k-block; the
     lowering broadcasts the index from lane 0 (``shfl.sync.idx``) so that they are not."""
     name, result = compiled
-    moves = wgmma_group_moves(_sass(result.cubin, tmp_path))
+    moves = wgmma_group_moves(sass_text(result.cubin, tmp_path))
     assert moves, "no wgmma group found"
     if name not in DESCRIPTORS_IN_REGISTERS:
         assert moves == [0] * len(moves), moves
@@ -264,87 +264,8 @@ def test_sass_check_has_teeth(tmp_path):
     """Without ptxas's whole-program mode (nvJitLink compiles relocatable code, C7504), the
     consumers keep the 168-register entry cap and the same kernel spills: the check sees it."""
     result = compile_gemm(HopperGemmConfig(name="relocatable", epilogue="registers", stages=4))
-    sass = _sass(nvjitlink_cubin(result.ptx, NVTarget.SM90A), tmp_path)
+    sass = sass_text(nvjitlink_cubin(result.ptx, NVTarget.SM90A), tmp_path)
     assert re.search(r"\b(LDL|STL)\b", sass)
-
-
-AT_THE_ACCUMULATOR_LIMIT = {
-    "reduce_scatter": {
-        "block_m": 256,
-        "b_layout": "col",
-        "epilogue": "registers",
-        "decomposition": "split_k",
-        "split_reduction": "scattered",
-    },
-    "stream_k_f32_registers": {
-        "block_m": 256,
-        "b_layout": "col",
-        "epilogue": "registers",
-        "out_dtype": "f32",
-        "decomposition": "stream_k",
-    },
-    "pingpong_registers": {"consumers": "pingpong", "b_layout": "col", "epilogue": "registers"},
-    "pingpong_column_major_c": {
-        "consumers": "pingpong",
-        "stages": 5,
-        "cluster_n": 2,
-        "a_layout": "col",
-        "b_layout": "col",
-        "c_layout": "col",
-    },
-    "two_wgmma_stream_k": {"b_layout": "col", "decomposition": "stream_k"},  # 320: 2 x 160
-    "two_wgmma_column_major_c_2x1": {
-        "cluster_m": 2,
-        "a_layout": "col",
-        "b_layout": "col",
-        "c_layout": "col",
-    },
-}
-"""Kernels whose consumers hold ``MAX_ACCUMULATOR_REGISTERS`` accumulators (``block_n`` set
-to reach it), in the epilogues that need the most registers beside them; two of them are two
-wgmma side by side (``block_n`` 320)."""
-
-
-def _at_accumulators(kwargs: dict, accumulators: int) -> HopperGemmConfig:
-    rows = 128 if kwargs.get("block_m") == 256 or "consumers" in kwargs else 64
-    return HopperGemmConfig(name="at_limit", block_n=accumulators * 128 // rows, **kwargs)
-
-
-@pytest.mark.parametrize("name", AT_THE_ACCUMULATOR_LIMIT)
-def test_the_accumulator_limit_compiles_without_spills(name, tmp_path):
-    """At ``MAX_ACCUMULATOR_REGISTERS`` no kernel spills, in the epilogues that keep the most
-    registers live beside the accumulators."""
-    config = _at_accumulators(AT_THE_ACCUMULATOR_LIMIT[name], rules.MAX_ACCUMULATOR_REGISTERS)
-    assert config.accumulator_registers == rules.MAX_ACCUMULATOR_REGISTERS
-    sass = _sass(compile_gemm(config).cubin, tmp_path)
-    assert "HGMMA" in sass and not re.search(r"\b(LDL|STL)\b", sass)
-
-
-def test_eight_accumulators_more_spill(monkeypatch, tmp_path):
-    """The limit is tight: 8 more accumulators (the next wgmma width) spill in the
-    reduce-scatter's register epilogue."""
-    monkeypatch.setattr(rules, "MAX_ACCUMULATOR_REGISTERS", 256)
-    config = _at_accumulators(AT_THE_ACCUMULATOR_LIMIT["reduce_scatter"], 168)
-    assert re.search(r"\b(LDL|STL)\b", _sass(compile_gemm(config).cubin, tmp_path))
-
-
-@pytest.mark.parametrize("beyond", [0, 16])
-def test_the_widest_two_wgmma_register_epilogue(beyond, monkeypatch, tmp_path):
-    """Two wgmma side by side store C from registers without a spill up to
-    ``MAX_WIDE_REGISTER_EPILOGUE_N`` columns (an f32 C, a 2x1 cluster); the next width spills."""
-    block_n = rules.MAX_WIDE_REGISTER_EPILOGUE_N + beyond
-    monkeypatch.setattr(rules, "MAX_WIDE_REGISTER_EPILOGUE_N", block_n)
-    config = HopperGemmConfig(
-        name="wide_registers",
-        block_n=block_n,
-        stages=3,
-        cluster_m=2,
-        b_layout="col",
-        epilogue="registers",
-        out_dtype="f32",
-    )
-    sass = _sass(compile_gemm(config).cubin, tmp_path)
-    assert bool(re.search(r"\b(LDL|STL)\b", sass)) == (beyond > 0)
 
 
 def test_tma_epilogue_stages_through_shared_memory(compiled, tmp_path):
@@ -355,7 +276,7 @@ def test_tma_epilogue_stages_through_shared_memory(compiled, tmp_path):
     assert ("cp.async.bulk.tensor.2d.global.shared::cta" in ptx) == tma
     assert ("fence.proxy.async.shared::cta" in ptx) == tma  # generic writes, async-proxy reads
     assert ("cp.async.bulk.wait_group.read 0" in ptx) == tma
-    assert ("UTMASTG" in _sass(result.cubin, tmp_path)) == tma
+    assert ("UTMASTG" in sass_text(result.cubin, tmp_path)) == tma
     if tma:  # one TMA store per box, one commit group (and buffer wait) per staging pass
         assert ptx.count("cp.async.bulk.tensor.2d.global.shared::cta") == config.staging_boxes
         assert ptx.count("cp.async.bulk.commit_group") == config.staging_passes
@@ -379,7 +300,7 @@ def test_column_major_c_is_staged_by_transposing_matrix_stores(compiled, tmp_pat
         groups % 2
     )
     assert not re.search(r"st\.shared\.(b16|u16)", result.ptx)
-    assert "STSM" in _sass(result.cubin, tmp_path)
+    assert "STSM" in sass_text(result.cubin, tmp_path)
 
 
 def test_stream_k_hands_partial_tiles_over_through_flags(compiled):

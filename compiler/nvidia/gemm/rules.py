@@ -20,7 +20,7 @@ MAX_ACCUMULATOR_REGISTERS = 160
 """f32 accumulator registers one consumer thread may hold: at 232 registers ptxas compiles 160
 without a spill in every epilogue and decomposition, and spills from 168 on (the register
 epilogue of split-K's reduce-scatter and of an f32 stream-K C; the column-major TMA epilogue
-from 208; ``tests/test_hopper_codegen.py`` checks the limit's kernels)."""
+from 208; ``tests/test_hopper_register_limits.py`` checks the limit's kernels)."""
 
 
 MAX_WGMMA_N = 256
