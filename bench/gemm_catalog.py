@@ -3,7 +3,8 @@
 ``CANDIDATES`` are configurations of the Hopper GEMM on row-major operands (tile, ring,
 consumers, epilogue, cluster, decomposition); ``SWAP_CANDIDATES`` compute ``Cᵀ = Bᵀ·Aᵀ`` on the
 transposed views.  ``config(name)`` is a candidate's ``HopperGemmConfig`` and ``candidate(name)``
-its callable ``kern(a, b, c)`` (``Launcher``).  The shape sets are the sweeps of
+its callable ``kern(a, b, c)`` (``Launcher``); both also take any kernel of a times table by its
+``Candidate`` name (``swap_pp_128x160_s5_c1x2``).  The shape sets are the sweeps of
 ``gemm_vs_cublas.py``: ``HEADLINE`` and ``SWEEP`` (the 18 aligned shapes), ``UNTUNED`` and
 ``HOLDOUT`` (products no table was tuned on), ``ROWS_OFF`` and ``ROWS_OFF_HOLDOUT`` (rows off
 128-byte boundaries).
@@ -12,6 +13,7 @@ its callable ``kern(a, b, c)`` (``Launcher``).  The shape sets are the sweeps of
 from __future__ import annotations
 
 from warpsched.nvidia.gemm.config import HopperGemmConfig
+from warpsched.runtime.gemm_candidates import Candidate, CandidateNameError
 
 CANDIDATES = {
     "coop_128x256_s4_regs": {"stages": 4, "epilogue": "registers"},
@@ -248,11 +250,25 @@ ROWS_OFF_HOLDOUT = [
 (``--rows-off-holdout``)."""
 
 
-def config(name: str, a_layout: str = "row", b_layout: str = "row") -> HopperGemmConfig:
+def config(name: str) -> HopperGemmConfig:
+    """The configuration of candidate ``name``: one of the catalog's (its kernel named after
+    it), or any kernel a times table names (``Candidate.parse``, whose ``CandidateNameError``
+    refuses a name that spells neither)."""
     if name in SWAP_CANDIDATES:  # the product of the transposed operands, C^T stored col-major
         layouts = {"a_layout": "col", "b_layout": "col", "c_layout": "col"}
         return HopperGemmConfig(name=name, **layouts, **SWAP_CANDIDATES[name])
-    return HopperGemmConfig(name=name, a_layout=a_layout, b_layout=b_layout, **CANDIDATES[name])
+    if name in CANDIDATES:
+        return HopperGemmConfig(name=name, **CANDIDATES[name])
+    return Candidate.parse(name).config()
+
+
+def names_a_kernel(name: str) -> bool:
+    """Whether ``config`` takes ``name``: a catalog candidate or a ``Candidate`` name."""
+    try:
+        config(name)
+    except CandidateNameError:
+        return False
+    return True
 
 
 class Launcher:
@@ -273,10 +289,12 @@ class Launcher:
 
 
 def candidate(name: str):
-    """The callable ``kern(a, b, c)`` of candidate ``name``."""
+    """The callable ``kern(a, b, c)`` of candidate ``name`` (``config``'s names)."""
     from warpsched.runtime.gemm_kernel import GemmKernel
 
-    return Launcher(GemmKernel(config(name)), swap=name in SWAP_CANDIDATES)
+    if name in CANDIDATES or name in SWAP_CANDIDATES:
+        return Launcher(GemmKernel(config(name)), swap=name in SWAP_CANDIDATES)
+    return launcher_of(Candidate.parse(name))
 
 
 def launcher_of(candidate) -> Launcher:

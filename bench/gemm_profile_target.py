@@ -7,13 +7,15 @@
     compute-sanitizer --tool racecheck \\
         python3 bench/gemm_profile_target.py --config coop_128x256_s3_tma_c2 --shape 1000,520,264
 
-``--config`` names a candidate of ``bench/gemm_catalog.py`` (default: the default
-configuration, cooperative 128×256×64, 3 stages, TMA epilogue; a swap-AB candidate runs as the
-product of column-major A, B and C it computes), or ``--fused`` a fused-epilogue
+``--config`` names a candidate of ``bench/gemm_catalog.py`` or a times table's kernel by its
+``Candidate`` name (default: the default configuration, cooperative 128×256×64, 3 stages, TMA
+epilogue; a swap-AB kernel runs as the product of column-major A, B and C it computes), or ``--fused`` a fused-epilogue
 variant of ``tests/fused_variants.py`` (its arguments random); ``--shape`` the problem (default
 8192³) and ``--launches`` how many times it runs.  The last result is compared with the float64
 reference; the exit status is 1 when the relative error reaches 1e-2 or C holds a NaN.
-The kernels come from the runtime cache (``WARPSCHED_CACHE_DIR``), as in the benchmark.
+The kernels come from the runtime cache (``WARPSCHED_CACHE_DIR``), as in the benchmark.  A
+catalog candidate's kernel is named after it, a table kernel's ``hopper_gemm`` (``ncu
+--kernel-name``).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import sys
 from pathlib import Path
 
 import torch
-from gemm_catalog import CANDIDATES, SWAP_CANDIDATES, config
+from gemm_catalog import config, names_a_kernel
 from gemm_vs_cublas import TOLERANCE
 
 from warpsched.runtime.gemm_kernel import GemmKernel
@@ -37,7 +39,10 @@ from test_fused_epilogue_gpu import ALPHA, reference  # noqa: E402
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--config", default="coop_128x256_s3_tma", choices=sorted({*CANDIDATES, *SWAP_CANDIDATES})
+        "--config",
+        default="coop_128x256_s3_tma",
+        type=_kernel_name,
+        help="a candidate of bench/gemm_catalog.py or a table's kernel (swap_pp_128x160_s5_c1x2)",
     )
     parser.add_argument("--fused", default="", choices=["", *sorted(BY_NAME)])
     parser.add_argument("--shape", default="8192,8192,8192", help="M,N,K")
@@ -77,6 +82,13 @@ def main(argv: list[str]) -> int:
     ok = err < TOLERANCE
     print(f"{name} {m}x{n}x{k}: rel_err {err:.2e} {'ok' if ok else 'FAIL'}")
     return 0 if ok else 1
+
+
+def _kernel_name(name: str) -> str:
+    """``--config``'s value: a name ``gemm_catalog.config`` takes, or a usage error."""
+    if not names_a_kernel(name):
+        raise argparse.ArgumentTypeError(f"'{name}' names no candidate and spells no kernel")
+    return name
 
 
 def _operand(x, layout: str, dtype=torch.bfloat16):

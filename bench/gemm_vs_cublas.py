@@ -25,7 +25,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from gemm_catalog import CANDIDATES, SWAP_CANDIDATES, candidate, config
+from gemm_catalog import CANDIDATES, SWAP_CANDIDATES, candidate, config, names_a_kernel
 from gemm_shapes import mode_and_shapes, shapes_of
 
 DEFAULT = "default"
@@ -153,7 +153,9 @@ def _time_shape(torch, kernels: dict, m: int, n: int, k: int, eager: bool) -> di
     return (_time_eager if eager else _time_graphs)(torch, fns, sets)
 
 
-def run(shapes: list[tuple[int, int, int]], eager: bool) -> int:
+def run(shapes: list[tuple[int, int, int]], eager: bool, names: list[str]) -> int:
+    """Check and time candidates ``names`` (catalog or ``Candidate`` names; ``DEFAULT``:
+    ``gemm()`` without a table) against cuBLAS on ``shapes``; print the table and the summary."""
     import torch
 
     from warpsched.runtime.epilogue_args import GemmArgumentError
@@ -161,7 +163,7 @@ def run(shapes: list[tuple[int, int, int]], eager: bool) -> int:
     torch.empty(1, device="cuda")
     from warpsched.runtime.gemm import gemm
 
-    kernels = {name: candidate(name) for name in (*CANDIDATES, *SWAP_CANDIDATES)}
+    kernels = {name: candidate(name) for name in names if name != DEFAULT}
     kernels[DEFAULT] = gemm  # gemm() without a table: the shape rule's pick
     print(f"device {torch.cuda.get_device_name(0)}", flush=True)
     rows, failures, peak = [], 0, 0.0
@@ -252,7 +254,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--only",
         default="",
-        help="comma-separated candidate names to keep ('default': none, default gemm() alone)",
+        help="comma-separated names to time: the catalog's candidates, a table's kernels "
+        "(Candidate names such as swap_pp_128x160_s5_c1x2) and 'default' (gemm() alone)",
     )
     parser.add_argument(
         "--any", action="store_true", help="unaligned, batched and fp16 cases of default gemm()"
@@ -266,20 +269,19 @@ def main(argv: list[str]) -> int:
     if args.any and args.mode == "run":
         return run_any()
     only = args.only.split(",") if args.only else []
-    unknown = [n for n in only if n != DEFAULT and n not in CANDIDATES and n not in SWAP_CANDIDATES]
+    unknown = [n for n in only if n != DEFAULT and not names_a_kernel(n)]
     if unknown:
         parser.error(
-            f"--only: not a candidate of bench/gemm_catalog.py: {', '.join(unknown)} (a table's "
-            "kernels by Candidate name are timed by gemm_select_data.py extend --kernels)"
+            f"--only: neither a candidate of bench/gemm_catalog.py nor a kernel name such as "
+            f"swap_pp_64x80_s8_c2x2: {', '.join(unknown)}"
         )
     if args.mode == "prepare" and only:
         return prepare_only(only, shapes_of(args), args.device)
-    for table in (CANDIDATES, SWAP_CANDIDATES) if only else ():
-        for name in set(table) - set(only):
-            del table[name]
     global PAD
     PAD = args.pad
-    return prepare() if args.mode == "prepare" else run(shapes_of(args), args.eager)
+    if args.mode == "prepare":
+        return prepare()
+    return run(shapes_of(args), args.eager, only or [*CANDIDATES, *SWAP_CANDIDATES])
 
 
 if __name__ == "__main__":

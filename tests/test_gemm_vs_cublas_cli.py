@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -10,18 +11,36 @@ BENCH = Path(__file__).resolve().parents[1] / "bench"
 
 
 def test_an_unknown_only_name_is_refused(monkeypatch, capsys):
-    """``--only`` with a name the catalog lacks (here a table's fixed-split kernel) is a usage
-    error naming it, not a run that silently times fewer kernels than asked for."""
+    """``--only`` with a name that is neither a catalog candidate nor a kernel's ``Candidate``
+    name is a usage error naming it, not a run that silently times fewer kernels than asked
+    for."""
     monkeypatch.syspath_prepend(str(BENCH))
     import gemm_vs_cublas
 
     with pytest.raises(SystemExit) as exit_info:
-        gemm_vs_cublas.main(
-            ["run", "--only", "swap_coop_128x160_s5,swap_coop_128x64_s8_split3,default"]
-        )
+        gemm_vs_cublas.main(["run", "--only", "swap_coop_128x160_s5,coop_128x64,default"])
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
-    assert "not a candidate of bench/gemm_catalog.py: swap_coop_128x64_s8_split3 (" in err
+    assert "nor a kernel name such as swap_pp_64x80_s8_c2x2: coop_128x64\n" in err
+
+
+def test_a_tables_kernel_is_timed_by_its_candidate_name(monkeypatch):
+    """A times table's kernel (``Candidate`` name) is a candidate of the benchmarks as it is of
+    ``gemm()``: the same configuration, launched swapped and with its fixed split count."""
+    monkeypatch.syspath_prepend(str(BENCH))
+    import gemm_catalog
+
+    from warpsched.runtime.gemm_candidates import Candidate
+
+    for name in ("swap_pp_64x8_s16_c2x4", "coop_128x64_s8_c2x1_split3", "pp_64x128_s6"):
+        kernel = Candidate.parse(name)
+        assert gemm_catalog.config(name) == kernel.config()
+        launcher = gemm_catalog.candidate(name)
+        assert launcher.kernel.config == kernel.config()
+        assert (launcher.swap, launcher.splits) == (kernel.swap, kernel.splits)
+    swapped = Candidate.parse("swap_pp_128x160_s5_c1x2")  # the catalog's too: named after it
+    assert gemm_catalog.config(swapped.name) == replace(swapped.config(), name=swapped.name)
+    assert not any(map(gemm_catalog.names_a_kernel, ("swap_pp_128x160", "coop_128x64_tma")))
 
 
 def test_random_products_are_drawn_as_the_tables_draw_them(monkeypatch, capsys):
