@@ -5,6 +5,7 @@ import io
 
 from warpsched.nvidia.gemm.config import HopperGemmConfig
 from warpsched.runtime.cache import KernelCache
+from warpsched.runtime.gemm_candidates import Candidate
 from warpsched.runtime.gemm_kernel import GemmKernel
 from warpsched.runtime.tune import (
     SearchSpace,
@@ -111,6 +112,29 @@ def test_the_full_space_tries_a_swap_tile_two_wgmmas_wide():
     assert found and all(not c.problems() and c.n_atoms == 2 for c in found)
     assert {c.cluster_m for c in found} == {1, 2}
     assert "split_k" not in {c.decomposition.value for c in found}
+
+
+def test_the_shipped_space_holds_every_kernel_gemm_chooses_among():
+    """With ``shipped`` the space holds each kernel of the shipped times tables on the tuned
+    op's own attributes (here its raster): cuBLAS's clustered swap-AB tiles (1×2 clusters, which the grid's
+    ``cluster_n`` leaves out) among the swap-AB candidates, split-K ping-pong among the others,
+    once each; without it, neither."""
+    base = HopperGemmConfig(name="t", raster="along_n")
+    shipped = SearchSpace(raster=("along_n",), shipped=True)
+    found, swapped = candidates(base, shipped), swap_candidates(base, shipped)
+    for kernels in found, swapped:
+        unnamed = [dataclasses.replace(c, name="t") for c in kernels]
+        assert len(unnamed) == len(set(unnamed)) and not any(c.problems() for c in kernels)
+        assert {c.raster.value for c in kernels} == {"along_n"}
+
+    def spelled(kernels):
+        return {Candidate.of_config(c, swap=c.c_column_major).name for c in kernels}
+
+    twins = {"swap_pp_128x160_s5_c1x2", "swap_pp_128x128_s6_c1x2", "swap_pp_64x8_s16_c2x4"}
+    split = {"pp_64x128_s6_split", "pp_64x64_s10_split", "coop_128x64_s8_c2x1_split"}
+    assert twins <= spelled(swapped) and split <= spelled(found)
+    assert not (twins | split) & spelled(candidates(base) + swap_candidates(base))
+    assert not any(c.c_column_major for c in found) and all(c.c_column_major for c in swapped)
 
 
 def test_a_swap_entry_round_trips_and_is_only_a_flag_of_its_shape(tmp_path):

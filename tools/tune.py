@@ -5,7 +5,9 @@
 
 Every legal variation of the kernel's attributes (tile, stages, consumer mode,
 epilogue, raster, group; ``warpsched.runtime.tune``), and of the swap-AB kernel that computes
-the same product transposed (``swap_candidates``: tiles of any multiple of 8 columns of M), is
+the same product transposed (``swap_candidates``: tiles of any multiple of 8 columns of M),
+with ``--space full`` also every kernel ``gemm()`` chooses among without a table
+(``shipped_kernels``), is
 compiled in parallel on the CPU into the kernel cache (``$WARPSCHED_CACHE_DIR``), then checked
 and timed on the GPU for each shape.  The winners go to ``--table`` (JSON that
 ``warpsched.runtime.gemm(..., table=TuningTable.load(path))`` reads; a swap-AB winner is marked
@@ -40,7 +42,7 @@ from warpsched.runtime.tune_timing import best, time_candidates
 from warpsched.tools.entry import console_script, guarded_main
 
 SPACES = {
-    "full": SearchSpace(),
+    "full": SearchSpace(shipped=True),
     "quick": SearchSpace(
         tiles=((128, 256), (256, 128), (128, 128), (64, 128)),
         stages=(3, 4, 5, 6),

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from ..nvidia.gemm.config import GemmConfigError, HopperGemmConfig
 from .gemm_swap import transposed_variant, with_variant
+from .gemm_times import TABLES, heading
 
 Shape = tuple[int, int, int]
 SWAP_AB = "swap_ab"
@@ -79,6 +80,10 @@ class SearchSpace:
     """CTAs along N that share A (2-D clusters with ``cluster_m``): not searched by default."""
     decomposition: tuple[str, ...] = ("data_parallel", "stream_k")
     swap_tiles: tuple[tuple[int, int], ...] = SWAP_TILES
+    shipped: bool = False
+    """Also every kernel ``gemm()`` chooses among (``shipped_kernels``: the shipped times
+    tables', cuBLAS's clustered tiles and split-K ones among them), so that a tuned shape runs
+    no slower than ``gemm()`` without a table."""
 
 
 def candidates(
@@ -121,7 +126,28 @@ def candidates(
             continue
         key = (bm, bn, mode, epi, raster, group, cluster_m, cluster_n, split, config.staging_passes)
         out.setdefault(key, config)
-    return [dataclasses.replace(c, name=f"{base.name}_{i}") for i, c in enumerate(out.values())]
+    found = list(out.values())
+    if space.shipped:
+        found = list(dict.fromkeys(found + shipped_kernels(base, False, space.epilogue)))
+    return [dataclasses.replace(c, name=f"{base.name}_{i}") for i, c in enumerate(found)]
+
+
+def shipped_kernels(
+    base: HopperGemmConfig, swap: bool, epilogues: Sequence[str]
+) -> list[HopperGemmConfig]:
+    """``base`` with the attributes of each kernel of the shipped times tables
+    (``gemm_times.TABLES``) that computes the product as it is, or (``swap``) as ``Cᵀ = Bᵀ·Aᵀ``
+    (then ``base`` is the swapped configuration), with each of ``epilogues``; those ``base``
+    cannot take are left out.  A split-K kernel takes ``split_count``'s runs (a tuning table
+    records no run count)."""
+    out = []
+    for kernel in dict.fromkeys(c for path in TABLES for c in heading(path)[1]):
+        for epilogue in epilogues if kernel.swap == swap else ():
+            try:
+                out.append(dataclasses.replace(base, **kernel.attributes, epilogue=epilogue))
+            except GemmConfigError:
+                continue
+    return out
 
 
 def swap_candidates(
@@ -134,9 +160,11 @@ def swap_candidates(
     if base.batched:
         return []
     swapped = with_variant(base, transposed_variant(base.a_layout, base.b_layout, base.c_layout))
-    found = candidates(
-        swapped, dataclasses.replace(space, tiles=space.swap_tiles, epilogue=("tma",))
-    )
+    grid = dataclasses.replace(space, tiles=space.swap_tiles, epilogue=("tma",))
+    found = candidates(swapped, dataclasses.replace(grid, shipped=False))
+    if space.shipped:
+        found = [dataclasses.replace(c, name=swapped.name) for c in found]
+        found = list(dict.fromkeys(found + shipped_kernels(swapped, True, grid.epilogue)))
     return [dataclasses.replace(c, name=f"{base.name}_swap_{i}") for i, c in enumerate(found)]
 
 
