@@ -82,8 +82,8 @@ class SearchSpace:
     swap_tiles: tuple[tuple[int, int], ...] = SWAP_TILES
     shipped: bool = False
     """Also every kernel ``gemm()`` chooses among (``shipped_kernels``: the shipped times
-    tables', cuBLAS's clustered tiles and split-K ones among them), so that a tuned shape runs
-    no slower than ``gemm()`` without a table."""
+    tables', cuBLAS's clustered tiles and split-K ones among them), so that the kernel
+    ``gemm()`` would pick without a table is among those timed."""
 
 
 def candidates(
