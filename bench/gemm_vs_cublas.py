@@ -52,17 +52,17 @@ def prepare() -> int:
 def prepare_only(names: list[str], shapes: list[tuple[int, int, int]], device: str) -> int:
     """Compile candidates ``names`` and, where ``DEFAULT`` is one, the kernels ``gemm()`` picks
     for ``shapes`` on a device named ``device`` with the tables' SMs (bf16 row-major operands, the
-    reduce-scatter twins of its split-K picks included): what ``run --only`` needs."""
+    reduce-scatter twins of its split-K picks included, on rows ``--pad`` apart): what ``run
+    --only`` needs."""
     from gemm_select_data import SMS
 
     from warpsched.runtime.gemm_reduction import filling, scattered_twins
     from warpsched.runtime.gemm_select import select_kernel
-    from warpsched.runtime.gemm_times import Product
 
     every = [config(name) for name in names if name != DEFAULT]
     if DEFAULT in names:
         picks = [
-            filling(select_kernel(Product.of(m, n, k), SMS, device), m, n, k, SMS).config()
+            filling(select_kernel(stored_product(m, n, k), SMS, device), m, n, k, SMS).config()
             for m, n, k in shapes
         ]
         every += picks + scattered_twins(picks)
@@ -92,9 +92,22 @@ PAD = 0
 logical sizes), to separate the cost of unaligned rows from that of the shape."""
 
 
+def stored_product(m: int, n: int, k: int):
+    """The ``gemm_times.Product`` of the operands ``_inputs`` makes: A's and B's rows ``PAD``
+    elements apart when padded (then on 128-byte boundaries), else ``k`` and ``n``."""
+    from warpsched.runtime.gemm_times import Product, row_starts
+
+    (off_a, odd_a), (off_b, odd_b) = (row_starts(2 * _row(x)) for x in (k, n))
+    return Product(m, n, k, off_a, off_b, odd_a, odd_b)
+
+
+def _row(cols: int) -> int:
+    """Elements between the rows of a stored operand of ``cols`` columns (``--pad``)."""
+    return -(-cols // PAD) * PAD if PAD else cols
+
+
 def _padded(torch, rows, cols, g):
-    width = -(-cols // PAD) * PAD if PAD else cols
-    full = torch.randn(rows, width, device="cuda", generator=g, dtype=torch.float32)
+    full = torch.randn(rows, _row(cols), device="cuda", generator=g, dtype=torch.float32)
     return full.to(torch.bfloat16)[:, :cols]
 
 
@@ -275,10 +288,10 @@ def main(argv: list[str]) -> int:
             f"--only: neither a candidate of bench/gemm_catalog.py nor a kernel name such as "
             f"swap_pp_64x80_s8_c2x2: {', '.join(unknown)}"
         )
-    if args.mode == "prepare" and only:
-        return prepare_only(only, shapes_of(args), args.device)
     global PAD
     PAD = args.pad
+    if args.mode == "prepare" and only:
+        return prepare_only(only, shapes_of(args), args.device)
     if args.mode == "prepare":
         return prepare()
     return run(shapes_of(args), args.eager, only or [*CANDIDATES, *SWAP_CANDIDATES])

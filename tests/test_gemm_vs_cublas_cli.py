@@ -59,3 +59,30 @@ def test_random_products_are_drawn_as_the_tables_draw_them(monkeypatch, capsys):
         parser.parse_args(["run", "--random", "holdout"])
     assert exit_info.value.code == 2
     assert "not random:SEED:COUNT" in capsys.readouterr().err
+
+
+def test_a_padded_run_prepares_the_picks_for_its_padded_rows(monkeypatch):
+    """``--pad E`` stores A's and B's rows E elements apart, so ``gemm()`` picks for rows on
+    128-byte boundaries: ``prepare --only default --pad E`` compiles the picks for that product,
+    not for the shape's own leading dimensions, or the device run finds no kernel in the cache."""
+    monkeypatch.syspath_prepend(str(BENCH))
+    import gemm_vs_cublas
+
+    from warpsched.runtime.gemm_times import Product
+
+    monkeypatch.setattr(gemm_vs_cublas, "PAD", 0)
+    assert gemm_vs_cublas.stored_product(2200, 1096, 4000) == Product.of(2200, 1096, 4000)
+    monkeypatch.setattr(gemm_vs_cublas, "PAD", 64)
+    padded = gemm_vs_cublas.stored_product(2200, 1096, 4000)
+    assert (padded.m, padded.n, padded.k) == (2200, 1096, 4000)
+    assert not any((padded.off_a, padded.off_b, padded.odd_a, padded.odd_b))
+    seen = []
+
+    def prepare_only(names, shapes, device):
+        seen.append((names, shapes, gemm_vs_cublas.PAD))
+        return 0
+
+    monkeypatch.setattr(gemm_vs_cublas, "prepare_only", prepare_only)
+    args = ["prepare", "--only", "default", "--pad", "32", "--shape", "2200,1096,4000"]
+    assert gemm_vs_cublas.main(args) == 0
+    assert seen == [(["default"], [(2200, 1096, 4000)], 32)]
