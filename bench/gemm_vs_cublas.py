@@ -95,10 +95,11 @@ logical sizes), to separate the cost of unaligned rows from that of the shape.""
 def stored_product(m: int, n: int, k: int):
     """The ``gemm_times.Product`` of the operands ``_inputs`` makes: A's and B's rows ``PAD``
     elements apart when padded (then on 128-byte boundaries), else ``k`` and ``n``."""
-    from warpsched.runtime.gemm_times import Product, row_starts
+    from dataclasses import replace
 
-    (off_a, odd_a), (off_b, odd_b) = (row_starts(2 * _row(x)) for x in (k, n))
-    return Product(m, n, k, off_a, off_b, odd_a, odd_b)
+    from warpsched.runtime.gemm_times import Product
+
+    return replace(Product.of(m, _row(n), _row(k)), n=n, k=k)
 
 
 def _row(cols: int) -> int:

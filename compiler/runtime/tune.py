@@ -89,10 +89,19 @@ class SearchSpace:
 def candidates(
     base: HopperGemmConfig, space: SearchSpace = SearchSpace()
 ) -> list[HopperGemmConfig]:
-    """Every legal variation of ``base`` over ``space`` (illegal combinations are skipped),
-    each named ``<base>_<index>``; for each tile/mode, only the deepest ring that fits with
-    each number of TMA-epilogue staging passes (a deeper ring can cost a second pass, so
-    both are timed)."""
+    """Every legal variation of ``base`` over ``space`` (``_grid``, then ``shipped_kernels``
+    where ``space.shipped``), each named ``<base>_<index>``."""
+    found = _grid(base, space)
+    if space.shipped:
+        found = list(dict.fromkeys(found + shipped_kernels(base, False, space.epilogue)))
+    return [dataclasses.replace(c, name=f"{base.name}_{i}") for i, c in enumerate(found)]
+
+
+def _grid(base: HopperGemmConfig, space: SearchSpace) -> list[HopperGemmConfig]:
+    """``base`` over the grid of ``space``'s attribute values, named as ``base`` (illegal
+    combinations are skipped); for each tile/mode, only the deepest ring that fits with each
+    number of TMA-epilogue staging passes (a deeper ring can cost a second pass, so both are
+    timed)."""
     out: dict[tuple, HopperGemmConfig] = {}
     for (
         bm,
@@ -126,10 +135,7 @@ def candidates(
             continue
         key = (bm, bn, mode, epi, raster, group, cluster_m, cluster_n, split, config.staging_passes)
         out.setdefault(key, config)
-    found = list(out.values())
-    if space.shipped:
-        found = list(dict.fromkeys(found + shipped_kernels(base, False, space.epilogue)))
-    return [dataclasses.replace(c, name=f"{base.name}_{i}") for i, c in enumerate(found)]
+    return list(out.values())
 
 
 def shipped_kernels(
@@ -141,8 +147,9 @@ def shipped_kernels(
     cannot take are left out.  A split-K kernel takes ``split_count``'s runs (a tuning table
     records no run count)."""
     out = []
-    for kernel in dict.fromkeys(c for path in TABLES for c in heading(path)[1]):
-        for epilogue in epilogues if kernel.swap == swap else ():
+    kernels = dict.fromkeys(c for path in TABLES for c in heading(path)[1] if c.swap == swap)
+    for kernel in kernels:
+        for epilogue in epilogues:
             try:
                 out.append(dataclasses.replace(base, **kernel.attributes, epilogue=epilogue))
             except GemmConfigError:
@@ -161,9 +168,8 @@ def swap_candidates(
         return []
     swapped = with_variant(base, transposed_variant(base.a_layout, base.b_layout, base.c_layout))
     grid = dataclasses.replace(space, tiles=space.swap_tiles, epilogue=("tma",))
-    found = candidates(swapped, dataclasses.replace(grid, shipped=False))
+    found = _grid(swapped, grid)
     if space.shipped:
-        found = [dataclasses.replace(c, name=swapped.name) for c in found]
         found = list(dict.fromkeys(found + shipped_kernels(swapped, True, grid.epilogue)))
     return [dataclasses.replace(c, name=f"{base.name}_swap_{i}") for i, c in enumerate(found)]
 
