@@ -3,7 +3,7 @@
     python bench/gemm_select_ab.py prepare OLD.tsv NEW.tsv [--sets untuned,holdout]  # here
     python3 bench/gemm_select_ab.py run OLD.tsv NEW.tsv [--sets untuned,holdout]     # on the GPU
 
-For every shape of the sets (``gemm_catalog``'s sweeps, or ``random:SEED:COUNT`` and
+For every shape of the sets (``gemm_shapes``' sweeps, or ``random:SEED:COUNT`` and
 ``random-mid:SEED:COUNT``, products drawn as ``gemm_select_data.py run`` draws them; bf16
 row-major), each table's fitted model picks a kernel as ``gemm()`` does
 (``gemm_select.choose``), launched as ``gemm()`` launches it (``as_gemm_launches``: a split-K
@@ -23,7 +23,7 @@ import statistics
 import sys
 from pathlib import Path
 
-import gemm_catalog as C
+import gemm_shapes as S
 import gemm_vs_cublas as G
 from gemm_launches import as_gemm_launches, gemm_launcher
 from gemm_products import drawn
@@ -31,12 +31,12 @@ from gemm_products import drawn
 FLOOR = 0.90
 """The ratio to cuBLAS below which a set's summary counts a shape (issue 24's floor)."""
 SETS = {
-    "untuned": C.UNTUNED,
-    "holdout": C.HOLDOUT,
-    "rows-off": C.ROWS_OFF,
-    "rows-off-holdout": C.ROWS_OFF_HOLDOUT,
-    "sweep": C.SWEEP,
-    "quick": C.HEADLINE,
+    "untuned": S.UNTUNED,
+    "holdout": S.HOLDOUT,
+    "rows-off": S.ROWS_OFF,
+    "rows-off-holdout": S.ROWS_OFF_HOLDOUT,
+    "sweep": S.SWEEP,
+    "quick": S.HEADLINE,
 }
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import statistics
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from gemm_catalog import CANDIDATES, SWAP_CANDIDATES, candidate, config, names_a_kernel
@@ -51,9 +52,8 @@ def prepare() -> int:
 
 def prepare_only(names: list[str], shapes: list[tuple[int, int, int]], device: str) -> int:
     """Compile candidates ``names`` and, where ``DEFAULT`` is one, the kernels ``gemm()`` picks
-    for ``shapes`` on a device named ``device`` with the tables' SMs (bf16 row-major operands, the
-    reduce-scatter twins of its split-K picks included, on rows ``--pad`` apart): what ``run
-    --only`` needs."""
+    for ``shapes`` (``stored_product``) on a device named ``device`` with the tables' SMs, the
+    reduce-scatter twins of its split-K picks included: what ``run --only`` needs."""
     from gemm_select_data import SMS
 
     from warpsched.runtime.gemm_reduction import filling, scattered_twins
@@ -95,8 +95,6 @@ logical sizes), to separate the cost of unaligned rows from that of the shape.""
 def stored_product(m: int, n: int, k: int):
     """The ``gemm_times.Product`` of the operands ``_inputs`` makes: A's and B's rows ``PAD``
     elements apart when padded (then on 128-byte boundaries), else ``k`` and ``n``."""
-    from dataclasses import replace
-
     from warpsched.runtime.gemm_times import Product
 
     return replace(Product.of(m, _row(n), _row(k)), n=n, k=k)

@@ -4,7 +4,7 @@ to read off when ``gemm_heuristic`` should take split-K and which kernel.
     .venv/bin/python bench/split_k_rule.py prepare [--shape M,N,K ...]  # here: compile
     python3 bench/split_k_rule.py run [--shape M,N,K ...] [--json]     # on a GPU
 
-For every shape of ``gemm_catalog.UNTUNED`` and ``HOLDOUT`` that some kernel of ``SPLIT_K``
+For every shape of ``gemm_shapes.UNTUNED`` and ``HOLDOUT`` that some kernel of ``SPLIT_K``
 can cut into two runs or more (or every ``--shape``), row-major bf16: ``torch.matmul``
 (cuBLAS), what the default ``gemm()`` launches there (``gemm``: the pick of the device's times
 table, the reduce-scatter where ``gemm()`` takes that), the kernel of ``gemm_heuristic``'s rule
@@ -21,9 +21,9 @@ import argparse
 import json
 import sys
 
-from gemm_catalog import HOLDOUT, UNTUNED, Launcher
+from gemm_catalog import Launcher
 from gemm_launches import as_gemm_launches
-from gemm_shapes import given_shapes
+from gemm_shapes import HOLDOUT, UNTUNED, given_shapes
 from gemm_vs_cublas import L2_BYTES, TOLERANCE, _time_graphs, cache, device_sms
 
 from warpsched.nvidia.gemm.config import HopperGemmConfig
