@@ -51,7 +51,7 @@ CONFIGS = {
         "stages": 4,
         "b_layout": "col",
     },
-    "cluster_4x1_swap_ab_25_boxes": {  # unrolled, its B boxes spilled the producer
+    "cluster_4x1_swap_ab_25_atoms": {  # B's 25 atoms in four boxes of seven, the last overlapping
         "cluster_m": 4,
         "block_n": 200,
         "stages": 5,
@@ -156,10 +156,9 @@ MULTICAST_B_BOXES = {
     "cluster_s4_two_pass_epilogue": 4,
     "cluster_stream_k_registers": 4,
     "cluster_pp_kmajor_b": 2,  # a K-major B of 128 rows: two halves of 64
-    "cluster_4x1_swap_ab_25_boxes": 1,  # 25 8-row boxes among four CTAs, in a loop
+    "cluster_4x1_swap_ab_25_atoms": 4,  # one box of 7 atoms per CTA, at atoms 0, 7, 14, 18
 }
-"""The multicast copies of B in the PTX: one per box of B, or one in a loop over a CTA's boxes
-where it issues several K-major ones (``producer._multicast_loop``)."""
+"""The multicast copies of B in the PTX: one per box of B, each under its rank's branch."""
 
 
 def test_clusters_multicast_b_and_release_both_ctas(compiled):

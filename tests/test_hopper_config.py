@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from warpsched.nvidia.datapaths.wgmma.operands import box_rows, major
+from warpsched.nvidia.datapaths.wgmma.operands import box_rows, major, stage_arrival_bytes
 from warpsched.nvidia.gemm.config import (
     ConsumerMode,
     EpilogueKind,
@@ -255,7 +255,8 @@ CONFIG_FIELDS = st.fixed_dictionaries(
 def test_every_configuration_is_legal_or_names_its_broken_rules(kwargs):
     """Any attribute values give a configuration or a ``GemmConfigError`` whose every problem
     names a field (a ``block_n`` narrower than one staging box once crashed the pass count).
-    A legal one fits shared memory and the registers, and its TMA boxes are at most 256 rows."""
+    A legal one fits shared memory and the registers, its TMA boxes are at most 256 rows, and its
+    ``expect_tx`` arms the bytes its boxes bring."""
     try:
         cfg = HopperGemmConfig(**kwargs)
     except GemmConfigError as exc:
@@ -264,4 +265,5 @@ def test_every_configuration_is_legal_or_names_its_broken_rules(kwargs):
     assert cfg.smem_bytes <= 227 * 1024 and cfg.accumulator_registers <= 160
     boxes = [box_rows(cfg, x) for x in "ab" if major(cfg, x) is Major.K]
     assert max(boxes + [cfg.staging_box_lines]) <= 256
+    assert cfg.expect_tx_bytes == stage_arrival_bytes(cfg) >= cfg.stage_bytes  # armed = landed
     assert cfg.wgmma_n * cfg.n_atoms == cfg.block_n and cfg.wgmma_n <= 256

@@ -11,12 +11,13 @@ import pytest
 from warpsched.nvidia.datapaths.wgmma.operands import (
     TensorMapShape,
     copies,
-    k_major_box_rows,
     major,
+    stage_arrival_bytes,
     tensor_map_shape,
     wgmma_layout,
 )
 from warpsched.nvidia.gemm.config import HopperGemmConfig
+from warpsched.nvidia.ptx.tma_boxes import k_major_boxes
 from warpsched.nvidia.ptx.wgmma_descriptors import (
     Major,
     OperandTile,
@@ -111,27 +112,35 @@ def test_copies_fill_each_stage_exactly():
 
 
 @pytest.mark.parametrize(
-    "mn, sharers, rows",
+    "mn, sharers, atoms, starts",
     [
-        (128, 1, 128),  # one CTA: the whole tile
-        (128, 2, 64),  # 16 atoms, 8 each
-        (256, 4, 64),
-        (80, 4, 8),  # 10 atoms: 3, 3, 2, 2 (boxes of 2 atoms would give 4, 2, 2, 2)
-        (40, 4, 8),  # 5 atoms: 2, 1, 1, 1
-        (120, 2, 8),  # 15 atoms: 8 and 7 (boxes of 3 or 5 atoms: 9 or 10 for one CTA)
-        (200, 4, 8),  # 25 atoms: 7, 6, 6, 6 (boxes of 5: 10, 5, 5, 5)
-        (96, 4, 24),  # 12 atoms: 3 each, one box of 3 atoms each rather than three of one
-        (144, 4, 8),  # 18 atoms: 5, 5, 4, 4 (boxes of 2: 6, 4, 4, 4)
-        (8, 2, 8),  # 1 atom: the second CTA issues none
+        (128, 1, 16, (0,)),  # one CTA: the whole tile
+        (128, 2, 8, (0, 8)),  # 16 atoms, 8 each
+        (256, 4, 8, (0, 8, 16, 24)),
+        (152, 2, 10, (0, 9)),  # 19 atoms: 10 each, atom 9 in both (cuBLAS's 64x152 in 2x1)
+        (80, 4, 3, (0, 3, 6, 7)),  # 10 atoms: 3 each, atoms 7 and 8 twice
+        (40, 4, 2, (0, 2, 3)),  # 5 atoms: boxes of 2, the fourth CTA issues none
+        (200, 4, 7, (0, 7, 14, 18)),  # 25 atoms (swap-AB 128x200 in 4x1)
+        (104, 4, 4, (0, 4, 8, 9)),  # 13 atoms (ping-pong 64x104 in 4x2)
+        (24, 4, 1, (0, 1, 2)),  # 3 atoms: the fourth CTA issues none
+        (8, 2, 1, (0,)),  # 1 atom: the second CTA issues none
+        (272, 1, 17, (0, 17)),  # wider than a box: two halves
+        (280, 1, 18, (0, 17)),  # 35 atoms: two boxes that overlap by one, not five of 7
+        (512, 2, 32, (0, 32)),  # a box per CTA at the widest box
     ],
 )
-def test_a_shared_k_major_tile_is_cut_into_whole_atoms(mn, sharers, rows):
-    assert k_major_box_rows(mn, sharers) == rows
+def test_a_k_major_tile_is_one_box_of_whole_atoms_per_cta(mn, sharers, atoms, starts):
+    boxes = k_major_boxes(mn, sharers)
+    assert boxes.rows == 8 * atoms and boxes.starts == tuple(8 * a for a in starts)
+    assert boxes.rows <= 256
+    covered = {row for start in boxes.starts for row in range(start, start + boxes.rows)}
+    assert covered == set(range(mn))  # every row, none past the tile
 
 
-def test_uneven_parts_of_a_shared_k_major_tile_are_dealt_round_robin():
-    # B column-major (K-major) 80 columns wide, shared by the 4 CTAs of a 4x1 cluster: ten
-    # boxes of 8 rows (1 KiB each, after A's 8 KiB), issued by positions 0, 1, 2, 3, 0, 1, ...
+def test_uneven_parts_of_a_shared_k_major_tile_overlap_and_arrive_twice():
+    # B column-major (K-major) 80 columns wide, shared by the 4 CTAs of a 4x1 cluster: one box
+    # of three atoms (3 KiB, after A's 8 KiB) per CTA, the last at atom 7, so atoms 7 and 8
+    # arrive twice and every CTA's full barrier expects A's 8 KiB and four boxes of 3 KiB.
     cfg = HopperGemmConfig(
         consumers="pingpong",
         block_m=64,
@@ -143,9 +152,10 @@ def test_uneven_parts_of_a_shared_k_major_tile_are_dealt_round_robin():
     )
     b = [c for c in copies(cfg) if c.operand == "b"]
     assert [(c.smem_offset, c.mn_offset, c.issuer) for c in b] == [
-        (8192 + 1024 * i, 8 * i, i % 4) for i in range(10)
+        (8192 + 1024 * a, 8 * a, i) for i, a in enumerate((0, 3, 6, 7))
     ]
-    assert tensor_map_shape(cfg, "b", 500, 264, 264) == TensorMapShape((264, 500), 528, (64, 8))
+    assert tensor_map_shape(cfg, "b", 500, 264, 264) == TensorMapShape((264, 500), 528, (64, 24))
+    assert stage_arrival_bytes(cfg) == 8192 + 4 * 3072 == cfg.stage_bytes + 2048
 
 
 def test_tensor_map_shapes():

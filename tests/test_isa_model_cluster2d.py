@@ -5,8 +5,9 @@ The CTAs of a cluster column share B's tile and those of a row share A's
 to its group, and each consumer releases a stage in every CTA whose producer writes it.  The
 cases cover 1x2, 2x2, 4x2, 2x4 and 1x4 clusters; A and B K-major and MN-major (so a rank may
 issue no part of an MN-major tile), ping-pong and stream-K, the register epilogue, a
-column-major C (the swap-AB kernels; one a 4x2 cluster whose K-major B of 13 atoms is dealt
-four, three, three and three), a batch, and products whose last cluster unit lies partly
+column-major C (the swap-AB kernels; one a 4x2 cluster whose K-major B of 13 atoms arrives in
+four boxes of four, the last overlapping the third, and cuBLAS's 64x152 in 2x1, whose 19 atoms
+arrive in two boxes of ten), a batch, and products whose last cluster unit lies partly
 past M and past N.  One-line mutations of the masks, the ranks' positions and the releases
 deadlock the model, race a stage that wgmma still reads, or compute a wrong C.
 """
@@ -62,6 +63,16 @@ CASES = {
         "stages": 6,
         "cluster_m": 2,
         "cluster_n": 2,
+        "a_layout": "col",
+        "b_layout": "col",
+        "c_layout": "col",
+    },
+    "2x1_swap_ab_19_atoms": {
+        "consumers": "pingpong",
+        "block_m": 64,
+        "block_n": 152,
+        "stages": 7,
+        "cluster_m": 2,
         "a_layout": "col",
         "b_layout": "col",
         "c_layout": "col",

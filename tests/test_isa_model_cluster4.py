@@ -1,11 +1,12 @@
 """4x1 clusters compute C = A·B exactly on the CPU ISA model.
 
 Four CTAs on vertically adjacent tiles share B: each loads a part of the common B tile (MN-major
-64-column chunks round-robin, a quarter of a K-major box, or K-major boxes of whole 8-row atoms
-round-robin where four do not divide the atoms) and multicasts it into all four CTAs' stages,
-and each consumer releases a stage in all four CTAs.  The cases cover both B layouts with one,
-two and four MN-major chunks (so some ranks issue no B at all), K-major Bs of ten atoms (three,
-three, two and two per CTA), of 25 (a swap-AB kernel's) and of three (one CTA issues none),
+64-column chunks round-robin, or a quarter of a K-major box in whole 8-row atoms, the last
+quarter overlapping the one before where four do not divide the atoms) and multicasts it into
+all four CTAs' stages, and each consumer releases a stage in all four CTAs.  The cases cover
+both B layouts with one, two and four MN-major chunks (so some ranks issue no B at all),
+K-major Bs of ten atoms (boxes of three at atoms 0, 3, 6 and 7), of 25 (a swap-AB kernel's:
+seven at 0, 7, 14 and 18) and of three (one CTA issues none),
 ping-pong and stream-K, the register epilogue, and a problem whose last cluster row lies partly
 past M.
 One-line mutations of the multicast mask and of the releases deadlock the model.

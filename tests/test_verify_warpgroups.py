@@ -18,9 +18,19 @@ from warpsched.nvidia.gemm.config import HopperGemmConfig
 from warpsched.nvidia.gemm.expand import expand_gemm
 from warpsched.nvidia.program.pipeline_config import BarrierCounts, InputPipelineConfig
 from warpsched.verify.nvidia import check_kernel, init_counts, named_barriers
+from warpsched.verify.nvidia_cluster import with_expect_tx
 from warpsched.verify.nvidia_explore import explore
 from warpsched.verify.nvidia_model import Action, Kind, WorkItem, unroll
 
+UNEVEN_4X1 = {
+    "cluster_m": 4,
+    "consumers": "pingpong",
+    "block_m": 64,
+    "block_n": 80,
+    "stages": 8,
+    "b_layout": "col",
+    "epilogue": "registers",
+}
 FEATURES = [
     {},
     {"stages": 4, "epilogue": "registers"},
@@ -44,6 +54,7 @@ FEATURES = [
     {"cluster_m": 2, "cluster_n": 2, "block_n": 128, "stages": 5},
     {"cluster_m": 2, "cluster_n": 2, "decomposition": "stream_k", "block_n": 128, "stages": 5},
     {"cluster_m": 4, "cluster_n": 2, "block_n": 64, "stages": 8},
+    UNEVEN_4X1,  # B's boxes overlap: 4 CTAs bring more than 2 of them (explored_cluster)
     {"cluster_n": 4, "consumers": "pingpong", "block_m": 64, "block_n": 128, "stages": 6},
     {"a_layout": "col", "out_dtype": "f32", "epilogue": "registers", "stages": 6, "block_n": 128},
 ]
@@ -83,6 +94,31 @@ def test_the_producer_arms_the_stage_bytes_and_the_boxes_complete_them():
         assert len(landed) == cluster_m
 
 
+def test_overlapping_boxes_arm_and_complete_the_bytes_of_every_box():
+    """cuBLAS's 64x152 tile in a 2x1 cluster: B's 19 atoms arrive as two boxes of 10, atom 9
+    in both, so each CTA's full barrier is armed with and completes a KiB more than the stage
+    holds."""
+    config = HopperGemmConfig(
+        consumers="pingpong",
+        block_m=64,
+        block_n=152,
+        stages=6,
+        cluster_m=2,
+        a_layout="col",
+        b_layout="col",
+        c_layout="col",
+    )
+    actions = unroll(expand_gemm(config), 1, 1).actions
+    armed = [a.tx for a in actions["CTA 0 producer"] if a.kind is Kind.ARRIVE and a.tx]
+    landed: dict[tuple, int] = {}
+    for acts in actions.values():
+        for a in acts:
+            if a.kind is Kind.COMPLETE_TX:
+                landed[a.barrier] = landed.get(a.barrier, 0) + a.value
+    assert armed == [stage_arrival_bytes(config)] == [config.stage_bytes + 1024]
+    assert list(landed.values()) == armed * 2
+
+
 def test_split_tiles_warpgroups_step_past_each_others_stages():
     """Ping-pong: warpgroup 1 takes work items 1, 3, ...; it waits on the stages of its own items
     only, each at the phase it means."""
@@ -105,9 +141,10 @@ def test_named_barriers_are_read_off_the_actors():
 def test_expect_tx_that_its_boxes_do_not_bring_is_reported_with_a_counterexample(monkeypatch):
     """The data path's boxes no longer cover B (one box dropped): the kernel's expect_tx arms
     more bytes than land, and the counterexample shows the consumer waiting on that stage."""
+    kernel = expand_gemm(HopperGemmConfig(block_n=128))  # expect_tx of every box
     real = operands.copies
     monkeypatch.setattr(operands, "copies", lambda cfg: real(cfg)[:-1])
-    (violation,) = check_kernel(expand_gemm(HopperGemmConfig(block_n=128)))
+    (violation,) = check_kernel(kernel)
     assert violation.rule == "expect_tx" and isinstance(violation.at, P.InputProduce)
     assert "bring 24576" in violation.message
     assert violation.steps and "try_wait full" in violation.steps[-1].action
@@ -154,6 +191,23 @@ def test_a_4x1_cluster_count_that_scales_onto_the_right_one_is_reported():
     assert violation.rule == "arrival-count"
     assert violation.at is broken.input_pipelines[0]
     assert "empty count 9 is not a multiple of the 4 CTAs of the 4x1 cluster" in violation.message
+
+
+def test_a_4x1_cluster_armed_for_the_stage_not_its_overlapping_boxes_is_reported():
+    """B's 80 rows among four CTAs are boxes of three atoms at atoms 0, 3, 6 and 7: each full
+    barrier takes 20 KiB.  Armed with the stage's 18 KiB, the kernel is an expect_tx violation
+    at its input_produce, with the two explored CTAs' counterexample (whose boxes bring 18
+    KiB, so their expect_tx is moved to 16 KiB)."""
+    kernel = expand_gemm(HopperGemmConfig(**UNEVEN_4X1))
+    steps = [s for b in kernel.bodies for s in P.walk(b.steps)]
+    produce = next(s for s in steps if isinstance(s, P.InputProduce))
+    assert produce.expect_tx == 20480
+    stage = HopperGemmConfig(**UNEVEN_4X1).stage_bytes
+    broken = dataclasses.replace(kernel, bodies=with_expect_tx(kernel.bodies, lambda _: stage))
+    (violation,) = check_kernel(broken)
+    assert violation.rule == "expect_tx" and "expect 18432" in violation.message
+    assert any(violation.at is s for b in broken.bodies for s in P.walk(b.steps))
+    assert any("16384 bytes" in step.action for step in violation.steps)
 
 
 @pytest.mark.parametrize("consumer", [4, 5, 8])

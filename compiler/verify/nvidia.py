@@ -86,6 +86,8 @@ def check_kernel(kernel: P.Kernel) -> list[Violation]:
     """The first violations of ``kernel``'s protocol (at most one per check)."""
     explored = explored_cluster(kernel)
     originals = dict(zip(map(id, explored.input_pipelines), kernel.input_pipelines, strict=True))
+    for cut, whole in zip(explored.bodies, kernel.bodies, strict=True):  # a moved expect_tx
+        originals.update(zip(map(id, P.walk(cut.steps)), P.walk(whole.steps), strict=True))
     return [
         dataclasses.replace(v, at=originals.get(id(v.at), v.at)) for v in _check(kernel, explored)
     ]

@@ -7,14 +7,21 @@ B, or of a row when ``cluster_m`` is 1): every CTA's roles act alike, so two CTA
 of interleaving between them.  Each ``empty`` count is then scaled from the CTAs that write a
 stage (``Kernel.stage_writers``: ``cluster_m + cluster_n - 1`` where both operands are
 multicast) to the two, and a count that is not a multiple of the writers is reported before the
-exploration (``cluster_counts``), since scaled it could match the two CTAs' arrivals.
+exploration (``cluster_counts``), since scaled it could match the two CTAs' arrivals.  The bytes
+a stage's boxes bring can change with the cut too (a K-major tile's boxes overlap where its
+sharers do not divide its atoms: ``operands.k_major_boxes``), so each ``expect_tx`` is moved by
+what the cut changes: it arms the cut's boxes as far off as the kernel's arm its own (the
+``expect_tx`` rule itself is checked on the whole kernel).
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 from warpsched.nvidia import program as P
+from warpsched.nvidia.datapaths.wgmma.operands import stage_arrival_bytes
+from warpsched.nvidia.datapaths.wgmma.plan import WgmmaPlanError, uses_wgmma, wgmma_plan
 from warpsched.nvidia.program.cluster import ClusterShape
 from warpsched.nvidia.program.pipeline_config import BarrierCounts, InputPipelineConfig
 
@@ -46,7 +53,35 @@ def explored_cluster(kernel: P.Kernel) -> P.Kernel:
         dataclasses.replace(p, config=InputPipelineConfig(CLUSTER_STAGES, counts(p.config.counts)))
         for p in kernel.input_pipelines
     )
-    return dataclasses.replace(kernel, input_pipelines=rings, cluster_m=cut.m, cluster_n=cut.n)
+    explored = dataclasses.replace(kernel, input_pipelines=rings, cluster_m=cut.m, cluster_n=cut.n)
+    moved = _arriving(explored) - _arriving(kernel)
+    if not moved:
+        return explored
+    return dataclasses.replace(explored, bodies=with_expect_tx(kernel.bodies, lambda n: n + moved))
+
+
+def with_expect_tx(
+    bodies: tuple[P.RoleBody, ...], arm: Callable[[int], int]
+) -> tuple[P.RoleBody, ...]:
+    """``bodies`` with every ``input_produce``'s ``expect_tx`` ``n`` armed as ``arm(n)``."""
+
+    def change(step: P.Step) -> P.Step:
+        if isinstance(step, P.InputProduce) and step.expect_tx is not None:
+            return dataclasses.replace(step, expect_tx=arm(step.expect_tx))
+        return step
+
+    return tuple(dataclasses.replace(b, steps=P.map_steps(b.steps, change)) for b in bodies)
+
+
+def _arriving(kernel: P.Kernel) -> int:
+    """The bytes a stage's TMA boxes bring to each CTA of a TMA + wgmma kernel (0 for others,
+    and where the data path's plan is broken: the checks report that)."""
+    if not uses_wgmma(kernel):
+        return 0
+    try:
+        return stage_arrival_bytes(wgmma_plan(kernel))
+    except WgmmaPlanError:
+        return 0
 
 
 def cluster_counts(kernel: P.Kernel) -> list[Violation]:

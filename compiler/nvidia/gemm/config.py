@@ -27,6 +27,7 @@ from warpsched.nvidia.program.enums import (
     Raster,
     SplitReduction,
 )
+from warpsched.nvidia.ptx.tma_boxes import k_major_boxes
 from warpsched.nvidia.ptx.wgmma_descriptors import ELEMENT_BYTES
 
 WARPGROUP_THREADS = 128
@@ -224,8 +225,27 @@ class HopperGemmConfig(EpilogueStaging):
 
     @property
     def stage_bytes(self) -> int:
-        """Bytes one ring stage holds, and the ``expect_tx`` count of its full barrier."""
+        """Bytes one ring stage holds."""
         return self.a_stage_bytes + self.b_stage_bytes
+
+    def k_major(self, operand: str) -> bool:
+        """Whether K is the contiguous dimension of ``operand``'s (``"a"`` or ``"b"``) storage:
+        A row-major, B column-major."""
+        layout = self.a_layout if operand == "a" else self.b_layout
+        return (layout is MatrixLayout.ROW) == (operand == "a")
+
+    @property
+    def expect_tx_bytes(self) -> int:
+        """The ``expect_tx`` that arms a stage's ``full`` barrier: the stage's bytes, and the
+        rows twice where a shared K-major tile's last box overlaps the one before it
+        (``ptx.tma_boxes``).  The verifier checks it against the data path's copies
+        (``operands.stage_arrival_bytes``)."""
+        total = 0
+        for operand, mn in (("a", self.block_m), ("b", self.block_n)):
+            if self.k_major(operand):
+                mn = k_major_boxes(mn, self.cluster.sharers(operand)).arriving_rows
+            total += mn * self.block_k * ELEMENT_BYTES
+        return total
 
     @property
     def c_column_major(self) -> bool:

@@ -9,7 +9,7 @@ edit and that ``sched-to-nvvm`` lowers (``sched-expand-gemm`` prints it)::
     @tiles: the persistent tile scheduler (raster, group, decomposition)
     role producer:  set_max_registers 40
                     single_thread { persistent_tile_loop @tiles { k_loop {
-                        input_produce @ab expect_tx <stage bytes> { tma_load a; tma_load b } } } }
+                        input_produce @ab expect_tx <its boxes' bytes> { tma_load a; tma_load b } } } }
     role consumer:  set_max_registers 232
                     persistent_tile_loop @tiles split rows|tiles {
                         [take_turns {] zero_accumulator; k_loop {
@@ -82,7 +82,7 @@ def _producer(config: HopperGemmConfig) -> P.RoleBody:
         P.TmaLoad(RING, Operand.A, multicast=Multicast.CLUSTER if config.multicast_a else None),
         P.TmaLoad(RING, Operand.B, multicast=Multicast.CLUSTER if config.multicast_b else None),
     )
-    produce = P.InputProduce(RING, loads, expect_tx=config.stage_bytes)
+    produce = P.InputProduce(RING, loads, expect_tx=config.expect_tx_bytes)
     loop = P.PersistentTileLoop(TILES, (P.KLoop((produce,)),))
     return P.RoleBody(
         Role.PRODUCER, (P.SetMaxRegisters(PRODUCER_REGISTERS), P.SingleThread((loop,)))

@@ -40,7 +40,7 @@ from warpsched.nvidia.program.pipeline_config import (
 )
 from warpsched.nvidia.program.roles import Role, WarpRoleLayout
 from warpsched.nvidia.program.steps import *  # noqa: F403 - the step classes, one per op
-from warpsched.nvidia.program.steps import STEP_CLASSES, Step, walk
+from warpsched.nvidia.program.steps import STEP_CLASSES, Step, map_steps, walk
 from warpsched.nvidia.targets import NVTarget
 
 
@@ -79,6 +79,7 @@ __all__ = [
     "Side",
     "Step",
     "TileScheduler",
+    "map_steps",
     "walk",
     *(cls.__name__ for cls in STEP_CLASSES.values()),
 ]

@@ -11,7 +11,7 @@ Symbols are ``str``, integers ``int``, enum parameters their enum members.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from warpsched.nvidia.program.ops import STEP_SPECS, Kind, OpSpec
 
@@ -60,9 +60,21 @@ def walk(steps: tuple[Step, ...]) -> Iterator[Step]:
         yield from walk(getattr(step, "body", ()))
 
 
+def map_steps(steps: tuple[Step, ...], change: Callable[[Step], Step]) -> tuple[Step, ...]:
+    """``steps`` with ``change`` applied to every step, depth first, each body's steps changed
+    before the step that holds them."""
+    out = []
+    for step in steps:
+        if getattr(step, "body", ()):
+            step = dataclasses.replace(step, body=map_steps(step.body, change))
+        out.append(change(step))
+    return tuple(out)
+
+
 __all__ = [
     "STEP_CLASSES",
     "Step",
+    "map_steps",
     "step_class",
     "walk",
     *(c.__name__ for c in STEP_CLASSES.values()),

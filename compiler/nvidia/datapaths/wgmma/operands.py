@@ -9,27 +9,24 @@ Both use the 128-byte swizzle, which wgmma reads through ``descriptors``.
 In a cluster (``program.cluster``) an operand tile that ``s > 1`` CTAs share (B by a cluster
 column, A by a cluster row) is split between them in boxes dealt round-robin: box ``i`` is
 issued by the CTA at position ``i mod s`` of the group, which multicasts it into the same
-offset of every stage of its group.  An MN-major tile's boxes are its chunks; a K-major tile
-is cut into boxes of whole 8-row swizzle atoms (1 KiB, so every box lands on the swizzle's
-1024-byte period), ``k_major_box_rows`` rows each: ``mn / s`` where ``s`` divides the tile's
-atoms (one box per CTA), else the size that leaves no CTA more atoms than it must (a 4×1
-cluster cuts an 80-row B tile into ten 8-row boxes, three, three, two and two per CTA).  A
-CTA may issue none (a one-chunk MN-major tile, a K-major tile of fewer atoms than sharers).
-Every box is at most ``MAX_BOX_DIM`` rows, so a tile wider than 256 is two boxes or more.
+offset of every stage of its group.  An MN-major tile's boxes are its chunks.  A K-major tile
+is one box per CTA of whole 8-row swizzle atoms (``ptx.tma_boxes``): where the CTAs do not
+divide its atoms, the last box overlaps the one before it and those rows arrive twice, and the
+stage's ``full`` barrier counts both (``stage_arrival_bytes``).  A CTA may issue none (a
+one-chunk MN-major tile, a K-major tile of fewer atoms than sharers).  Every box is at most
+``MAX_BOX_DIM`` rows, so a tile wider than 256 is two boxes or more.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from warpsched.nvidia.gemm.config import ELEMENT_BYTES, HopperGemmConfig, MatrixLayout
-from warpsched.nvidia.ptx.tma import MAX_BOX_DIM
+from warpsched.nvidia.gemm.config import ELEMENT_BYTES, HopperGemmConfig
+from warpsched.nvidia.ptx.tma_boxes import k_major_boxes
 from warpsched.nvidia.ptx.wgmma_descriptors import SWIZZLE_BYTES, Major, OperandTile
 
 CHUNK = 64
 """M/N elements of one MN-major box (128 bytes of bf16)."""
-ATOM_ROWS = 8
-"""Rows of one 128-byte swizzle atom: a K-major box holds whole atoms."""
 
 
 @dataclass(frozen=True)
@@ -74,9 +71,7 @@ class TensorMapShape:
 
 def major(config: HopperGemmConfig, operand: str) -> Major:
     """K-major when K is the contiguous dimension of the operand's storage."""
-    layout = config.a_layout if operand == "a" else config.b_layout
-    k_contiguous = (layout is MatrixLayout.ROW) == (operand == "a")
-    return Major.K if k_contiguous else Major.MN
+    return Major.K if config.k_major(operand) else Major.MN
 
 
 def operand_tile(config: HopperGemmConfig, operand: str) -> OperandTile:
@@ -92,16 +87,15 @@ def copies(config: HopperGemmConfig) -> tuple[OperandCopy, ...]:
         sharers = config.cluster.sharers(operand)
         shared = sharers > 1
         if tile.major is Major.K:
-            rows = k_major_box_rows(tile.mn, sharers)
             out.extend(
                 OperandCopy(
                     operand,
                     True,
-                    base + b * rows * SWIZZLE_BYTES,
-                    b * rows,
+                    base + start * SWIZZLE_BYTES,
+                    start,
                     b % sharers if shared else None,
                 )
-                for b in range(tile.mn // rows)
+                for b, start in enumerate(k_major_boxes(tile.mn, sharers).starts)
             )
         else:
             out.extend(
@@ -126,31 +120,16 @@ def copy_bytes(config: HopperGemmConfig, copy: OperandCopy) -> int:
 
 def stage_arrival_bytes(config: HopperGemmConfig) -> int:
     """Bytes that complete on one CTA's ``full`` barrier per stage: its own copies and, in a
-    cluster, every part of a shared tile (its own and its group's multicasts)."""
+    cluster, every part of a shared tile (its own and its group's multicasts).  What the
+    program's ``expect_tx`` must arm (``config.expect_tx_bytes``): the stage's bytes, and more
+    where a shared K-major tile's last box overlaps the one before it (``k_major_boxes``)."""
     return sum(copy_bytes(config, c) for c in copies(config))
 
 
 def box_rows(config: HopperGemmConfig, operand: str) -> int:
     """Rows (M or N) of a K-major operand's TMA box: the tile's, or a part of it when CTAs of
-    the cluster share it (``k_major_box_rows``)."""
-    return k_major_box_rows(operand_tile(config, operand).mn, config.cluster.sharers(operand))
-
-
-def k_major_box_rows(mn: int, sharers: int) -> int:
-    """Rows of each box a K-major tile of ``mn`` rows (a multiple of ``ATOM_ROWS``) is cut into
-    when ``sharers`` CTAs share it, the boxes dealt round-robin: whole atoms, at most
-    ``MAX_BOX_DIM`` rows, the fewest atoms the busiest CTA issues, then the fewest boxes.
-    ``mn / sharers`` where ``sharers`` divides the atoms (one box each, the whole tile for one
-    CTA) and that fits a box; a tile wider than a box is two or more of them."""
-    atoms = mn // ATOM_ROWS
-
-    def cost(atoms_per_box: int) -> tuple[int, int]:
-        boxes = atoms // atoms_per_box
-        return -(-boxes // sharers) * atoms_per_box, boxes
-
-    fits = MAX_BOX_DIM // ATOM_ROWS
-    sizes = (g for g in range(1, min(atoms, fits) + 1) if atoms % g == 0)
-    return ATOM_ROWS * min(sizes, key=cost)
+    the cluster share it or it is wider than a box (``k_major_boxes``)."""
+    return k_major_boxes(operand_tile(config, operand).mn, config.cluster.sharers(operand)).rows
 
 
 def tensor_map_shape(

@@ -7,10 +7,9 @@ step, so an operand every entry shares is read at entry 0)
 ``sched.nv_input_produce`` armed with ``arrive.expect_tx``.  Out-of-range rows, columns and K
 are zero-filled by TMA.  With an operand tile shared in a cluster (``program.cluster``: B by a
 cluster column, A by a cluster row), the producer at position ``p`` of the operand's group
-issues its boxes (the copies whose ``issuer`` is ``p``: one branch per position, or a loop
-over boxes ``p, p + s, …`` where it issues several K-major ones) into the same offset of every
-stage of the group (``multicast_mask``); ``full`` still expects the whole stage, whose bytes
-arrive from every producer of its groups.
+issues its boxes (the copies whose ``issuer`` is ``p``, one branch per position) into the same
+offset of every stage of the group (``multicast_mask``); ``full`` expects every box
+(``operands.stage_arrival_bytes``), which arrive from every producer of its groups.
 """
 
 from __future__ import annotations
@@ -50,10 +49,6 @@ def issue_loads(
         _issue(em, copy, stage, full, mn0, k0, outer)
     position = em.rank_row if operand == "b" else em.rank_column
     shared = [c for c in mine if c.issuer is not None]
-    sharers = em.config.cluster.sharers(operand)
-    if len(shared) > sharers and shared[0].k_inner:
-        _multicast_loop(em, shared, sharers, position, stage, full, mn0, k0, outer)
-        return
     for part in sorted({c.issuer for c in shared}):
         group = [c for c in shared if c.issuer == part]
 
@@ -62,36 +57,6 @@ def issue_loads(
                 _issue(em, copy, stage, full, mn0, k0, outer, multicast=True)
 
         em.if_then(w.icmp("eq", position, w.const(part)), multicast, f"mcast{part}")
-
-
-def _multicast_loop(
-    em: GemmEmitter,
-    shared: list[OperandCopy],
-    sharers: int,
-    position: str,
-    stage: str,
-    full: str,
-    mn0: str,
-    k0: str,
-    outer: tuple[str, ...],
-) -> None:
-    """The K-major boxes ``shared`` (equal, evenly spaced, dealt round-robin) where a CTA issues
-    several: a loop over boxes ``position, position + sharers, …``.  Unrolled, ptxas keeps each
-    box's coordinates live across the k-loop and spills the producer's registers (25 boxes)."""
-    w = em.w
-    first, second = shared[0], shared[1]
-    loop, body, done = em.label("mcast_boxes"), em.label("mcast_box"), em.label("mcast_done")
-    box = f"%{loop}_b"
-    w.stmt(f"llvm.br ^{loop}({position} : i32)")
-    w.block(loop, [(box, "i32")])
-    em.cond_br(w.icmp("ult", box, w.const(len(shared))), body, done)
-    em.open(body)
-    smem = w.addi(w.muli(box, second.smem_offset - first.smem_offset), first.smem_offset)
-    mn = w.add(mn0, w.muli(box, second.mn_offset - first.mn_offset))
-    dst = to_cluster(w, em.stage_ptr(stage, smem))
-    _load(em, first.operand, True, dst, mn, k0, outer, full, multicast=True)
-    w.stmt(f"llvm.br ^{loop}({w.addi(box, sharers)} : i32)")
-    em.open(done)
 
 
 def _issue(
