@@ -19,7 +19,8 @@
 #         fp16, empty, a column-major out), the swap-AB kernels (column-major C), the custom op
 #         under torch.compile and a CUDA graph, then memcheck and
 #         racecheck on the unaligned, stride-0, batched, split-K and one-wave ladder paths, all
-#         three tools on gemm()'s reduce-scatter picks and on the clustered stream-K kernel;
+#         three tools on the clusters whose shared boxes overlap, on gemm()'s reduce-scatter
+#         picks and on the clustered stream-K kernel;
 # fused-checks: the same three tools on one ragged launch of each fused-epilogue variant (CTAs of
 #         two or more tiles, which the overlapped epilogue finishes across);
 # bench:  the benchmark against cuBLAS (all shapes, or the four headline ones with "quick");
@@ -63,6 +64,11 @@ case "${1:-}" in
       step timeout 300 compute-sanitizer --tool "$tool" --error-exitcode 3 --report-api-errors no \
         python3 -m pytest -q -p no:cacheprovider tests/test_gemm_any_shape_gpu.py \
         -k "bfloat16 and (odd_everything or misaligned_base or stride_0 or batched_own_b or batched_shared_b or batched_more_tiles or split_k or one_wave)"
+    done
+    # Clusters whose CTAs do not divide a shared tile's atoms: their boxes overlap.
+    for tool in memcheck racecheck synccheck; do
+      step timeout 300 compute-sanitizer --tool "$tool" --error-exitcode 3 --report-api-errors no \
+        python3 -m pytest -q -p no:cacheprovider tests/test_column_major_gpu.py -k uneven_atoms
     done
     # Split-K's reduce-scatter (a cooperative grid): gemm()'s picks alone and in 1x2 clusters.
     for tool in memcheck racecheck synccheck; do
@@ -110,7 +116,7 @@ from fused_variants import VARIANTS; print(*(v.name for v in VARIANTS))'); do
     fi
     ;;
   *)
-    echo "usage: bash bench/hopper_device_check.sh checks | fused-checks | bench [quick] | fused [quick] | ncu" >&2
+    echo "usage: bash bench/hopper_device_check.sh checks | any-checks | fused-checks | bench [quick] | fused [quick] | ncu" >&2
     exit 2
     ;;
 esac

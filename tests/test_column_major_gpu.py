@@ -2,8 +2,9 @@
 
 The swap-AB kernels (``C^T = B^T·A^T``: A and B read through their transposed views, C stored
 column-major, tiles of any multiple of 8 rows of M) on ragged, one-wave and multi-wave shapes,
-rings deep enough that C is staged in passes, clusters whose shared tile is dealt unevenly
-in 8-row boxes, a tile wider than one wgmma, ``gemm()`` writing a column-major ``out``
+rings deep enough that C is staged in passes, clusters whose CTAs do not divide their shared
+tile's 8-row atoms (one box each, the last overlapping the one before), a tile wider than one
+wgmma, ``gemm()`` writing a column-major ``out``
 directly, and ``gemm()`` running a tuning table's swap-AB entry; every output poisoned with NaN
 first.
 ``column_major_configs`` lists what ``bench/gemm_vs_cublas.py prepare`` compiles for them.
@@ -37,9 +38,17 @@ SWAP = {
     "coop_128x104_c1x2_passes": {"block_n": 104, "stages": 7, "cluster_n": 2},
     "pp_64x128_passes": {"consumers": "pingpong", "block_m": 64, "block_n": 128, "stages": 9},
     "coop_128x256_f32_passes": {"out_dtype": "f32"},
-    # a shared tile dealt in 8-row boxes: 200 rows among 4 CTAs (7, 6, 6, 6 atoms), 104 among
-    # 4 (4, 3, 3, 3) in a 4x2 cluster
+    # a shared tile whose atoms its CTAs do not divide, one box each, the last overlapping the
+    # one before: 200 rows among 4 CTAs (boxes of 7 atoms at 0, 7, 14, 18), 104 among 4 in a
+    # 4x2 cluster (4 at 0, 4, 8, 9), cuBLAS's 64x152 in 2x1 (10 at 0 and 9)
     "coop_128x200_c4x1_uneven_atoms": {"block_n": 200, "stages": 5, "cluster_m": 4},
+    "pp_64x152_c2x1_uneven_atoms": {
+        "consumers": "pingpong",
+        "block_m": 64,
+        "block_n": 152,
+        "stages": 7,
+        "cluster_m": 2,
+    },
     # two wgmma of 136 columns side by side: cuBLAS's 128x272 tile in 2x1 clusters
     "coop_128x272_c2x1_two_wgmma": {"block_n": 272, "stages": 4, "cluster_m": 2},
     "pp_64x104_c4x2_uneven_atoms": {
