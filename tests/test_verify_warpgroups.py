@@ -10,6 +10,7 @@ import dataclasses
 import itertools
 
 import pytest
+from test_isa_model_cluster4 import CASES as CLUSTER4_CASES
 
 from warpsched.nvidia import program as P
 from warpsched.nvidia.datapaths.wgmma import operands
@@ -22,15 +23,8 @@ from warpsched.verify.nvidia_cluster import with_expect_tx
 from warpsched.verify.nvidia_explore import explore
 from warpsched.verify.nvidia_model import Action, Kind, WorkItem, unroll
 
-UNEVEN_4X1 = {
-    "cluster_m": 4,
-    "consumers": "pingpong",
-    "block_m": 64,
-    "block_n": 80,
-    "stages": 8,
-    "b_layout": "col",
-    "epilogue": "registers",
-}
+UNEVEN_4X1 = {"cluster_m": 4, **CLUSTER4_CASES["col_b_uneven_atoms"]}
+"""Ping-pong 64x80 in a 4x1 cluster: B's ten atoms in boxes of three at atoms 0, 3, 6 and 7."""
 FEATURES = [
     {},
     {"stages": 4, "epilogue": "registers"},
