@@ -200,6 +200,7 @@ def test_a_4x1_cluster_armed_for_the_stage_not_its_overlapping_boxes_is_reported
     broken = dataclasses.replace(kernel, bodies=with_expect_tx(kernel.bodies, lambda _: stage))
     (violation,) = check_kernel(broken)
     assert violation.rule == "expect_tx" and "expect 18432" in violation.message
+    assert "runs 2 of the cluster's 4 CTAs, whose boxes bring 2048 bytes fewer" in violation.message
     assert any(violation.at is s for b in broken.bodies for s in P.walk(b.steps))
     assert any("16384 bytes" in step.action for step in violation.steps)
 

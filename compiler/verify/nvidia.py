@@ -56,7 +56,7 @@ from .named_barriers import (
     NamedUse,
     check_named,
 )
-from .nvidia_cluster import cluster_counts, explored_cluster
+from .nvidia_cluster import cluster_counts, explored_cluster, moved_expect_tx
 from .nvidia_explore import explore
 from .nvidia_findings import agreement, classify, termination, trace_of
 from .nvidia_model import DEALLOC, Kind, WorkItem, unroll
@@ -88,8 +88,19 @@ def check_kernel(kernel: P.Kernel) -> list[Violation]:
     originals = dict(zip(map(id, explored.input_pipelines), kernel.input_pipelines, strict=True))
     for cut, whole in zip(explored.bodies, kernel.bodies, strict=True):  # a moved expect_tx
         originals.update(zip(map(id, P.walk(cut.steps)), P.walk(whole.steps), strict=True))
+    moved = moved_expect_tx(kernel, explored)
+    aside = (
+        f" (the counterexample runs {explored.cluster.size} of the cluster's "
+        f"{kernel.cluster.size} CTAs, whose boxes bring {abs(moved)} bytes "
+        f"{'more' if moved > 0 else 'fewer'} per stage: its expect_tx is moved by as much)"
+    )
     return [
-        dataclasses.replace(v, at=originals.get(id(v.at), v.at)) for v in _check(kernel, explored)
+        dataclasses.replace(
+            v,
+            at=originals.get(id(v.at), v.at),
+            message=v.message + aside if moved and v.steps else v.message,
+        )
+        for v in _check(kernel, explored)
     ]
 
 

@@ -54,10 +54,17 @@ def explored_cluster(kernel: P.Kernel) -> P.Kernel:
         for p in kernel.input_pipelines
     )
     explored = dataclasses.replace(kernel, input_pipelines=rings, cluster_m=cut.m, cluster_n=cut.n)
-    moved = _arriving(explored) - _arriving(kernel)
+    moved = moved_expect_tx(kernel, explored)
     if not moved:
         return explored
     return dataclasses.replace(explored, bodies=with_expect_tx(kernel.bodies, lambda n: n + moved))
+
+
+def moved_expect_tx(kernel: P.Kernel, explored: P.Kernel) -> int:
+    """The bytes ``explored_cluster`` adds to each ``expect_tx`` of ``kernel`` in ``explored``:
+    what a stage's boxes bring to each CTA of the explored cluster less what they bring in the
+    whole one (0 where the cut changes nothing)."""
+    return _arriving(explored) - _arriving(kernel)
 
 
 def with_expect_tx(
