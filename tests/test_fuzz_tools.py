@@ -1,5 +1,6 @@
-"""bench/fuzz_tools.py, the every-tool fuzz of docs/robustness.md: its outcome classes and one
-small run through a worker process (the 2,000-mutant run itself is a benchmark, not a test)."""
+"""bench/fuzz_tools.py, the every-tool fuzz of docs/robustness.md: its outcome classes
+(bench/fuzz_runs.py) and one small run through a worker process (the 2,000-mutant run itself is
+a benchmark, not a test)."""
 
 from __future__ import annotations
 
@@ -12,16 +13,20 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
+MODULES = ("fuzz_tools", "fuzz_runs", "fuzz_mutations")
+
+
 @pytest.fixture(scope="module")
 def fuzz():
-    """The script as a module; bench/ is on sys.path while it is used, since the spawned worker
-    process imports it by name."""
+    """The script as a module; bench/ is on sys.path while it is used, since the script imports
+    its parts and the spawned worker process imports ``fuzz_runs`` by name."""
     sys.path.insert(0, str(ROOT / "bench"))
     try:
         yield importlib.import_module("fuzz_tools")
     finally:
         sys.path.remove(str(ROOT / "bench"))
-        sys.modules.pop("fuzz_tools", None)
+        for name in MODULES:
+            sys.modules.pop(name, None)
 
 
 @pytest.mark.parametrize(
@@ -40,8 +45,9 @@ def fuzz():
     ],
 )
 def test_outcomes(fuzz, status, err, left, flags, outcome):
-    job = fuzz.Job("opt", ("{input}",), b"", b"", **flags)
-    assert fuzz.classify(job, status, err, left) == outcome
+    runs = sys.modules["fuzz_runs"]
+    job = runs.Job("opt", ("{input}",), b"", b"", **flags)
+    assert runs.classify(job, status, err, left) == outcome
 
 
 def test_a_small_run_counts_every_tool(fuzz, tmp_path):
