@@ -25,8 +25,9 @@ WORDS = [
 NUMBERS = [-(2**63) - 1, -3, -1, 0, 1, 16, 255, 2**31, 2**63, 10**30]
 
 
-def mutate(data: bytes, pool: list[bytes], rng: random.Random) -> bytes:
-    """One random mutation of ``data``."""
+def mutate(data: bytes, pool: list[bytes], rng: random.Random, words: list[str] = WORDS) -> bytes:
+    """One random mutation of ``data``: ``pool`` holds the seeds it may splice in or append,
+    ``words`` the tokens it may write in."""
     n = len(data)
     i, j = sorted(rng.randrange(n + 1) for _ in range(2))
     choice = rng.randrange(12)
@@ -52,7 +53,7 @@ def mutate(data: bytes, pool: list[bytes], rng: random.Random) -> bytes:
         return b"\n".join(lines)
     if choice == 4:
         tokens = re.split(rb"(\s+)", data)
-        tokens[rng.randrange(len(tokens))] = rng.choice(WORDS).encode()
+        tokens[rng.randrange(len(tokens))] = rng.choice(words).encode()
         return b"".join(tokens)
     if choice == 5:
         return re.sub(
@@ -69,4 +70,4 @@ def mutate(data: bytes, pool: list[bytes], rng: random.Random) -> bytes:
         other = rng.choice(pool)
         k = rng.randrange(len(other) + 1)
         return data[:i] + other[k : k + rng.randrange(1, 400)] + data[j:]
-    return data[:i] + rng.choice(WORDS).encode() + b" " + data[i:]
+    return data[:i] + rng.choice(words).encode() + b" " + data[i:]

@@ -1,8 +1,10 @@
 """Bad input never produces a traceback: 2,400 mutated inputs through warpsched-opt.
 
-Seeds are every example and every lit input; mutations truncate, delete,
-duplicate and splice spans, swap tokens for other dialect words, rewrite
-numbers, and inject garbage bytes.  Each input runs through ``main`` with a
+Seeds are every example and every lit input; the mutations are the every-tool
+fuzz's (``bench/fuzz_mutations.py``: truncate, delete, duplicate or splice spans,
+swap or repeat lines, swap a token for a dialect word, rewrite numbers, inject
+garbage or control bytes, nest deeply, concatenate another seed), with this
+file's words: the dialect's own keywords, flags and slots.  Each input runs through ``main`` with a
 random mix of passes and flags; it must exit 0 or 1, and stderr must hold
 neither a traceback nor an "internal error" (the tool's last-resort message).
 """
@@ -12,8 +14,9 @@ from __future__ import annotations
 import contextlib
 import io
 import random
-import re
 from pathlib import Path
+
+from bench_modules import bench_module
 
 from warpsched.dialects.common.opdesc_attr import FIELD_KEYWORDS, KINDS
 from warpsched.schedule import FLAGS, OP_SLOTS
@@ -82,37 +85,6 @@ PASSES = [
 MUTANTS_PER_SEED = 2400 // max(len(SEEDS), 1) + 1
 
 
-def mutate(data: bytes, rng: random.Random) -> bytes:
-    """One random structural or lexical mutation of ``data``."""
-    n = len(data)
-    i, j = sorted(rng.randrange(n + 1) for _ in range(2))
-    choice = rng.randrange(7)
-    if choice == 0:
-        return data[:i]
-    if choice == 1:
-        return data[:i] + data[j:]
-    if choice == 2:
-        return data[:j] + data[i:j] + data[j:]
-    if choice == 3:
-        return data[:i] + bytes(rng.randrange(256) for _ in range(rng.randrange(1, 8))) + data[i:]
-    if choice == 4:
-        tokens = re.split(rb"(\s+)", data)
-        k = rng.randrange(len(tokens))
-        tokens[k] = rng.choice(WORDS).encode()
-        return b"".join(tokens)
-    if choice == 5:
-        return re.sub(
-            rb"\d+",
-            lambda m: (
-                str(rng.choice([-1, 0, 16, 64, 255, 256, 2**63, 10**30])).encode()
-                if rng.random() < 0.3
-                else m.group()
-            ),
-            data,
-        )
-    return data[:i] + rng.choice(WORDS).encode() + data[i:]
-
-
 def run_tool(path: Path, flags: list[str]) -> tuple[int, str]:
     err = io.StringIO()
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
@@ -120,15 +92,16 @@ def run_tool(path: Path, flags: list[str]) -> tuple[int, str]:
     return code, err.getvalue()
 
 
-def test_mutated_inputs_never_crash(tmp_path: Path) -> None:
+def test_mutated_inputs_never_crash(tmp_path: Path, monkeypatch) -> None:
+    mutate = bench_module(monkeypatch, "fuzz_mutations").mutate
     rng = random.Random(20261121)
+    pool = [seed.read_bytes() for seed in SEEDS]
     runs = 0
-    for seed in SEEDS:
-        original = seed.read_bytes()
+    for seed, original in zip(SEEDS, pool, strict=True):
         for _ in range(MUTANTS_PER_SEED):
             data = original
             for _ in range(rng.randrange(1, 4)):
-                data = mutate(data, rng)
+                data = mutate(data, pool, rng, WORDS)
             path = tmp_path / "input.mlir"
             path.write_bytes(data)
             flags = rng.sample(PASSES, rng.randrange(0, 4))

@@ -68,6 +68,7 @@ def wgmma_plan(kernel: P.Kernel) -> HopperGemmConfig:
             f"runs {CONSUMER_WARPGROUPS} consumer warpgroups: layout "
             f"warpgroups<consumers = {CONSUMER_WARPGROUPS}>, threads {expected}"
         )
+    problems += _misplaced(kernel)
     split = _consumer_split(kernel)
     stores = _of_type(kernel, P.StoreTile)
     if split is None:
@@ -208,6 +209,31 @@ def _consumer_split(kernel: P.Kernel) -> Split | None:
     if len(loops) != 1 or loops[0].split not in (Split.ROWS, Split.TILES):
         return None
     return loops[0].split
+
+
+CONSUMER_STEPS = (
+    P.ZeroAccumulator,
+    P.InputConsume,
+    P.MmaTileProduct,
+    P.TakeTurns,
+    P.StageTile,
+    P.StoreTile,
+    P.StreamKFixup,
+    *TRANSFORMS,
+)
+"""The steps that act on the accumulators: a consumer warpgroup's, which holds them."""
+
+
+def _misplaced(kernel: P.Kernel) -> list[str]:
+    """A problem for each kind of ``CONSUMER_STEPS`` in the producer role, whose warpgroup
+    holds no accumulators (it would store, stage or transform nothing)."""
+    found = {s.SPEC.name for s in P.walk(kernel.body_of(Role.PRODUCER))}
+    names = sorted(found & {cls.SPEC.name for cls in CONSUMER_STEPS})
+    return [
+        f"{name} acts on the accumulators, which only the consumer role holds: move it out of "
+        "the producer role (it issues the TMA loads)"
+        for name in names
+    ]
 
 
 def _of_type(kernel: P.Kernel, cls: type | tuple[type, ...]) -> list:
