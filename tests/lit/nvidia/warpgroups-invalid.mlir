@@ -465,3 +465,74 @@ module attributes {sched.target = "sm_90a"} {
     }
   }
 }
+
+// -----
+// ==== a store before the mainloop has computed the accumulators, and one inside a k loop ====
+// (fuzzed inputs: each reached the lowering and ended in an internal error)
+module attributes {sched.target = "sm_90a"} {
+  // expected-error@+1 {{'sched.nv_kernel' op cannot take the TMA + wgmma data path: sched.nv_store_tile uses the accumulators: put it after the sched.nv_mma_tile_product that computes them, outside any k loop}}
+  sched.nv_kernel @hopper_gemm layout warpgroups<consumers = 2> threads 384 block_m 128 block_n 256 block_k 64 a_layout row b_layout row out_dtype bf16 {
+    sched.nv_input_pipeline @ab num_stages 3 producer_count 1 consumer_count 2 payload ab_tiles
+    sched.nv_tile_scheduler @tiles raster along_m group 8 decomposition data_parallel
+    sched.nv_role producer {
+      sched.nv_set_max_registers 40
+      sched.nv_single_thread {
+        sched.nv_persistent_tile_loop @tiles {
+          sched.nv_k_loop {
+            sched.nv_input_produce @ab expect_tx 49152 {
+              sched.nv_tma_load @ab operand a
+              sched.nv_tma_load @ab operand b
+            }
+          }
+        }
+      }
+    }
+    sched.nv_role consumer {
+      sched.nv_set_max_registers 232
+      sched.nv_persistent_tile_loop @tiles split rows {
+        sched.nv_store_tile tma
+        sched.nv_zero_accumulator
+        sched.nv_k_loop {
+          sched.nv_input_consume @ab mmas_in_flight 1 {
+            sched.nv_mma_tile_product @ab
+          }
+        }
+      }
+    }
+  }
+}
+
+// -----
+module attributes {sched.target = "sm_90a"} {
+  // expected-error@+1 {{'sched.nv_kernel' op cannot take the TMA + wgmma data path: sched.nv_epilogue_bias uses the accumulators: put it after the sched.nv_mma_tile_product that computes them, outside any k loop}}
+  sched.nv_kernel @hopper_gemm layout warpgroups<consumers = 2> threads 384 block_m 128 block_n 256 block_k 64 a_layout row b_layout row out_dtype bf16 {
+    sched.nv_input_pipeline @ab num_stages 3 producer_count 1 consumer_count 2 payload ab_tiles
+    sched.nv_tile_scheduler @tiles raster along_m group 8 decomposition data_parallel
+    sched.nv_role producer {
+      sched.nv_set_max_registers 40
+      sched.nv_single_thread {
+        sched.nv_persistent_tile_loop @tiles {
+          sched.nv_k_loop {
+            sched.nv_input_produce @ab expect_tx 49152 {
+              sched.nv_tma_load @ab operand a
+              sched.nv_tma_load @ab operand b
+            }
+          }
+        }
+      }
+    }
+    sched.nv_role consumer {
+      sched.nv_set_max_registers 232
+      sched.nv_persistent_tile_loop @tiles split rows {
+        sched.nv_zero_accumulator
+        sched.nv_k_loop {
+          sched.nv_epilogue_bias
+          sched.nv_input_consume @ab mmas_in_flight 1 {
+            sched.nv_mma_tile_product @ab
+          }
+        }
+        sched.nv_store_tile tma
+      }
+    }
+  }
+}

@@ -68,7 +68,7 @@ def wgmma_plan(kernel: P.Kernel) -> HopperGemmConfig:
             f"runs {CONSUMER_WARPGROUPS} consumer warpgroups: layout "
             f"warpgroups<consumers = {CONSUMER_WARPGROUPS}>, threads {expected}"
         )
-    problems += _misplaced(kernel)
+    problems += _misplaced(kernel) + _early(kernel)
     split = _consumer_split(kernel)
     stores = _of_type(kernel, P.StoreTile)
     if split is None:
@@ -233,6 +233,29 @@ def _misplaced(kernel: P.Kernel) -> list[str]:
         f"{name} acts on the accumulators, which only the consumer role holds: move it out of "
         "the producer role (it issues the TMA loads)"
         for name in names
+    ]
+
+
+ACCUMULATOR_USERS = (P.StageTile, P.StoreTile, P.StreamKFixup, *TRANSFORMS)
+"""The consumer steps that read the accumulators the wgmma mainloop computes."""
+
+
+def _early(kernel: P.Kernel) -> list[str]:
+    """A problem for each kind of ``ACCUMULATOR_USERS`` the consumer role puts before its first
+    ``mma_tile_product``, where no accumulators exist yet, or inside a ``k_loop``, where they
+    are still being computed."""
+    steps = list(P.walk(kernel.body_of(Role.CONSUMER)))
+    in_loops = {id(x) for s in steps if isinstance(s, P.KLoop) for x in P.walk(s.body)}
+    early: set[str] = set()
+    computed = False
+    for step in steps:
+        computed = computed or isinstance(step, P.MmaTileProduct)
+        if isinstance(step, ACCUMULATOR_USERS) and (not computed or id(step) in in_loops):
+            early.add(step.SPEC.name)
+    return [
+        f"{name} uses the accumulators: put it after the sched.nv_mma_tile_product that "
+        "computes them, outside any k loop"
+        for name in sorted(early)
     ]
 
 
