@@ -8,6 +8,7 @@
 #            bash bench/hopper_device_check.sh bench [quick]
 #            bash bench/hopper_device_check.sh fused-checks
 #            bash bench/hopper_device_check.sh any-checks
+#            bash bench/hopper_device_check.sh uneven-checks
 #            bash bench/hopper_device_check.sh fused [quick]
 #            bash bench/hopper_device_check.sh ncu
 #
@@ -19,8 +20,9 @@
 #         fp16, empty, a column-major out), the swap-AB kernels (column-major C), the custom op
 #         under torch.compile and a CUDA graph, then memcheck and
 #         racecheck on the unaligned, stride-0, batched, split-K and one-wave ladder paths, all
-#         three tools on the clusters whose shared boxes overlap, on gemm()'s reduce-scatter
-#         picks and on the clustered stream-K kernel;
+#         three tools on gemm()'s reduce-scatter picks and on the clustered stream-K kernel;
+# uneven-checks: the clusters whose CTAs do not divide a shared tile's atoms (overlapping
+#         boxes) against float64, then the three tools on cuBLAS's 64x152 in 2x1;
 # fused-checks: the same three tools on one ragged launch of each fused-epilogue variant (CTAs of
 #         two or more tiles, which the overlapped epilogue finishes across);
 # bench:  the benchmark against cuBLAS (all shapes, or the four headline ones with "quick");
@@ -65,11 +67,6 @@ case "${1:-}" in
         python3 -m pytest -q -p no:cacheprovider tests/test_gemm_any_shape_gpu.py \
         -k "bfloat16 and (odd_everything or misaligned_base or stride_0 or batched_own_b or batched_shared_b or batched_more_tiles or split_k or one_wave)"
     done
-    # Clusters whose CTAs do not divide a shared tile's atoms: their boxes overlap.
-    for tool in memcheck racecheck synccheck; do
-      step timeout 300 compute-sanitizer --tool "$tool" --error-exitcode 3 --report-api-errors no \
-        python3 -m pytest -q -p no:cacheprovider tests/test_column_major_gpu.py -k uneven_atoms
-    done
     # Split-K's reduce-scatter (a cooperative grid): gemm()'s picks alone and in 1x2 clusters.
     for tool in memcheck racecheck synccheck; do
       step timeout 300 compute-sanitizer --tool "$tool" --error-exitcode 3 --report-api-errors no \
@@ -79,6 +76,16 @@ case "${1:-}" in
     for tool in memcheck racecheck synccheck; do
       step timeout 120 compute-sanitizer --tool "$tool" --error-exitcode 3 --report-api-errors no \
         python3 bench/gemm_profile_target.py --config coop_128x256_s4_tma_c2_sk --shape 1920,2176,192 --launches 2
+    done
+    ;;
+  uneven-checks)
+    # Clusters whose CTAs do not divide a shared tile's atoms: one box each, overlapping.
+    step timeout 200 python3 -m pytest -q -p no:cacheprovider tests/test_column_major_gpu.py \
+      -k uneven_atoms
+    for tool in memcheck racecheck synccheck; do
+      step timeout 120 compute-sanitizer --tool "$tool" --error-exitcode 3 --report-api-errors no \
+        python3 bench/gemm_profile_target.py --config swap_pp_64x152_s7_c2x1 --shape 600,2000,6000 \
+        --launches 2
     done
     ;;
   fused-checks)
@@ -116,7 +123,7 @@ from fused_variants import VARIANTS; print(*(v.name for v in VARIANTS))'); do
     fi
     ;;
   *)
-    echo "usage: bash bench/hopper_device_check.sh checks | any-checks | fused-checks | bench [quick] | fused [quick] | ncu" >&2
+    echo "usage: bash bench/hopper_device_check.sh checks | any-checks | uneven-checks | fused-checks | bench [quick] | fused [quick] | ncu" >&2
     exit 2
     ;;
 esac
