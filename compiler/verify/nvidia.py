@@ -56,7 +56,7 @@ from .named_barriers import (
     NamedUse,
     check_named,
 )
-from .nvidia_cluster import cluster_counts, explored_cluster, moved_expect_tx
+from .nvidia_cluster import cluster_counts, explored_cluster
 from .nvidia_explore import explore
 from .nvidia_findings import agreement, classify, termination, trace_of
 from .nvidia_model import DEALLOC, Kind, WorkItem, unroll
@@ -84,11 +84,11 @@ class Exploration:
 
 def check_kernel(kernel: P.Kernel) -> list[Violation]:
     """The first violations of ``kernel``'s protocol (at most one per check)."""
-    explored = explored_cluster(kernel)
+    cut = explored_cluster(kernel)
+    explored, moved = cut.kernel, cut.moved_tx
     originals = dict(zip(map(id, explored.input_pipelines), kernel.input_pipelines, strict=True))
-    for cut, whole in zip(explored.bodies, kernel.bodies, strict=True):  # a moved expect_tx
-        originals.update(zip(map(id, P.walk(cut.steps)), P.walk(whole.steps), strict=True))
-    moved = moved_expect_tx(kernel, explored)
+    for part, whole in zip(explored.bodies, kernel.bodies, strict=True):  # a moved expect_tx
+        originals.update(zip(map(id, P.walk(part.steps)), P.walk(whole.steps), strict=True))
     aside = (
         f" (the counterexample runs {explored.cluster.size} of the cluster's "
         f"{kernel.cluster.size} CTAs, whose boxes bring {abs(moved)} bytes "

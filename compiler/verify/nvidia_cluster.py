@@ -9,7 +9,7 @@ stage (``Kernel.stage_writers``: ``cluster_m + cluster_n - 1`` where both operan
 multicast) to the two, and a count that is not a multiple of the writers is reported before the
 exploration (``cluster_counts``), since scaled it could match the two CTAs' arrivals.  The bytes
 a stage's boxes bring can change with the cut too (a K-major tile's boxes overlap where its
-sharers do not divide its atoms: ``operands.k_major_boxes``), so each ``expect_tx`` is moved by
+sharers do not divide its atoms: ``ptx.tma_boxes``), so each ``expect_tx`` is moved by
 what the cut changes: it arms the cut's boxes as far off as the kernel's arm its own (the
 ``expect_tx`` rule itself is checked on the whole kernel).
 """
@@ -32,13 +32,23 @@ EXPLORED_CTAS = 2
 """CTAs of a cluster the exploration runs: a larger cluster is explored as two of its CTAs."""
 
 
-def explored_cluster(kernel: P.Kernel) -> P.Kernel:
+@dataclasses.dataclass(frozen=True)
+class ExploredCluster:
+    """``kernel`` as the exploration runs it (``explored_cluster``) and ``moved_tx``, the bytes
+    added to each of its ``expect_tx``: what a stage's boxes bring to each CTA of the cut cluster
+    less what they bring in the whole one (0 where the cluster is not cut)."""
+
+    kernel: P.Kernel
+    moved_tx: int = 0
+
+
+def explored_cluster(kernel: P.Kernel) -> ExploredCluster:
     """A cluster kernel with its rings cut to ``CLUSTER_STAGES`` stages and, beyond
-    ``EXPLORED_CTAS`` CTAs, its cluster cut to that many, each ``empty`` count scaled with it
-    (see the module docstring)."""
+    ``EXPLORED_CTAS`` CTAs, its cluster cut to that many, each ``empty`` count scaled and each
+    ``expect_tx`` moved with it (see the module docstring)."""
     cluster = kernel.cluster
     if cluster.size == 1:
-        return kernel
+        return ExploredCluster(kernel)
     if cluster.size <= EXPLORED_CTAS:
         cut, writers = cluster, cluster.size
     else:
@@ -54,17 +64,11 @@ def explored_cluster(kernel: P.Kernel) -> P.Kernel:
         for p in kernel.input_pipelines
     )
     explored = dataclasses.replace(kernel, input_pipelines=rings, cluster_m=cut.m, cluster_n=cut.n)
-    moved = moved_expect_tx(kernel, explored)
+    moved = _arriving(explored) - _arriving(kernel) if cut != cluster else 0
     if not moved:
-        return explored
-    return dataclasses.replace(explored, bodies=with_expect_tx(kernel.bodies, lambda n: n + moved))
-
-
-def moved_expect_tx(kernel: P.Kernel, explored: P.Kernel) -> int:
-    """The bytes ``explored_cluster`` adds to each ``expect_tx`` of ``kernel`` in ``explored``:
-    what a stage's boxes bring to each CTA of the explored cluster less what they bring in the
-    whole one (0 where the cut changes nothing)."""
-    return _arriving(explored) - _arriving(kernel)
+        return ExploredCluster(explored)
+    bodies = with_expect_tx(kernel.bodies, lambda n: n + moved)
+    return ExploredCluster(dataclasses.replace(explored, bodies=bodies), moved)
 
 
 def with_expect_tx(

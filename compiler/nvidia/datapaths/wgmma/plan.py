@@ -211,33 +211,23 @@ def _consumer_split(kernel: P.Kernel) -> Split | None:
     return loops[0].split
 
 
-CONSUMER_STEPS = (
-    P.ZeroAccumulator,
-    P.InputConsume,
-    P.MmaTileProduct,
-    P.TakeTurns,
-    P.StageTile,
-    P.StoreTile,
-    P.StreamKFixup,
-    *TRANSFORMS,
-)
-"""The steps that act on the accumulators: a consumer warpgroup's, which holds them."""
+ACCUMULATOR_USERS = (P.StageTile, P.StoreTile, P.StreamKFixup, *TRANSFORMS)
+"""The consumer steps that read the accumulators the wgmma mainloop computes."""
+CONSUMER_STEPS = (P.ZeroAccumulator, P.InputConsume, P.MmaTileProduct, P.TakeTurns)
+"""With ``ACCUMULATOR_USERS``, the steps that act on the accumulators: a consumer warpgroup's,
+which holds them."""
 
 
 def _misplaced(kernel: P.Kernel) -> list[str]:
-    """A problem for each kind of ``CONSUMER_STEPS`` in the producer role, whose warpgroup
-    holds no accumulators (it would store, stage or transform nothing)."""
-    found = {s.SPEC.name for s in P.walk(kernel.body_of(Role.PRODUCER))}
-    names = sorted(found & {cls.SPEC.name for cls in CONSUMER_STEPS})
+    """A problem for each kind of ``CONSUMER_STEPS`` or ``ACCUMULATOR_USERS`` in the producer
+    role, whose warpgroup holds no accumulators (it would store, stage or transform nothing)."""
+    steps = P.walk(kernel.body_of(Role.PRODUCER))
+    names = {s.SPEC.name for s in steps if isinstance(s, CONSUMER_STEPS + ACCUMULATOR_USERS)}
     return [
         f"{name} acts on the accumulators, which only the consumer role holds: move it out of "
         "the producer role (it issues the TMA loads)"
-        for name in names
+        for name in sorted(names)
     ]
-
-
-ACCUMULATOR_USERS = (P.StageTile, P.StoreTile, P.StreamKFixup, *TRANSFORMS)
-"""The consumer steps that read the accumulators the wgmma mainloop computes."""
 
 
 def _early(kernel: P.Kernel) -> list[str]:
