@@ -8,7 +8,10 @@ must fail on each (a wrong C, or an error the model raises), and pass on the unm
 * the Hopper kernel's ``griddepcontrol.wait`` left out, while the runtime still launches it as
   a programmatic dependent;
 * its ``griddepcontrol.launch_dependents`` on every work item, before the mainloop, or left
-  out (not a wrong C: a later grid let in too early or never; ``misplaced_trigger``).
+  out (not a wrong C: a later grid let in too early or never; ``misplaced_trigger``);
+* the last TMA box of a shared K-major tile its CTAs do not divide left unclamped
+  (``tma_boxes.k_major_boxes``), so it runs past the tile into the next stage's (on cuBLAS's
+  64×152 in 2×1 the model's late landing kept C exact; the box's range now is a ``Hazard``).
 
 Each mutation is applied in memory (``monkeypatch``), never to a file.
 """
@@ -29,7 +32,10 @@ from isa_model_launch import (
 from isa_model_mma_launch import schedule_case, schedule_select
 from isa_model_sweep import mutate
 
+from warpsched.nvidia.datapaths.wgmma import operands
+from warpsched.nvidia.gemm import config as gemm_config
 from warpsched.nvidia.isa_model import Hazard, ModelError
+from warpsched.nvidia.ptx import tma_boxes
 
 LAYOUTS = [(a, b) for a in ("row", "col") for b in ("row", "col")]
 CASES = {case.name: case for case in SCHEDULES}
@@ -146,3 +152,18 @@ def test_misplaced_dependent_launch_fails(monkeypatch, edits, fault):
         result = hopper_case(config, 200, 280, 168, 3)
         assert result.wrong == 0
         assert fault in result.misplaced_trigger, result.misplaced_trigger
+
+
+def test_unclamped_last_box_of_a_shared_tile_fails(monkeypatch):
+    """cuBLAS's 64×152 in 2×1 clusters: 19 atoms of B dealt as two boxes of 10; unclamped, the
+    second starts at atom 10 and its last atom lands in the next stage's bytes."""
+    swap = {"a_layout": "col", "b_layout": "col", "c_layout": "col"}
+    config = HopperGemmConfig(
+        consumers="pingpong", block_m=64, block_n=152, stages=7, cluster_m=2, **swap
+    )
+    assert hopper_case(config, 296, 176, 168, 8).wrong == 0
+    mutate(monkeypatch, tma_boxes, [("min(i * size, atoms - size)", "i * size")])
+    for user in (gemm_config, operands):
+        monkeypatch.setattr(user, "k_major_boxes", tma_boxes.k_major_boxes)
+    with pytest.raises(Hazard, match="reaching into .* which the mbarrier at"):
+        hopper_case(config, 296, 176, 168, 8)

@@ -214,3 +214,12 @@ def test_shared_writes_into_live_reads_and_barriers_fault():
     smem.add_barrier(0x1000, Mbarrier(1, "test"))
     with pytest.raises(MemoryFault, match="live mbarrier"):
         smem.write_bytes(0xFF0 + np.arange(32), np.zeros(32, np.uint8), "cp.async.bulk.tensor")
+
+
+def test_a_tma_box_reaching_into_another_barriers_range_is_a_hazard():
+    smem = SharedMemory(0x400, 0x4000, "smem")
+    smem.claim_fill(0x400, 0x2400, mbar=0x4000)  # stage 0's tile, two boxes of one barrier
+    smem.claim_fill(0x1C00, 0x2400, mbar=0x4000)  # its last box overlapping the one before
+    smem.claim_fill(0x2400, 0x3400, mbar=0x4008)  # stage 1's tile, right after
+    with pytest.raises(Hazard, match=r"\[0x2400, 0x3400\), which the mbarrier at 0x4008"):
+        smem.claim_fill(0x1C00, 0x2800, mbar=0x4000)  # one atom past stage 0's tile

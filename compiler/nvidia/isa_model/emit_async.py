@@ -82,8 +82,10 @@ def land(machine: Machine, load: PendingLoad) -> None:
         base = cta.rank << RANK_SHIFT
         if not cta.live_threads:
             raise ModelError(f"a TMA load lands in CTA {cta.linear}, which has exited")
-        land_box(cta.smem, base | (load.dst & LOW), data, tmap.swizzle)
-        cta.mbarrier(base | (load.mbar & LOW)).complete_tx(data.size)
+        dst, mbar = base | (load.dst & LOW), base | (load.mbar & LOW)
+        cta.smem.claim_fill(dst, dst + data.nbytes, mbar)
+        land_box(cta.smem, dst, data, tmap.swizzle)
+        cta.mbarrier(mbar).complete_tx(data.size)
 
 
 def _prefetch_tensor_map(g, tmap) -> None:

@@ -10,9 +10,13 @@ address must be naturally aligned to the access size), else ``MemoryFault``.
 flag) waits for that count to change (see ``simt.Poll``).
 
 ``SharedMemory`` adds what shared memory holds besides data: the live ``mbarrier`` objects (a
-generic or TMA write into one is a ``MemoryFault``) and the byte ranges that asynchronous
+generic or TMA write into one is a ``MemoryFault``), the byte ranges that asynchronous
 operations are still reading (a ``wgmma`` until its ``wgmma.wait_group``, a bulk store until
-its ``cp.async.bulk.wait_group.read``); a write into such a range is a ``Hazard``.
+its ``cp.async.bulk.wait_group.read``; a write into such a range is a ``Hazard``) and the
+mbarrier whose transactions each TMA-filled range completes: a TMA box whose bytes reach into a
+range another mbarrier's boxes fill is a ``Hazard`` whenever it lands, because on the GPU it
+lands while that range's own data may be landed or read (the model lands copies as late as it
+can, which would hide the overwrite).
 """
 
 from __future__ import annotations
@@ -183,6 +187,7 @@ class SharedMemory(Region):
         self.barriers: dict[int, object] = {}
         self.readers: list[AsyncRead] = []
         self._barrier_span = (0, 0)
+        self._fills: dict[tuple[int, int], int] = {}
 
     def add_barrier(self, addr: int, barrier) -> None:
         self.barriers[addr] = barrier
@@ -206,6 +211,19 @@ class SharedMemory(Region):
                     f"{what} writes shared bytes [{lo:#x}, {hi:#x}) while {r.what} still reads "
                     f"[{r.lo:#x}, {r.hi:#x})"
                 )
+
+    def claim_fill(self, lo: int, hi: int, mbar: int) -> None:
+        """Record that a TMA box fills ``[lo, hi)`` completing on the mbarrier at ``mbar``;
+        ``Hazard`` where the range overlaps one that another mbarrier's boxes fill (boxes of
+        one mbarrier may overlap: they land the same bytes into the same stage)."""
+        for (f_lo, f_hi), owner in self._fills.items():
+            if owner != mbar and lo < f_hi and f_lo < hi:
+                raise Hazard(
+                    f"a TMA box fills shared bytes [{lo:#x}, {hi:#x}) for the mbarrier at "
+                    f"{mbar:#x}, reaching into [{f_lo:#x}, {f_hi:#x}), which the mbarrier at "
+                    f"{owner:#x}'s boxes fill"
+                )
+        self._fills[(lo, hi)] = mbar
 
     def store(self, addrs, values, dtype, count: int, what: str) -> None:
         if self.readers or self.barriers:
