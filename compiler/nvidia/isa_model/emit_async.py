@@ -5,7 +5,8 @@
   scheduler lands queued copies, oldest first, only when no thread can run, the latest a
   copy may complete), writing the box into the destination CTA's shared memory (every CTA of
   the 16-bit ``ctaMask`` with multicast, at the same offset) and performing complete-tx of the
-  box's bytes on the mbarrier at the same offset in each of those CTAs.
+  box's bytes on the mbarrier at the same offset in each of those CTAs.  A box whose bytes reach
+  into a range another mbarrier's boxes fill is a ``Hazard`` (``SharedMemory.claim_fill``).
 * ``prefetch.param.tensormap``: no effect on any value; the operand must be a tensor-map
   parameter.
 * ``cp.async.bulk.tensor.Nd.global.shared::cta.bulk_group``: the box is read from shared memory

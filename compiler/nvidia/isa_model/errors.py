@@ -4,8 +4,9 @@
 implement (an op, an inline-asm instruction, a layout); it is never silently skipped.  The
 others are faults of the kernel as the PTX ISA defines them: ``MemoryFault`` (an access outside
 any allocation or window, a misaligned one, a write into a live ``mbarrier`` object),
-``Hazard`` (shared memory written while an asynchronous operation still reads it, or global
-memory touched before ``griddepcontrol.wait`` in a programmatic dependent launch),
+``Hazard`` (shared memory written while an asynchronous operation still reads it, a TMA box
+reaching into bytes another mbarrier's boxes fill, or global memory touched before
+``griddepcontrol.wait`` in a programmatic dependent launch),
 ``Deadlock`` (no thread can run and nothing asynchronous is in flight) and ``Divergence``
 (a ``.sync.aligned`` instruction reached by part of its warp or warpgroup).
 """
@@ -26,8 +27,9 @@ class MemoryFault(ModelError):
 
 
 class Hazard(ModelError):
-    """Shared memory written while an asynchronous operation (wgmma, a bulk store) reads it, or
-    global memory touched before ``griddepcontrol.wait`` in a dependent launch: a race."""
+    """Shared memory written while an asynchronous operation (wgmma, a bulk store) reads it, a
+    TMA box reaching into bytes another mbarrier's boxes fill, or global memory touched before
+    ``griddepcontrol.wait`` in a dependent launch: a race."""
 
 
 class Deadlock(ModelError):
