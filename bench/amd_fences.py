@@ -2,22 +2,20 @@
 
 Usage: ``.venv/bin/python bench/amd_fences.py [--arch ARCH]... [--write docs/amd-fences.md]``
 
-Every variant of ``VARIANTS`` builds the shipped ping-pong example
-(``examples/pingpong_body.mlir``) with ``sched-build-program``, applies its
-passes (``sched-strip-fences``, ``sched-set-fence-mask``) or ``sched.build``
-knobs, expands it with ``sched-expand-blocks`` and compiles it with
-``warpsched.amdgpu.compile_schedule``.  Entries are lowered as the reference
-lowers them (``AMDOptions.pin_order=False``: no fences beyond the schedule's)
-except in the ``*-pinned`` variants; some variants set a non-zero
-``sched_barrier`` intrinsic mask.  ``warpsched.amdgpu.isa_diff`` profiles the
-K loop of each ``llvm-objdump -d`` and compares it with the baseline; the
-schedule fidelity is checked against the variant's own schedule, and VGPRs and
-occupancy come from the code object's metadata.
+Every variant of ``VARIANTS`` builds the shipped ping-pong example (``examples/pingpong_body.mlir``)
+with ``sched-build-program``, applies its passes (``sched-strip-fences``,
+``sched-set-fence-mask``) or ``sched.build`` knobs, expands it with ``sched-expand-blocks`` and
+compiles it with ``warpsched.amdgpu.compile_schedule``.  Entries are lowered as the reference
+lowers them (``AMDOptions.pin_order=False``: no fences beyond the schedule's) except in the
+``*-pinned`` variants; some variants set a non-zero ``sched_barrier`` intrinsic mask.
+``warpsched.amdgpu.isa_diff`` profiles the K loop of each ``llvm-objdump -d`` and compares it
+with the baseline; the schedule fidelity is checked against the variant's own schedule, and
+VGPRs and occupancy come from the code object's metadata.
 
-It prints markdown tables and writes nothing else; with ``--write PATH`` it
-also replaces the generated part of PATH (between the ``BEGIN``/``END``
-markers below; a new file is created holding only that part), atomically.
-No AMD GPU is involved: these are compile-time (ISA) results.
+It prints markdown tables and writes nothing else; with ``--write PATH`` it also replaces the
+generated part of PATH (between the ``BEGIN``/``END`` markers below; a new file is created
+holding only that part), atomically.  No AMD GPU is involved: these are compile-time (ISA)
+results.
 """
 
 from __future__ import annotations
