@@ -29,7 +29,7 @@ stops and names the ``--first`` to go on with, as ``remeasure`` does; ``prepare 
 compiles only those and ``ANCHOR``.
 
 ``remeasure`` times every kernel of the shipped table (``--table``: another one, the H200's
-``compiler/runtime/gemm_times_h200.tsv``, whose kernels the H100's lacks) again on each of the
+``compiler/runtime/gemm_times_h200.tsv``) again on each of the
 table's products it launches on, cuBLAS beside them, each checked against float64 first, and appends the lines
 (kernels by ``Candidate`` name) to ``OUT.jsonl``; after ``--seconds`` it stops and names the
 ``--first`` to go on with in a later call.  A kernel change that moves the kernels' times

@@ -53,9 +53,15 @@ SCATTERED = [
     ((256, 128, 32768), (1, 1), 17),
     ((64, 128, 32768), (1, 1), 33),  # 2 tiles
 ]
-PINGPONG_ON_H200 = {(512, 512, 8192): (128, 4), (320, 448, 12000): (64, 3)}
-"""Products whose pick on the H200 is a ping-pong split-K kernel (64-row tiles of these widths
-in these runs), timed as launched since the thirty-fourth session."""
+PINGPONG_PICKS = {
+    ("NVIDIA H200", (512, 512, 8192)): (128, 4),
+    ("NVIDIA H200", (320, 448, 12000)): (64, 3),
+    ("NVIDIA H100 80GB HBM3", (256, 256, 16384)): (64, 5),
+    ("NVIDIA H100 80GB HBM3", (320, 448, 12000)): (64, 3),
+}
+"""Products whose pick is a ping-pong split-K kernel (64-row tiles of these widths in these
+runs), timed as launched: on the H200 since the thirty-fourth session, on the H100 since the
+thirty-seventh."""
 
 
 @pytest.mark.parametrize(
@@ -64,7 +70,7 @@ in these runs), timed as launched since the thirty-fourth session."""
         (shape, cluster, runs, device)
         for shape, cluster, runs in SCATTERED
         for device in DEVICES
-        if not (device == "NVIDIA H200" and shape in PINGPONG_ON_H200)
+        if (device, shape) not in PINGPONG_PICKS
     ],
 )
 def test_many_runs_take_the_reduce_scatter(shape, cluster, runs, device):
@@ -74,14 +80,14 @@ def test_many_runs_take_the_reduce_scatter(shape, cluster, runs, device):
     assert ((config.cluster_m, config.cluster_n), splits) == (cluster, runs)
 
 
-@pytest.mark.parametrize("shape", sorted(PINGPONG_ON_H200))
-def test_a_ping_pong_split_k_pick_keeps_the_serial_reduction(shape):
+@pytest.mark.parametrize(("device", "shape"), sorted(PINGPONG_PICKS))
+def test_a_ping_pong_split_k_pick_keeps_the_serial_reduction(device, shape):
     """The reduce-scatter needs both warpgroups of a cooperative CTA on every run; a ping-pong
     kernel's run is one warpgroup's, so ``gemm()`` launches it as picked, serial, in the pick's
     fixed runs."""
-    config, splits = _plan(*shape, "NVIDIA H200")
+    config, splits = _plan(*shape, device)
     assert config.consumers.value == "pingpong" and config.split_k and not config.scattered
-    assert (config.block_n, splits) == PINGPONG_ON_H200[shape]
+    assert (config.block_n, splits) == PINGPONG_PICKS[device, shape]
 
 
 @pytest.mark.parametrize(
@@ -135,13 +141,12 @@ def test_the_tables_serial_times_count_at_the_reduce_scatters_speed():
 
 
 def test_an_idle_swap_split_k_pick_is_replaced_by_the_rules_kernel():
-    """256×256×16384: the table's swap-AB 128×64 kernel in 4 runs launches 32 CTAs (H200: 0.61
-    of cuBLAS); 64×2048×8192 launches 64 and keeps it (0.93)."""
-    idle = select_kernel(Product.of(256, 256, 16384), SMS)
-    assert idle.swap and idle.splits == 4
-    assert filling(idle, 256, 256, 16384, SMS) == Candidate.of_attributes(SPLIT_K_64)
-    busy = select_kernel(Product.of(64, 2048, 8192), SMS)
-    assert busy.swap and filling(busy, 64, 2048, 8192, SMS) == busy
+    """256×256×16384: the swap-AB 128×64 kernel in 4 runs (the H100 table's pick there until
+    the thirty-seventh session) launches 32 CTAs (H200: 0.61 of cuBLAS); 64×2048×8192 launches
+    64 and keeps it (0.93)."""
+    swap_split = Candidate.parse("swap_coop_128x64_s8_split4")
+    assert filling(swap_split, 256, 256, 16384, SMS) == Candidate.of_attributes(SPLIT_K_64)
+    assert filling(swap_split, 64, 2048, 8192, SMS) == swap_split
     plain = select_kernel(Product.of(1024, 1024, 1024), SMS)
     assert filling(plain, 1024, 1024, 1024, SMS) == plain
 
